@@ -1,0 +1,63 @@
+import type { z } from 'zod';
+import type { Env } from './env.ts';
+import type { Logger } from './log.ts';
+
+/** What a handler receives beside its arguments. */
+export interface FunctionContext {
+  /** The Worker's environment: vars, secrets and bindings. */
+  env: Env;
+  /** Also sent back as `X-Request-Id`; quote it in logs and support tickets. */
+  requestId: string;
+  /** Fires when the function's time limit passes: pass it to fetch() and other slow work. */
+  signal: AbortSignal;
+  /** Keeps work going after the answer is sent (ExecutionContext.waitUntil). */
+  waitUntil(promise: Promise<unknown>): void;
+  /** The raw request, for anything the arguments do not carry (platform-added fields, headers). */
+  request: Request;
+  /** The one structured logger, already bound to this function and request. */
+  log: Logger;
+}
+
+/** A top-level parameter schema: always an object of named arguments. */
+export type ParameterSchema = z.ZodObject;
+
+/** One agent function: the form a file in `functions/` fills in. */
+export interface FunctionDefinition<S extends ParameterSchema = ParameterSchema, R = unknown> {
+  /** What the function does and when the agent should call it. */
+  description: string;
+  /** The arguments, each with a `.describe()` the model reads. */
+  parameters: S;
+  /** Does the work; its return value is sent to the agent as JSON. */
+  handler: (args: z.output<S>, context: FunctionContext) => R | Promise<R>;
+  /** Time limit in milliseconds (default 10 000); the signal fires and the agent gets a 504. */
+  timeoutMs?: number;
+  /** Log argument values too (default false: they may hold personal data). */
+  logArguments?: boolean;
+}
+
+/** A definition of any schema, as the runtime and the registry hold them. */
+// biome-ignore lint/suspicious/noExplicitAny: the registry holds handlers of every argument type
+export type AnyFunctionDefinition = FunctionDefinition<ParameterSchema, any>;
+
+/**
+ * Declares an agent function. An identity helper: it exists so the handler's argument type is
+ * inferred from the schema.
+ * @example
+ * export default defineFunction({
+ *   description: 'Greets a customer by name. Call it when the customer says hello.',
+ *   parameters: z.object({ name: z.string().describe("The customer's first name") }),
+ *   handler: ({ name }) => ({ greeting: `Hello, ${name}!` }),
+ * });
+ */
+export const defineFunction = <S extends ParameterSchema, R>(
+  definition: FunctionDefinition<S, R>,
+): FunctionDefinition<S, R> => definition;
+
+/** Default time limit of a handler, in milliseconds. */
+export const DEFAULT_TIMEOUT_MS = 10_000;
+
+/** Default limit of a request body, in bytes. */
+export const DEFAULT_BODY_LIMIT = 64 * 1024;
+
+/** What a function may be called: the file name in `functions/`. */
+export const FUNCTION_NAME = /^[a-z][a-z0-9_]{0,63}$/;

@@ -1,0 +1,103 @@
+// Definition -> what the platform sees (CONTRACT section 5): the name, the enriched description,
+// the flat parameter map, the url path and the JSON Schema. The Worker's manifest, its 422
+// messages and the sync command all read this one module, so they cannot disagree.
+import { z } from 'zod';
+import type { AnyFunctionDefinition } from './define.ts';
+import { DEFAULT_TIMEOUT_MS } from './define.ts';
+import { type JsonSchema, type ParameterInfo, parameterInfo } from './parameters.ts';
+
+/** The platform's type names for the parameter map (CONTRACT section 5, assumption A). */
+export type ParameterType = 'string' | 'number' | 'boolean' | 'array' | 'object';
+
+/** Everything the platform and tools see of one function. */
+export interface FunctionManifest {
+  name: string;
+  description: string;
+  parameters: Record<string, ParameterType>;
+  /** Path of the function on the Worker; the registered url adds the origin and the key. */
+  path: string;
+  jsonSchema: JsonSchema;
+  timeoutMs: number;
+}
+
+/** A definition the platform's flat parameter map cannot carry; the message names the field. */
+export class DefinitionError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'DefinitionError';
+  }
+}
+
+/** The url path of a function on the Worker. */
+export const functionPath = (name: string): string => `/functions/${name}`;
+
+/** The JSON Schema of the arguments the model sends (input side: defaults make a field optional). */
+export const inputJsonSchema = (name: string, schema: z.ZodType): JsonSchema => {
+  try {
+    return z.toJSONSchema(schema, {
+      io: 'input',
+      // Dates arrive as ISO strings; the runtime turns them into Date before validation.
+      unrepresentable: ({ zodSchema }) =>
+        zodSchema._zod.def.type === 'date' ? { type: 'string', format: 'date-time' } : undefined,
+    }) as JsonSchema;
+  } catch (error) {
+    throw new DefinitionError(
+      `Function "${name}": its parameters cannot be described to the platform (${(error as Error).message}).`,
+    );
+  }
+};
+
+/** Each top-level parameter, in declaration order, with what the flat map cannot carry. */
+export const describeParameters = (name: string, schema: z.ZodType): ParameterInfo[] => {
+  const json = inputJsonSchema(name, schema);
+  if (json.type !== 'object' || !json.properties) {
+    throw new DefinitionError(
+      `Function "${name}": parameters must be z.object({...}) of named arguments, not ${json.type ?? 'a union or any'}.`,
+    );
+  }
+  const required = new Set(json.required ?? []);
+  return Object.entries(json.properties).map(([key, property]) => {
+    try {
+      return parameterInfo(key, property, required.has(key), json);
+    } catch (error) {
+      throw new DefinitionError(`Function "${name}", parameter "${key}": ${(error as Error).message}`);
+    }
+  });
+};
+
+/** One line per parameter: `- seats (required, number): whole number, from 1 to 500. How many users.` */
+export const parameterLine = (info: ParameterInfo): string => {
+  const flags = [info.required ? 'required' : 'optional', info.type];
+  if (info.nullable) flags.push('may be null');
+  if (info.default !== undefined) flags.push(`default ${JSON.stringify(info.default)}`);
+  const text = [...info.constraints, info.description].filter(Boolean).join('. ');
+  return `- ${info.name} (${flags.join(', ')})${text ? `: ${text.replace(/\.?$/, '.')}` : ''}`;
+};
+
+/** The author's description followed by the compact parameter list. */
+export const enrichedDescription = (description: string, parameters: ParameterInfo[]): string => {
+  const base = description.trim();
+  if (parameters.length === 0) return `${base}\n\nParameters: none.`;
+  return `${base}\n\nParameters:\n${parameters.map(parameterLine).join('\n')}`;
+};
+
+/**
+ * Everything the platform sees of one function, derived from its definition.
+ * @example describeFunction('quote_price', quotePrice).parameters // { plan: 'string', seats: 'number' }
+ */
+export const describeFunction = (name: string, definition: AnyFunctionDefinition): FunctionManifest => {
+  if (typeof definition.description !== 'string' || definition.description.trim().length < 10) {
+    throw new DefinitionError(
+      `Function "${name}": description is missing or too short; say what it does and when the agent should call it.`,
+    );
+  }
+  const infos = describeParameters(name, definition.parameters);
+  return {
+    name,
+    description: enrichedDescription(definition.description, infos),
+    parameters: Object.fromEntries(infos.map((info) => [info.name, info.type])),
+    path: functionPath(name),
+    jsonSchema: inputJsonSchema(name, definition.parameters),
+    timeoutMs: definition.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+  };
+};

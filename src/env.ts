@@ -1,0 +1,16 @@
+/** What the Worker reads from its environment (wrangler.toml vars and `wrangler secret put`). */
+export interface Env {
+  /** "development" only under `npm run dev`; anything else is production. */
+  AGENT_FUNCTIONS_MODE?: string;
+  /** Secret from which every function's invocation key is derived (CONTRACT section 4). */
+  FUNCTIONS_SECRET?: string;
+  /** When set, a request carrying the platform's signature headers must verify. */
+  PLATFORM_SIGNING_SECRET?: string;
+  /** The platform account's base address, for functions that call the platform. */
+  PLATFORM_BASE_URL?: string;
+  /** The platform API key, for functions that call the platform. */
+  PLATFORM_API_KEY?: string;
+}
+
+/** True when the Worker runs under `npm run dev` (wrangler dev with the development var). */
+export const isDevelopment = (env: Env): boolean => env.AGENT_FUNCTIONS_MODE === 'development';

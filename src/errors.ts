@@ -1,0 +1,44 @@
+/** One problem with one argument, as the model should read it. */
+export interface ArgumentProblem {
+  argument: string;
+  problem: string;
+  expected?: string;
+  example?: unknown;
+  askCustomer?: boolean;
+}
+
+/**
+ * The one error type of the runtime: an HTTP status, a stable code and a message written for the
+ * AI model to read and act on. Anything else thrown becomes a 500 that reveals nothing.
+ * @example throw new FunctionError(404, 'unknown_function', 'There is no function "x".')
+ */
+export class FunctionError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly details: ArgumentProblem[] | undefined;
+  readonly headers: Record<string, string> | undefined;
+
+  constructor(
+    status: number,
+    code: string,
+    message: string,
+    options: { details?: ArgumentProblem[]; headers?: Record<string, string> } = {},
+  ) {
+    super(message);
+    this.name = 'FunctionError';
+    this.status = status;
+    this.code = code;
+    this.details = options.details;
+    this.headers = options.headers;
+  }
+}
+
+/** The JSON body of every error answer: `{"error": {"code", "message", "requestId", ...}}`. */
+export const errorBody = (error: FunctionError, requestId: string) => ({
+  error: {
+    code: error.code,
+    message: error.message,
+    ...(error.details ? { details: error.details } : {}),
+    requestId,
+  },
+});

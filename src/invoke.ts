@@ -1,0 +1,130 @@
+// One invocation: key -> body -> signature -> arguments -> handler under a time limit -> answer.
+import { coerceArguments, rawArguments, readBody, validateArguments } from './args.ts';
+import { DEFAULT_BODY_LIMIT } from './define.ts';
+import { type Env, isDevelopment } from './env.ts';
+import { FunctionError } from './errors.ts';
+import { isFunctionKey } from './keys.ts';
+import type { Logger } from './log.ts';
+import { verifyWebhook } from './platform/signature.ts';
+import type { RegisteredFunction } from './registry.ts';
+
+/** Everything one invocation needs beside the function itself. */
+export interface Invocation {
+  request: Request;
+  url: URL;
+  env: Env;
+  ctx: ExecutionContext;
+  requestId: string;
+  log: Logger;
+}
+
+const ALLOWED_METHODS = 'GET, POST';
+
+/** The key as the platform sent it: `?key=`, `X-Function-Key`, or `Authorization: Bearer`. */
+export const presentedKey = (request: Request, url: URL): string | null =>
+  url.searchParams.get('key') ??
+  request.headers.get('x-function-key') ??
+  /^Bearer\s+(\S+)$/i.exec(request.headers.get('authorization') ?? '')?.[1] ??
+  null;
+
+let warnedOpen = false;
+
+const checkKey = async (fn: RegisteredFunction, { request, url, env, log }: Invocation) => {
+  const secret = env.FUNCTIONS_SECRET;
+  if (!secret) {
+    if (!isDevelopment(env)) {
+      throw new FunctionError(
+        503,
+        'not_configured',
+        'This function is not available right now: the service is not configured. Tell the customer you cannot do this at the moment.',
+      );
+    }
+    if (!warnedOpen) {
+      warnedOpen = true;
+      log.warn('open_without_secret', {
+        hint: 'FUNCTIONS_SECRET is unset: local development serves every function without a key',
+      });
+    }
+    return;
+  }
+  const key = presentedKey(request, url);
+  if (!key || !(await isFunctionKey(secret, fn.name, key))) {
+    throw new FunctionError(
+      401,
+      'unauthorized',
+      'The function key is missing or wrong. This is a configuration problem, not something the customer can fix: tell them you cannot do this right now.',
+    );
+  }
+};
+
+const checkSignature = async (request: Request, env: Env, body: string) => {
+  const timestamp = request.headers.get('x-webhook-timestamp');
+  const signature = request.headers.get('x-webhook-signature');
+  if (!env.PLATFORM_SIGNING_SECRET || (!timestamp && !signature)) return;
+  const verdict = await verifyWebhook(env.PLATFORM_SIGNING_SECRET, timestamp, signature, body);
+  if (verdict !== 'ok') {
+    throw new FunctionError(
+      401,
+      'bad_signature',
+      `The request signature is ${verdict === 'stale' ? 'too old or in the future' : 'not valid'}. This is a configuration problem, not something the customer can fix.`,
+    );
+  }
+};
+
+const runWithTimeout = async (
+  fn: RegisteredFunction,
+  args: Record<string, unknown>,
+  inv: Invocation,
+): Promise<unknown> => {
+  const controller = new AbortController();
+  const timeoutMs = fn.manifest.timeoutMs;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      controller.abort(new DOMException(`Timed out after ${timeoutMs} ms`, 'TimeoutError'));
+      reject(
+        new FunctionError(
+          504,
+          'timeout',
+          `The function took longer than ${timeoutMs / 1000} seconds and was stopped. Tell the customer it is taking too long and offer to try again in a moment.`,
+        ),
+      );
+    }, timeoutMs);
+  });
+  try {
+    const context = {
+      env: inv.env,
+      requestId: inv.requestId,
+      signal: controller.signal,
+      waitUntil: (promise: Promise<unknown>) => inv.ctx.waitUntil(promise),
+      request: inv.request,
+      log: inv.log,
+    };
+    return await Promise.race([Promise.resolve().then(() => fn.definition.handler(args, context)), expired]);
+  } finally {
+    if (timer !== undefined) clearTimeout(timer);
+  }
+};
+
+/**
+ * Runs one function for one request and returns its JSON result; throws FunctionError for every
+ * refusal. Anything else the handler throws is the caller's 500.
+ */
+export const invoke = async (fn: RegisteredFunction, inv: Invocation): Promise<unknown> => {
+  const { request, url, env } = inv;
+  if (request.method !== 'GET' && request.method !== 'POST') {
+    throw new FunctionError(
+      405,
+      'method_not_allowed',
+      `Call this function with POST and a JSON object of arguments (or GET with query parameters), not ${request.method}.`,
+      { headers: { Allow: ALLOWED_METHODS } },
+    );
+  }
+  await checkKey(fn, inv);
+  const body = request.method === 'POST' ? await readBody(request, DEFAULT_BODY_LIMIT) : '';
+  await checkSignature(request, env, body);
+  const raw = coerceArguments(rawArguments(request, url, body, fn.parameters), fn.parameters, fn.dates);
+  const args = await validateArguments(fn.definition.parameters, raw, fn.parameters);
+  if (fn.definition.logArguments) inv.log.info('arguments', { arguments: args as object });
+  return runWithTimeout(fn, args, inv);
+};

@@ -1,0 +1,64 @@
+// Per-function invocation keys (CONTRACT section 4):
+// key = base64url(HMAC-SHA256(FUNCTIONS_SECRET, "function:" + name)).
+// Web Crypto only, so the Worker and the Node sync share this file.
+
+const encoder = new TextEncoder();
+const KEY_CONTEXT = 'function:';
+
+// Importing a key costs more than the HMAC itself; the secret changes only on deploy.
+const keyCache = new Map<string, Promise<CryptoKey>>();
+
+/** An HMAC-SHA256 key for `secret`, imported once per isolate. */
+export const hmacKey = (secret: string): Promise<CryptoKey> => {
+  let key = keyCache.get(secret);
+  if (!key) {
+    if (keyCache.size >= 8) keyCache.clear();
+    key = crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, [
+      'sign',
+      'verify',
+    ]);
+    keyCache.set(secret, key);
+  }
+  return key;
+};
+
+/** Encodes bytes as unpadded base64url. */
+export const toBase64Url = (bytes: ArrayBuffer | Uint8Array): string => {
+  let binary = '';
+  for (const byte of new Uint8Array(bytes)) binary += String.fromCharCode(byte);
+  return btoa(binary).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
+};
+
+/** Decodes unpadded base64url; undefined when the text is not base64url. */
+export const fromBase64Url = (text: string): Uint8Array | undefined => {
+  if (!/^[A-Za-z0-9_-]*$/.test(text) || text.length % 4 === 1) return undefined;
+  const binary = atob(text.replaceAll('-', '+').replaceAll('_', '/'));
+  return Uint8Array.from(binary, (c) => c.charCodeAt(0));
+};
+
+/**
+ * The invocation key of one function.
+ * @example await functionKey(env.FUNCTIONS_SECRET, 'quote_price') // 'Zk3...'
+ */
+export const functionKey = async (secret: string, name: string): Promise<string> =>
+  toBase64Url(await crypto.subtle.sign('HMAC', await hmacKey(secret), encoder.encode(KEY_CONTEXT + name)));
+
+/**
+ * Whether `presented` is the key of function `name`. HMAC verification compares in constant time,
+ * so the answer leaks nothing about how close a guess was.
+ */
+export const isFunctionKey = async (secret: string, name: string, presented: string): Promise<boolean> => {
+  const bytes = fromBase64Url(presented);
+  if (bytes?.length !== 32) return false;
+  return crypto.subtle.verify('HMAC', await hmacKey(secret), bytes, encoder.encode(KEY_CONTEXT + name));
+};
+
+/**
+ * Constant-time equality of two strings (for bearer secrets that are not HMAC keys).
+ * Both sides are hashed first so neither the length nor the content leaks through timing.
+ */
+export const safeEqual = async (a: string, b: string): Promise<boolean> => {
+  const key = await hmacKey('safe-equal');
+  const mac = await crypto.subtle.sign('HMAC', key, encoder.encode(a));
+  return crypto.subtle.verify('HMAC', key, mac, encoder.encode(b));
+};

@@ -1,0 +1,54 @@
+// Webhook-style signatures as the platform spec defines them:
+// X-Webhook-Signature: v1=<hex HMAC-SHA256(secret, `${timestamp}.${rawBody}`)>.
+import { hmacKey } from '../keys.ts';
+
+const encoder = new TextEncoder();
+
+/** How far a signed timestamp may be from now, either way (CONTRACT section 4). */
+export const SIGNATURE_TOLERANCE_SECONDS = 300;
+
+/** Why a signature was refused, or `ok`. */
+export type SignatureVerdict = 'ok' | 'malformed' | 'stale' | 'mismatch';
+
+const toHex = (bytes: ArrayBuffer) =>
+  Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, '0')).join('');
+
+const fromHex = (hex: string): Uint8Array | undefined => {
+  if (!/^(?:[0-9a-f]{2})+$/i.test(hex)) return undefined;
+  return Uint8Array.from(hex.match(/../g) ?? [], (pair) => Number.parseInt(pair, 16));
+};
+
+/**
+ * The `X-Webhook-Signature` value for a body signed at `timestamp` (unix seconds).
+ * @example await signWebhook(secret, '1700000000', '{"a":1}') // 'v1=9f2c...'
+ */
+export const signWebhook = async (secret: string, timestamp: string, rawBody: string): Promise<string> =>
+  `v1=${toHex(await crypto.subtle.sign('HMAC', await hmacKey(secret), encoder.encode(`${timestamp}.${rawBody}`)))}`;
+
+/**
+ * Checks a delivery's signature in constant time, with a tolerance window against replays of old
+ * captures. `now` is in milliseconds.
+ * @example await verifyWebhook(secret, req.headers.get('x-webhook-timestamp'), sig, body)
+ */
+export const verifyWebhook = async (
+  secret: string,
+  timestamp: string | null,
+  signature: string | null,
+  rawBody: string,
+  options: { toleranceSeconds?: number; now?: number } = {},
+): Promise<SignatureVerdict> => {
+  if (!timestamp || !signature || !/^\d{1,12}$/.test(timestamp)) return 'malformed';
+  const match = /^v1=([0-9a-fA-F]{64})$/.exec(signature.trim());
+  const mac = match?.[1] ? fromHex(match[1]) : undefined;
+  if (!mac) return 'malformed';
+  const tolerance = options.toleranceSeconds ?? SIGNATURE_TOLERANCE_SECONDS;
+  const skew = Math.abs((options.now ?? Date.now()) / 1000 - Number(timestamp));
+  if (skew > tolerance) return 'stale';
+  const valid = await crypto.subtle.verify(
+    'HMAC',
+    await hmacKey(secret),
+    mac,
+    encoder.encode(`${timestamp}.${rawBody}`),
+  );
+  return valid ? 'ok' : 'mismatch';
+};

@@ -1,0 +1,49 @@
+// The functions the Worker serves, each translated once per isolate on first use, so start-up
+// stays flat however many functions there are.
+import { isDateField } from './args.ts';
+import type { AnyFunctionDefinition } from './define.ts';
+import { describeFunction, describeParameters, type FunctionManifest } from './describe.ts';
+import type { ParameterInfo } from './parameters.ts';
+
+/** A definition with what the runtime derives from it. */
+export interface RegisteredFunction {
+  name: string;
+  definition: AnyFunctionDefinition;
+  parameters: ParameterInfo[];
+  /** Top-level fields that are z.date(), coerced from ISO strings. */
+  dates: Set<string>;
+  manifest: FunctionManifest;
+}
+
+/** Looks functions up by name; translation runs on first use of each. */
+export interface Registry {
+  get(name: string): RegisteredFunction | undefined;
+  names(): string[];
+}
+
+/**
+ * A registry over `{ name: definition }` (the generated src/functions.gen.ts).
+ * @example createRegistry({ quote_price }).get('quote_price')?.manifest.parameters
+ */
+export const createRegistry = (definitions: Record<string, AnyFunctionDefinition>): Registry => {
+  const compiled = new Map<string, RegisteredFunction>();
+  return {
+    get(name) {
+      const cached = compiled.get(name);
+      if (cached) return cached;
+      if (!Object.hasOwn(definitions, name)) return undefined;
+      const definition = definitions[name] as AnyFunctionDefinition;
+      const shape = definition.parameters.shape as Record<string, Parameters<typeof isDateField>[0]>;
+      const entry: RegisteredFunction = {
+        name,
+        definition,
+        parameters: describeParameters(name, definition.parameters),
+        dates: new Set(Object.keys(shape).filter((key) => isDateField(shape[key]))),
+        manifest: describeFunction(name, definition),
+      };
+      compiled.set(name, entry);
+      return entry;
+    },
+    names: () => Object.keys(definitions).sort(),
+  };
+};

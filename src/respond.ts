@@ -1,0 +1,35 @@
+// The one place that turns results and errors into responses.
+import { errorBody, FunctionError } from './errors.ts';
+
+const JSON_TYPE = { 'content-type': 'application/json; charset=utf-8' };
+
+/** A JSON answer carrying the request id. */
+export const jsonResponse = (
+  body: unknown,
+  status: number,
+  requestId: string,
+  headers: Record<string, string> = {},
+): Response =>
+  new Response(JSON.stringify(body ?? null), {
+    status,
+    headers: { ...JSON_TYPE, 'x-request-id': requestId, 'cache-control': 'no-store', ...headers },
+  });
+
+/** Any thrown value as the JSON error shape; unknown errors become a 500 that reveals nothing. */
+export const errorResponse = (error: unknown, requestId: string): Response => {
+  const known =
+    error instanceof FunctionError
+      ? error
+      : new FunctionError(
+          500,
+          'function_failed',
+          `The function failed unexpectedly (request ${requestId}). Apologise to the customer, do not retry more than once, and offer another way to help.`,
+        );
+  return jsonResponse(errorBody(known, requestId), known.status, requestId, known.headers);
+};
+
+/** A request id: the caller's when it is a sane token, otherwise a new one. */
+export const requestIdOf = (request: Request): string => {
+  const given = request.headers.get('x-request-id');
+  return given && /^[A-Za-z0-9._:-]{8,64}$/.test(given) ? given : crypto.randomUUID();
+};

@@ -1,0 +1,80 @@
+// The Worker as a function of its registry: itty-router routes, one pipeline per request.
+import { Router } from 'itty-router/Router';
+import { type Env, isDevelopment } from './env.ts';
+import { FunctionError } from './errors.ts';
+import { invoke } from './invoke.ts';
+import { safeEqual } from './keys.ts';
+import { createLogger } from './log.ts';
+import type { Registry } from './registry.ts';
+import { errorResponse, jsonResponse, requestIdOf } from './respond.ts';
+
+type Args = [Env, ExecutionContext];
+type RoutedRequest = Request & { params: Record<string, string>; requestId: string };
+
+const manifestAllowed = async (request: Request, env: Env): Promise<boolean> => {
+  if (isDevelopment(env)) return true;
+  const token = /^Bearer\s+(\S+)$/i.exec(request.headers.get('authorization') ?? '')?.[1];
+  return Boolean(env.FUNCTIONS_SECRET && token && (await safeEqual(token, env.FUNCTIONS_SECRET)));
+};
+
+/**
+ * The fetch handler serving every function of `registry` (CONTRACT section 4) and the manifest.
+ * @example export default { fetch: createWorker(createRegistry(functions)) }
+ */
+export const createWorker = (registry: Registry) => {
+  const router = Router<RoutedRequest, Args>({
+    before: [
+      (request) => {
+        request.requestId = requestIdOf(request);
+      },
+    ],
+    catch: (error, request) =>
+      errorResponse(error, (request as unknown as RoutedRequest).requestId ?? crypto.randomUUID()),
+  });
+
+  router.get('/functions', async (request, env) => {
+    if (!(await manifestAllowed(request, env))) {
+      throw new FunctionError(401, 'unauthorized', 'The manifest needs "Authorization: Bearer <FUNCTIONS_SECRET>".');
+    }
+    const functions = registry.names().map((name) => registry.get(name)?.manifest);
+    return jsonResponse({ functions }, 200, request.requestId);
+  });
+
+  router.all('/functions/:name', async (request, env, ctx) => {
+    const { requestId } = request;
+    const name = request.params.name ?? '';
+    const fn = registry.get(name);
+    if (!fn) {
+      throw new FunctionError(
+        404,
+        'unknown_function',
+        `There is no function named "${name.slice(0, 64)}". Do not call it again; help the customer another way.`,
+      );
+    }
+    const log = createLogger({ function: name, requestId });
+    const started = Date.now();
+    let response: Response;
+    try {
+      const result = await invoke(fn, { request, url: new URL(request.url), env, ctx, requestId, log });
+      response = jsonResponse(result, 200, requestId);
+    } catch (error) {
+      if (!(error instanceof FunctionError)) {
+        log.error('handler_failed', { error: error instanceof Error ? error.name : typeof error });
+      }
+      response = errorResponse(error, requestId);
+    }
+    const outcome = response.status === 200 ? 'ok' : response.status >= 500 ? 'error' : 'refused';
+    log.info('invocation', { outcome, status: response.status, durationMs: Date.now() - started });
+    return response;
+  });
+
+  router.all('/functions', () => {
+    throw new FunctionError(405, 'method_not_allowed', 'The manifest is read with GET.', { headers: { Allow: 'GET' } });
+  });
+
+  router.all('*', () => {
+    throw new FunctionError(404, 'not_found', 'Nothing is served here. Functions live under /functions/<name>.');
+  });
+
+  return (request: Request, env: Env, ctx: ExecutionContext): Promise<Response> => router.fetch(request, env, ctx);
+};

@@ -1,0 +1,30 @@
+import { env, exports } from 'cloudflare:workers';
+import { functionKey } from '../../src/keys.ts';
+
+export const SECRET = 'test-functions-secret';
+export const ORIGIN = 'https://functions.example.com';
+
+/** The invocation key of `name` under the test secret. */
+export const keyOf = (name: string) => functionKey(SECRET, name);
+
+/** Sends a request through the Worker's real fetch handler. */
+// `exports` is typed by `wrangler types`; this project declares its Env by hand (src/env.ts).
+const worker = (exports as unknown as { default: Fetcher }).default;
+
+export const send = (path: string, init: RequestInit = {}) => worker.fetch(new Request(`${ORIGIN}${path}`, init));
+
+/** Calls a function the way the platform does: POST, JSON body, key in the query string. */
+export const call = async (name: string, args: unknown, init: RequestInit = {}) =>
+  send(`/functions/${name}?key=${await keyOf(name)}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: typeof args === 'string' ? args : JSON.stringify(args),
+    ...init,
+  });
+
+/** The parsed JSON error of a refused call. */
+export const errorOf = async (response: Response) =>
+  ((await response.json()) as { error: { code: string; message: string; requestId: string; details?: unknown[] } })
+    .error;
+
+export { env };

@@ -1,0 +1,32 @@
+import { cloudflareTest } from '@cloudflare/vitest-plugin';
+import { defineConfig } from 'vitest/config';
+import { generate } from './scripts/generate.ts';
+
+// The Worker imports the registry generated from functions/; make it current before any test.
+generate();
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        // Worker code runs inside workerd, as in production.
+        plugins: [
+          cloudflareTest({
+            wrangler: { configPath: './wrangler.toml' },
+            miniflare: {
+              bindings: {
+                FUNCTIONS_SECRET: 'test-functions-secret',
+                PLATFORM_SIGNING_SECRET: 'test-signing-secret',
+              },
+            },
+          }),
+        ],
+        test: { name: 'worker', include: ['test/worker/**/*.test.ts'] },
+      },
+      {
+        // Sync, scaffolding, emulator and benchmarks run on Node.
+        test: { name: 'node', include: ['test/node/**/*.test.ts'], environment: 'node' },
+      },
+    ],
+  },
+});
