@@ -70,8 +70,13 @@ export const parameterLine = (info: ParameterInfo): string => {
   const flags = [info.required ? 'required' : 'optional', info.type];
   if (info.nullable) flags.push('may be null');
   if (info.default !== undefined) flags.push(`default ${JSON.stringify(info.default)}`);
-  const text = [...info.constraints, info.description].filter(Boolean).join('. ');
-  return `- ${info.name} (${flags.join(', ')})${text ? `: ${text.replace(/\.?$/, '.')}` : ''}`;
+  const constraints = info.constraints.join(', ');
+  const sentences = [constraints && `${constraints[0]?.toUpperCase()}${constraints.slice(1)}`, info.description];
+  const text = sentences
+    .filter((part): part is string => Boolean(part))
+    .map((part) => part.replace(/\.?$/, '.'))
+    .join(' ');
+  return `- ${info.name} (${flags.join(', ')})${text ? `: ${text}` : ''}`;
 };
 
 /** The author's description followed by the compact parameter list. */

@@ -109,7 +109,12 @@ const flatten = (schema: JsonSchema, root: JsonSchema) => {
 
 const quote = (value: unknown) => JSON.stringify(value);
 
-const numberWords = (s: JsonSchema, whole: boolean): string[] => {
+// z.int() bounds itself to the safe integers; that is not worth telling the model.
+const bound = (value: number | undefined) =>
+  value === undefined || Math.abs(value) >= Number.MAX_SAFE_INTEGER ? undefined : value;
+
+const numberWords = (schema: JsonSchema, whole: boolean): string[] => {
+  const s = { ...schema, minimum: bound(schema.minimum), maximum: bound(schema.maximum) };
   const words: string[] = [];
   if (whole) words.push('whole number');
   const low =
@@ -126,14 +131,18 @@ const numberWords = (s: JsonSchema, whole: boolean): string[] => {
         : undefined;
   if (s.minimum !== undefined && s.maximum !== undefined) words.push(`from ${low} to ${high}`);
   else {
-    if (low) words.push(s.minimum !== undefined ? `at least ${low}` : low);
-    if (high) words.push(s.maximum !== undefined ? `at most ${high}` : high);
+    const parts = [
+      low && (s.minimum !== undefined ? `at least ${low}` : low),
+      high && (s.maximum !== undefined ? `at most ${high}` : high),
+    ].filter(Boolean);
+    if (parts.length) words.push(parts.join(' and '));
   }
   if (s.multipleOf !== undefined && !(whole && s.multipleOf === 1)) words.push(`a multiple of ${s.multipleOf}`);
   return words;
 };
 
-const numberExample = (s: JsonSchema, whole: boolean): number => {
+const numberExample = (schema: JsonSchema, whole: boolean): number => {
+  const s = { ...schema, minimum: bound(schema.minimum), maximum: bound(schema.maximum) };
   let value = s.minimum ?? (s.exclusiveMinimum !== undefined ? s.exclusiveMinimum + 1 : 1);
   const high = s.maximum ?? (s.exclusiveMaximum !== undefined ? s.exclusiveMaximum - (whole ? 1 : 0.01) : undefined);
   if (high !== undefined && value > high) value = high;
@@ -141,37 +150,33 @@ const numberExample = (s: JsonSchema, whole: boolean): number => {
   return whole ? Math.ceil(value) : value;
 };
 
-const lengthWords = (min: number | undefined, max: number | undefined, unit: string): string[] => {
+const lengthWords = (min: number | undefined, max: number | undefined, singular: string): string[] => {
+  const unit = (n: number) => `${singular}${n === 1 ? '' : 's'}`;
   if (min !== undefined && max !== undefined)
-    return [min === max ? `exactly ${min} ${unit}` : `${min} to ${max} ${unit}`];
-  if (min !== undefined && min > 0) return [`at least ${min} ${unit}`];
-  if (max !== undefined) return [`at most ${max} ${unit}`];
+    return [min === max ? `exactly ${min} ${unit(max)}` : `${min} to ${max} ${unit(max)}`];
+  if (min !== undefined && min > 0) return [`at least ${min} ${unit(min)}`];
+  if (max !== undefined) return [`at most ${max} ${unit(max)}`];
   return [];
 };
+
+const valueWords = (values: unknown[]) =>
+  values.length === 1 ? `exactly ${quote(values[0])}` : `one of ${values.map(quote).join(', ')}`;
 
 /** Describes one member schema of a known type: constraints in words and an example. */
 const describeMember = (s: JsonSchema, type: ParameterType) => {
   const whole = s.type === 'integer';
   const values = s.enum ?? (s.const !== undefined ? [s.const] : undefined);
-  if (values)
-    return {
-      whole,
-      words: [values.length === 1 ? `exactly ${quote(values[0])}` : `one of ${values.map(quote).join(', ')}`],
-      example: values[0],
-      values,
-    };
+  if (values) return { whole, words: [valueWords(values)], example: values[0], values };
   switch (type) {
     case 'number':
       return { whole, words: numberWords(s, whole), example: numberExample(s, whole) };
     case 'string': {
       const words = s.format ? [FORMAT_WORDS[s.format] ?? `format ${s.format}`] : [];
-      words.push(...lengthWords(s.minLength, s.maxLength, 'characters'));
+      words.push(...lengthWords(s.minLength, s.maxLength, 'character'));
       if (s.pattern && !s.format) words.push(`matching the pattern ${s.pattern}`);
-      const example = s.format
-        ? FORMAT_EXAMPLES[s.format]
-        : s.pattern
-          ? undefined
-          : 'x'.repeat(Math.max(1, s.minLength ?? 1)).replace(/^x+$/, (x) => (x.length <= 4 ? 'text' : x));
+      // No example for a pattern: a wrong guess would mislead more than none.
+      const plain = 'text'.padEnd(s.minLength ?? 0, 'x').slice(0, s.maxLength ?? undefined);
+      const example = s.format ? FORMAT_EXAMPLES[s.format] : s.pattern ? undefined : plain;
       return { whole, words, example };
     }
     case 'boolean':
@@ -180,10 +185,10 @@ const describeMember = (s: JsonSchema, type: ParameterType) => {
       const item = s.items ? typeNameOf(s.items) : undefined;
       const words = [
         `a list${item && item !== 'null' ? ` of ${item}s` : ''}`,
-        ...lengthWords(s.minItems, s.maxItems, 'items'),
+        ...lengthWords(s.minItems, s.maxItems, 'item'),
       ];
       const itemValues = s.items?.enum;
-      if (itemValues) words.push(`each one of ${itemValues.map(quote).join(', ')}`);
+      if (itemValues) words.push(`each ${valueWords(itemValues)}`);
       return { whole, words, example: itemValues ? [itemValues[0]] : undefined };
     }
     default: {
@@ -213,22 +218,12 @@ export const parameterInfo = (
   }
   const type = [...types][0] as ParameterType;
   const described = members.map((m) => describeMember(m, type));
-  const merged = described.every((d) => d.values)
-    ? {
-        whole: false,
-        words: [
-          `one of ${described
-            .flatMap((d) => d.values ?? [])
-            .map(quote)
-            .join(', ')}`,
-        ],
-        example: described[0]?.example,
-      }
-    : {
-        whole: described.some((d) => d.whole),
-        words: described.flatMap((d) => d.words),
-        example: described[0]?.example,
-      };
+  const allValues = described.every((d) => d.values) ? described.flatMap((d) => d.values ?? []) : undefined;
+  const merged = {
+    whole: described.some((d) => d.whole),
+    words: allValues ? [valueWords(allValues)] : described.flatMap((d) => d.words),
+    example: described[0]?.example,
+  };
   const example = schema.examples?.[0] ?? members[0]?.examples?.[0] ?? schema.default ?? merged.example;
   const description = schema.description ?? members.find((m) => m.description)?.description;
   return {
