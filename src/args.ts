@@ -179,7 +179,8 @@ const describeProblem = (
   const missing =
     issue.code === 'invalid_type' && issue.path.length === 1 && (typeof top !== 'string' || !Object.hasOwn(args, top));
   const expected = info
-    ? [info.whole ? 'a whole number' : `a ${info.type}`, ...info.constraints].join(', ')
+    ? // Whole numbers already start their constraints with "whole number".
+      [info.whole ? 'a' : `a ${info.type},`, info.constraints.join(', ')].join(' ').replace(/,$/, '')
     : undefined;
   return {
     argument,

@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { defineFunction } from '../../../src/define.ts';
+import { DefinitionError, describeFunction } from '../../../src/describe.ts';
+
+const describeSchema = (parameters: z.ZodObject) =>
+  describeFunction(
+    'probe',
+    defineFunction({ description: 'A probe used by the table below.', parameters, handler: () => null }),
+  );
+
+const lineOf = (description: string, name: string) =>
+  description.split('\n').find((line) => line.startsWith(`- ${name} (`));
+
+describe('describeFunction on a table of zod types', () => {
+  const cases: [string, z.ZodType, string, RegExp][] = [
+    ['string', z.string().min(2).max(10), 'string', /\(required, string\): 2 to 10 characters\./],
+    ['number', z.number().gt(0).lt(10), 'number', /More than 0 and less than 10/],
+    ['int', z.int().min(1).max(500), 'number', /Whole number, from 1 to 500/],
+    ['boolean', z.boolean(), 'boolean', /True or false/],
+    ['enum', z.enum(['a', 'b']), 'string', /One of "a", "b"/],
+    ['literal', z.literal('yes'), 'string', /Exactly "yes"/],
+    ['optional', z.string().optional(), 'string', /\(optional, string\)/],
+    ['default', z.number().default(3), 'number', /\(optional, number, default 3\)/],
+    ['nullable', z.string().nullable(), 'string', /\(required, string, may be null\)/],
+    [
+      'array',
+      z
+        .array(z.enum(['x', 'y']))
+        .min(1)
+        .max(3),
+      'array',
+      /A list of strings, 1 to 3 items, each one of "x", "y"/,
+    ],
+    ['object', z.object({ city: z.string() }), 'object', /An object with city/],
+    ['email', z.email(), 'string', /An email address/],
+    ['url', z.url(), 'string', /A full URL/],
+    ['iso date', z.iso.date(), 'string', /A date as YYYY-MM-DD/],
+    ['iso datetime', z.iso.datetime(), 'string', /A date and time in ISO 8601/],
+    ['date', z.date(), 'string', /A date and time in ISO 8601/],
+    ['union of literals', z.union([z.literal('a'), z.literal('b')]), 'string', /One of "a", "b"/],
+    ['described', z.string().describe('The customer city'), 'string', /The customer city\./],
+  ];
+
+  for (const [label, schema, type, line] of cases) {
+    it(`maps ${label} to "${type}" and says ${line.source}`, () => {
+      const manifest = describeSchema(z.object({ field: schema }));
+      expect(manifest.parameters).toEqual({ field: type });
+      expect(lineOf(manifest.description, 'field')).toMatch(line);
+    });
+  }
+
+  it('refuses a union of different types, naming the field', () => {
+    expect(() => describeSchema(z.object({ when: z.union([z.string(), z.number()]) }))).toThrow(
+      /parameter "when": is a union of string and number/,
+    );
+  });
+
+  it('refuses an untyped field, naming it', () => {
+    expect(() => describeSchema(z.object({ blob: z.any() }))).toThrow(DefinitionError);
+    expect(() => describeSchema(z.object({ blob: z.unknown() }))).toThrow(/parameter "blob": has no single JSON type/);
+  });
+
+  it('refuses a missing or empty description', () => {
+    expect(() =>
+      describeFunction('probe', defineFunction({ description: ' ', parameters: z.object({}), handler: () => null })),
+    ).toThrow(/description is missing or too short/);
+  });
+
+  it('keeps the author description first and lists no parameters as "none"', () => {
+    const manifest = describeSchema(z.object({}));
+    expect(manifest.description).toBe('A probe used by the table below.\n\nParameters: none.');
+    expect(manifest.parameters).toEqual({});
+  });
+
+  it('gives the url path and a JSON Schema of the input', () => {
+    const manifest = describeSchema(z.object({ n: z.int().default(1) }));
+    expect(manifest.path).toBe('/functions/probe');
+    expect(manifest.jsonSchema).toMatchObject({ type: 'object', properties: { n: { type: 'integer', default: 1 } } });
+    expect(manifest.jsonSchema.required ?? []).not.toContain('n');
+  });
+});
