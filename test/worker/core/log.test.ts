@@ -31,5 +31,3 @@ describe('the structured logger', () => {
     expect(all).not.toContain('test-functions-secret');
   });
 });
-
-
