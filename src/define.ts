@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { Env } from './env.ts';
 import type { Logger } from './log.ts';
+import type { RateLimitOption } from './ratelimit.ts';
 
 /** What a handler receives beside its arguments. */
 export interface FunctionContext {
@@ -33,6 +34,11 @@ export interface FunctionDefinition<S extends ParameterSchema = ParameterSchema,
   timeoutMs?: number;
   /** Log argument values too (default false: they may hold personal data). */
   logArguments?: boolean;
+  /**
+   * Count calls against the FUNCTION_RATE_LIMIT binding (wrangler.toml), for functions that spend
+   * money (a paid API): over the limit the agent gets a 429. `key: 'caller'` counts per caller IP.
+   */
+  rateLimit?: RateLimitOption;
 }
 
 /** A definition of any schema, as the runtime and the registry hold them. */

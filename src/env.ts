@@ -1,3 +1,5 @@
+import type { ReplayGuard } from './replay.ts';
+
 /** What the Worker reads from its environment (wrangler.toml vars and `wrangler secret put`). */
 export interface Env {
   /** "development" only under `npm run dev`; anything else is production. */
@@ -10,6 +12,10 @@ export interface Env {
   PLATFORM_BASE_URL?: string;
   /** The platform API key, for functions that call the platform. */
   PLATFORM_API_KEY?: string;
+  /** Seen-signature store refusing replays of signed requests (wrangler.toml; absent = no replay check). */
+  REPLAY_GUARD?: DurableObjectNamespace<ReplayGuard>;
+  /** Rate limiter counting calls of functions that set `rateLimit` (wrangler.toml [[ratelimits]]). */
+  FUNCTION_RATE_LIMIT?: RateLimit;
 }
 
 /** True when the Worker runs under `npm run dev` (wrangler dev with the development var). */

@@ -1,4 +1,4 @@
-// One invocation: key -> body -> signature -> arguments -> handler under a time limit -> answer.
+// One invocation: key -> rate limit -> body -> signature (and replay) -> arguments -> handler under a time limit -> answer.
 import { coerceArguments, rawArguments, readBody, validateArguments } from './args.ts';
 import { DEFAULT_BODY_LIMIT } from './define.ts';
 import { type Env, isDevelopment } from './env.ts';
@@ -6,7 +6,9 @@ import { FunctionError } from './errors.ts';
 import { isFunctionKey } from './keys.ts';
 import type { Logger } from './log.ts';
 import { verifyWebhook } from './platform/signature.ts';
+import { checkRateLimit } from './ratelimit.ts';
 import type { RegisteredFunction } from './registry.ts';
+import { isFirstUse } from './replay.ts';
 
 /** Everything one invocation needs beside the function itself. */
 export interface Invocation {
@@ -69,6 +71,25 @@ const checkSignature = async (request: Request, env: Env, body: string) => {
       `The request signature is ${verdict === 'stale' ? 'too old or in the future' : 'not valid'}. This is a configuration problem, not something the customer can fix.`,
     );
   }
+  if (!env.REPLAY_GUARD || !timestamp || !signature) return;
+  let first: boolean;
+  try {
+    first = await isFirstUse(env.REPLAY_GUARD, signature, timestamp);
+  } catch {
+    // Fail closed: without the seen-signature store a replay cannot be told from a first use.
+    throw new FunctionError(
+      503,
+      'unavailable',
+      'This function is not available right now. Tell the customer you cannot do this at the moment and offer to try again later.',
+    );
+  }
+  if (!first) {
+    throw new FunctionError(
+      401,
+      'replayed',
+      'This signed request was already received once and is refused as a replay. This is a configuration problem, not something the customer can fix.',
+    );
+  }
 };
 
 const runWithTimeout = async (
@@ -121,6 +142,7 @@ export const invoke = async (fn: RegisteredFunction, inv: Invocation): Promise<u
     );
   }
   await checkKey(fn, inv);
+  await checkRateLimit(fn, request, env);
   const body = request.method === 'POST' ? await readBody(request, DEFAULT_BODY_LIMIT) : '';
   await checkSignature(request, env, body);
   const raw = coerceArguments(rawArguments(request, url, body, fn.parameters), fn.parameters, fn.dates);

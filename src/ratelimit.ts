@@ -1,0 +1,43 @@
+// Optional per-function rate limiting, so a leaked url cannot run up the bill of a paid API that a
+// function calls. Counts live in Cloudflare's rate-limiting binding (wrangler.toml [[ratelimits]]).
+import type { Env } from './env.ts';
+import { FunctionError } from './errors.ts';
+import type { RegisteredFunction } from './registry.ts';
+
+/** What a function opts in to: one budget for the function, or one per caller IP address. */
+export interface RateLimitOption {
+  key: 'function' | 'caller';
+}
+
+/** Seconds a refused caller is told to wait: the `period` of FUNCTION_RATE_LIMIT in wrangler.toml. */
+export const RATE_LIMIT_RETRY_AFTER_SECONDS = 60;
+
+/**
+ * Counts one call of a rate-limited function; throws 429 (with Retry-After) once over the limit.
+ * Functions without `rateLimit` pass through untouched.
+ * @example await checkRateLimit(fn, request, env)
+ */
+export const checkRateLimit = async (fn: RegisteredFunction, request: Request, env: Env): Promise<void> => {
+  const option = fn.definition.rateLimit;
+  if (!option) return;
+  const limiter = env.FUNCTION_RATE_LIMIT;
+  if (!limiter) {
+    // Fail closed: the author asked for a limit, so an unlimited run is the bill they feared.
+    throw new FunctionError(
+      503,
+      'not_configured',
+      'This function is not available right now: its rate limit is not configured. Tell the customer you cannot do this at the moment.',
+    );
+  }
+  // cf-connecting-ip is set by Cloudflare's edge; a client cannot choose it in production.
+  const key = option.key === 'caller' ? `${fn.name}:${request.headers.get('cf-connecting-ip') ?? 'unknown'}` : fn.name;
+  const { success } = await limiter.limit({ key });
+  if (!success) {
+    throw new FunctionError(
+      429,
+      'rate_limited',
+      `Too many requests to this function right now. Do not retry now; tell the customer to try again in a minute (${RATE_LIMIT_RETRY_AFTER_SECONDS} seconds).`,
+      { headers: { 'Retry-After': String(RATE_LIMIT_RETRY_AFTER_SECONDS) } },
+    );
+  }
+};
