@@ -30,7 +30,7 @@ export const toBase64Url = (bytes: ArrayBuffer | Uint8Array): string => {
 };
 
 /** Decodes unpadded base64url; undefined when the text is not base64url. */
-export const fromBase64Url = (text: string): Uint8Array | undefined => {
+export const fromBase64Url = (text: string): Uint8Array<ArrayBuffer> | undefined => {
   if (!/^[A-Za-z0-9_-]*$/.test(text) || text.length % 4 === 1) return undefined;
   const binary = atob(text.replaceAll('-', '+').replaceAll('_', '/'));
   return Uint8Array.from(binary, (c) => c.charCodeAt(0));

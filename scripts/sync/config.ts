@@ -1,0 +1,156 @@
+// Which accounts one sync run writes to, and with which keys: the committed accounts file
+// (platform.accounts.json) names environment variables, never the keys themselves.
+import { existsSync, readFileSync } from 'node:fs';
+import { z } from 'zod';
+import type { KeyPlacement } from '../../src/platform/contract.ts';
+
+/** The accounts file at the project's root. */
+export const ACCOUNTS_FILE = 'platform.accounts.json';
+
+const ENV_NAME = /^[A-Z_][A-Z0-9_]*$/;
+const envName = z.string().regex(ENV_NAME, 'must be an environment variable name such as ACME_PLATFORM_API_KEY');
+const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) address such as https://app.example.com' });
+
+const accountSchema = z
+  .strictObject({
+    name: z
+      .string()
+      .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'must be a short label such as "agency" or "client-acme"'),
+    apiKeyEnv: envName.describe('Environment variable holding this account API key'),
+    baseUrl: httpUrl.optional().describe('The account base address (white-label tenants have their own)'),
+    baseUrlEnv: envName.optional().describe('Environment variable holding the base address instead'),
+    keyPlacement: z.enum(['header', 'bearer', 'query']).optional(),
+    functions: z
+      .array(z.string().regex(/^[a-z][a-z0-9_]{0,63}$/, 'must be a function name from functions/'))
+      .optional()
+      .describe('Only these functions go to this account (default: all)'),
+  })
+  .refine((account) => !(account.baseUrl && account.baseUrlEnv), {
+    message: 'give baseUrl or baseUrlEnv, not both',
+  });
+
+const configSchema = z.strictObject({
+  $schema: z.string().optional(),
+  accounts: z
+    .array(accountSchema)
+    .min(1, 'list at least one account')
+    .refine(
+      (accounts) => new Set(accounts.map((a) => a.name)).size === accounts.length,
+      'account names must be unique',
+    ),
+});
+
+export type AccountConfig = z.infer<typeof accountSchema>;
+export type AccountsConfig = z.infer<typeof configSchema>;
+
+/** Without an accounts file: the one account of PLATFORM_BASE_URL and PLATFORM_API_KEY. */
+export const DEFAULT_CONFIG: AccountsConfig = {
+  accounts: [{ name: 'default', apiKeyEnv: 'PLATFORM_API_KEY', baseUrlEnv: 'PLATFORM_BASE_URL' }],
+};
+
+/** The accounts file is unreadable or does not match the schema; the message says where. */
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Validates the parsed content of an accounts file. */
+export const parseAccountsConfig = (content: unknown, source: string): AccountsConfig => {
+  const parsed = configSchema.safeParse(content);
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map((issue) => `  - ${issue.path.join('.') || '(top level)'}: ${issue.message}`);
+  throw new ConfigError(`${source} is not a valid accounts file:\n${problems.join('\n')}`);
+};
+
+/**
+ * Reads an accounts file; a missing file means the default single account.
+ * @example loadAccountsConfig('platform.accounts.json').accounts[0].apiKeyEnv // 'PLATFORM_API_KEY'
+ */
+export const loadAccountsConfig = (path: string, required = false): AccountsConfig => {
+  if (!existsSync(path)) {
+    if (required) throw new ConfigError(`${path}: no such accounts file.`);
+    return DEFAULT_CONFIG;
+  }
+  let content: unknown;
+  try {
+    content = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new ConfigError(`${path} is not valid JSON: ${(error as Error).message}`);
+  }
+  return parseAccountsConfig(content, path);
+};
+
+/** An account ready to sync: its address and key read from the environment. */
+export interface ResolvedAccount {
+  name: string;
+  baseUrl: string;
+  apiKey: string;
+  keyPlacement: KeyPlacement | undefined;
+  functions: string[] | undefined;
+}
+
+/** What sync needs beyond the accounts: where the Worker is and the secret of its keys. */
+export interface SyncEnv {
+  functionsBaseUrl: string;
+  functionsSecret: string;
+}
+
+type Env = Record<string, string | undefined>;
+
+const isHttpUrl = (value: string) => httpUrl.safeParse(value).success;
+
+/**
+ * The accounts (optionally only those named) with their variables, or one line per missing or bad variable.
+ * @example resolveSync(DEFAULT_CONFIG, process.env).problems // ['Missing PLATFORM_API_KEY: ...']
+ */
+export const resolveSync = (
+  config: AccountsConfig,
+  env: Env,
+  selected?: readonly string[],
+): { accounts: ResolvedAccount[]; sync: SyncEnv; problems: string[] } => {
+  const problems: string[] = [];
+  const reported = new Set<string>();
+  const read = (name: string, meaning: string, url = false): string => {
+    const value = env[name]?.trim() ?? '';
+    const problem = !value
+      ? `Missing ${name}: ${meaning}.`
+      : url && !isHttpUrl(value)
+        ? `Bad ${name}: it is not an http(s) address (${meaning}).`
+        : undefined;
+    // One line per variable, even when several accounts share it.
+    if (problem && !reported.has(name)) problems.push(problem);
+    reported.add(name);
+    return value;
+  };
+  const unknown = (selected ?? []).filter((name) => !config.accounts.some((a) => a.name === name));
+  for (const name of unknown) {
+    problems.push(
+      `Unknown account "${name}" in --account: the accounts file lists ${config.accounts.map((a) => a.name).join(', ')}.`,
+    );
+  }
+  const sync = {
+    functionsBaseUrl: read(
+      'FUNCTIONS_BASE_URL',
+      'the public origin of the deployed Worker, e.g. https://agent-functions.example.workers.dev',
+      true,
+    ),
+    functionsSecret: read(
+      'FUNCTIONS_SECRET',
+      'the secret the Worker derives each function key from (the same as `wrangler secret put FUNCTIONS_SECRET`)',
+    ),
+  };
+  const accounts = config.accounts
+    .filter((account) => !selected || selected.includes(account.name))
+    .map((account) => ({
+      name: account.name,
+      baseUrl:
+        account.baseUrl ??
+        read(account.baseUrlEnv ?? 'PLATFORM_BASE_URL', `the platform base address of account "${account.name}"`, true),
+      apiKey: read(account.apiKeyEnv, `the platform API key of account "${account.name}"`),
+      keyPlacement: account.keyPlacement,
+      functions: account.functions,
+    }));
+  return { accounts, sync, problems };
+};

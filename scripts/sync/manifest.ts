@@ -1,0 +1,82 @@
+// Reads what the Worker serves, from the Worker itself: the project runs in workerd through
+// wrangler's test harness (so functions may import `cloudflare:workers`) and answers
+// `GET /functions` with the manifest that src/describe.ts derives. Sync registers exactly that.
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+
+/** The project's root (where wrangler.toml and functions/ live). */
+export const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+const parameterType = z.enum(['string', 'number', 'boolean', 'array', 'object']);
+
+const manifestSchema = z.object({
+  functions: z.array(
+    z.object({
+      name: z.string().regex(/^[a-z][a-z0-9_]{0,63}$/),
+      description: z.string().min(1),
+      parameters: z.record(z.string(), parameterType),
+      path: z.string().startsWith('/'),
+    }),
+  ),
+});
+
+/** One function as the Worker describes it: what sync registers, before the url is added. */
+export type ServedFunction = z.infer<typeof manifestSchema>['functions'][number];
+
+/** The Worker could not be started or did not answer with a manifest. */
+export class ManifestError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ManifestError';
+  }
+}
+
+/** Checks a `GET /functions` answer and returns its functions, sorted by name. */
+export const parseManifest = (status: number, text: string): ServedFunction[] => {
+  if (status !== 200) {
+    let detail = text.slice(0, 300);
+    try {
+      detail = (JSON.parse(text) as { error?: { message?: string } }).error?.message ?? detail;
+    } catch {
+      // Not JSON: show the start of the text.
+    }
+    throw new ManifestError(`The Worker answered ${status} to GET /functions: ${detail}`);
+  }
+  const parsed = manifestSchema.safeParse(JSON.parse(text));
+  if (!parsed.success) throw new ManifestError(`The Worker's manifest is malformed: ${z.prettifyError(parsed.error)}`);
+  return parsed.data.functions.toSorted((a, b) => a.name.localeCompare(b.name));
+};
+
+/**
+ * Starts the project's Worker locally (workerd, no network, no account), reads its manifest, stops it.
+ * @example const served = await readManifest({ secret: process.env.FUNCTIONS_SECRET })
+ */
+export const readManifest = async (options: { secret: string; root?: string }): Promise<ServedFunction[]> => {
+  // No Request.cf lookup: it would reach out to the network and only warns when offline.
+  process.env.CLOUDFLARE_CF_FETCH_ENABLED ??= 'false';
+  const { createTestHarness } = await import('wrangler');
+  const server = createTestHarness({
+    root: options.root ?? PROJECT_ROOT,
+    workers: [
+      {
+        configPath: './wrangler.toml',
+        // Production mode, so the manifest is read exactly as the deployed Worker guards it.
+        vars: { AGENT_FUNCTIONS_MODE: 'production' },
+        secrets: { FUNCTIONS_SECRET: options.secret },
+      },
+    ],
+  });
+  try {
+    try {
+      await server.listen();
+    } catch (error) {
+      throw new ManifestError(`The Worker did not start: ${(error as Error).message}`);
+    }
+    const response = await server.getWorker().fetch('http://localhost/functions', {
+      headers: { authorization: `Bearer ${options.secret}` },
+    });
+    return parseManifest(response.status, await response.text());
+  } finally {
+    await server.close();
+  }
+};

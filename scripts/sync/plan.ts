@@ -1,0 +1,135 @@
+// The plan: what to create, update, delete or leave alone so an account holds exactly the
+// desired functions. Pure data in, data out; applying it is apply.ts.
+import type { RemoteFunction } from '../../src/platform/types.ts';
+import { normalizeOrigin } from '../../src/url.ts';
+import type { DesiredFunction } from './desired.ts';
+
+export type { RemoteFunction };
+
+/** A registered field that can differ. */
+export type Field = 'description' | 'parameters' | 'url';
+
+/** One differing field, before (on the platform) and after (from the code). */
+export interface FieldChange {
+  field: Field;
+  before: unknown;
+  after: unknown;
+}
+
+/** One step of a plan. `orphan`: ours, gone from functions/, kept because --prune was not given. */
+export type PlanEntry =
+  | { action: 'create'; name: string; desired: DesiredFunction }
+  | { action: 'update'; name: string; id: string; changes: FieldChange[]; desired: DesiredFunction }
+  | { action: 'delete'; name: string; id: string; reason: 'removed' | 'duplicate' }
+  | { action: 'unchanged'; name: string; id: string }
+  | { action: 'orphan'; name: string; id: string }
+  | { action: 'conflict'; name: string; id: string; url: string };
+
+export type Action = PlanEntry['action'];
+
+/** Actions that write to the platform. */
+export const WRITES: readonly Action[] = ['create', 'update', 'delete'];
+
+export interface Plan {
+  entries: PlanEntry[];
+  counts: Record<Action, number>;
+  /** Remote functions this project does not own and that clash with no local name: never touched. */
+  foreign: number;
+}
+
+/**
+ * Whether a remote url belongs to this project: it starts with the Worker's origin, followed by
+ * a path, a query or nothing (so `https://a.dev` does not own `https://a.dev.evil.com`).
+ * @example isOwnedUrl('https://a.dev/functions/x?key=k', 'https://a.dev/') // true
+ */
+export const isOwnedUrl = (url: string, origin: string): boolean => {
+  const base = normalizeOrigin(origin);
+  if (!base) return false;
+  return url === base || url.startsWith(`${base}/`) || url.startsWith(`${base}?`);
+};
+
+// Order-insensitive, so a platform that reorders keys does not cause an update on every run.
+const canonical = (value: unknown): string =>
+  JSON.stringify(value, (_key, v) =>
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b)))
+      : v,
+  );
+
+/** The fields of `remote` that differ from `desired`. */
+export const diffFields = (desired: DesiredFunction, remote: RemoteFunction): FieldChange[] => {
+  const changes: FieldChange[] = [];
+  if (remote.description !== desired.description) {
+    changes.push({ field: 'description', before: remote.description, after: desired.description });
+  }
+  if (canonical(remote.parameters ?? {}) !== canonical(desired.parameters)) {
+    changes.push({ field: 'parameters', before: remote.parameters, after: desired.parameters });
+  }
+  if (remote.url !== desired.url) changes.push({ field: 'url', before: remote.url, after: desired.url });
+  return changes;
+};
+
+const byId = (a: RemoteFunction, b: RemoteFunction) => a.id.localeCompare(b.id);
+
+/**
+ * The steps that make the account hold `desired` and nothing else of ours (deletions only with prune).
+ * `scope` limits which remote names the run may touch (`--only`); undefined means all.
+ * @example planSync({ desired, remote, origin: 'https://fns.example.dev', prune: false }).counts.create
+ */
+export const planSync = (input: {
+  desired: DesiredFunction[];
+  remote: RemoteFunction[];
+  origin: string;
+  prune: boolean;
+  scope?: ReadonlySet<string>;
+}): Plan => {
+  const { desired, origin, prune, scope } = input;
+  const remote = input.remote.filter((fn) => !scope || scope.has(fn.name));
+  const owned = new Map<string, RemoteFunction[]>();
+  const foreign = new Map<string, RemoteFunction>();
+  for (const fn of remote.toSorted(byId)) {
+    if (isOwnedUrl(fn.url, origin)) owned.set(fn.name, [...(owned.get(fn.name) ?? []), fn]);
+    else if (!foreign.has(fn.name)) foreign.set(fn.name, fn);
+  }
+  const entries: PlanEntry[] = [];
+  const wanted = new Set<string>();
+  for (const fn of desired) {
+    wanted.add(fn.name);
+    const [current, ...duplicates] = owned.get(fn.name) ?? [];
+    if (current) {
+      const changes = diffFields(fn, current);
+      entries.push(
+        changes.length > 0
+          ? { action: 'update', name: fn.name, id: current.id, changes, desired: fn }
+          : { action: 'unchanged', name: fn.name, id: current.id },
+      );
+      // Two records of ours under one name can only come from an earlier fault; keep the oldest.
+      if (prune)
+        for (const extra of duplicates)
+          entries.push({ action: 'delete', name: fn.name, id: extra.id, reason: 'duplicate' });
+    } else {
+      const clash = foreign.get(fn.name);
+      entries.push(
+        clash
+          ? { action: 'conflict', name: fn.name, id: clash.id, url: clash.url }
+          : { action: 'create', name: fn.name, desired: fn },
+      );
+    }
+  }
+  for (const [name, records] of owned) {
+    if (wanted.has(name)) continue;
+    for (const fn of records) {
+      entries.push(
+        prune ? { action: 'delete', name, id: fn.id, reason: 'removed' } : { action: 'orphan', name, id: fn.id },
+      );
+    }
+  }
+  entries.sort((a, b) => a.name.localeCompare(b.name));
+  const counts = { create: 0, update: 0, delete: 0, unchanged: 0, orphan: 0, conflict: 0 };
+  for (const entry of entries) counts[entry.action]++;
+  const foreignCount = [...foreign.keys()].filter((name) => !wanted.has(name)).length;
+  return { entries, counts, foreign: foreignCount };
+};
+
+/** Whether applying the plan would write anything. */
+export const hasChanges = (plan: Plan): boolean => plan.entries.some((entry) => WRITES.includes(entry.action));
