@@ -7,6 +7,8 @@ generate();
 
 export default defineConfig({
   test: {
+    // Function logs are JSON lines on stdout; show them only for tests that fail.
+    silent: 'passed-only',
     projects: [
       {
         // Worker code runs inside workerd, as in production.
