@@ -1,3 +1,4 @@
+import type { BookingCalendar } from '../functions/_calendar.ts';
 import type { ReplayGuard } from './replay.ts';
 
 /** What the Worker reads from its environment (wrangler.toml vars and `wrangler secret put`). */
@@ -16,6 +17,12 @@ export interface Env {
   REPLAY_GUARD?: DurableObjectNamespace<ReplayGuard>;
   /** Rate limiter counting calls of functions that set `rateLimit` (wrangler.toml [[ratelimits]]). */
   FUNCTION_RATE_LIMIT?: RateLimit;
+  /** One Durable Object per calendar, holding its bookings (functions/_calendar.ts, wrangler.toml). */
+  CALENDAR?: DurableObjectNamespace<BookingCalendar>;
+  /** The store's API origin for get_order_status, e.g. "https://shop.example.com/api" (a var). */
+  STORE_API_URL?: string;
+  /** The store's API key for get_order_status (a secret: wrangler secret put STORE_API_KEY). */
+  STORE_API_KEY?: string;
 }
 
 /** True when the Worker runs under `npm run dev` (wrangler dev with the development var). */

@@ -4,6 +4,7 @@ import { createRegistry } from './registry.ts';
 import { createWorker } from './worker.ts';
 
 // Durable Object classes must be exported by the entry module (wrangler.toml binds them).
+export { BookingCalendar } from '../functions/_calendar.ts';
 export { ReplayGuard } from './replay.ts';
 
 const fetch = createWorker(createRegistry(functions));

@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import { defineFunction } from '../src/define.ts';
+import { FunctionError } from '../src/errors.ts';
+import { requireSlot, slotTaken, startSchema } from './_booking.ts';
+import { calendarOf } from './_calendar.ts';
+import { emailSchema, normalizeEmail, normalizePhone, phoneSchema } from './_customer.ts';
+import { CALENDAR, spokenTime } from './_slots.ts';
+
+export default defineFunction({
+  description: `Books ${CALENDAR.label} for the customer at a free time from check_availability. Call it once the customer has chosen a time and given their name and phone number. Calling it again with the same time and phone number returns the same booking, never a second one. Read the booking reference to the customer: they need it to cancel or reschedule.`,
+  parameters: z.object({
+    start: startSchema(CALENDAR, 'The chosen slot\'s "start" exactly as check_availability listed it'),
+    name: z.string().trim().min(1).max(100).describe("The customer's full name"),
+    phone: phoneSchema("The customer's phone number, in international format with the country code"),
+    email: emailSchema("The customer's email address, if they gave one, for the confirmation").optional(),
+    notes: z.string().max(500).optional().describe('What the customer wants to discuss, in one or two sentences'),
+  }),
+  handler: async ({ start, name, phone, email, notes }, { env }) => {
+    const now = Date.now();
+    const slot = await requireSlot(env, CALENDAR, 'start', start, now);
+    const result = await calendarOf(env, CALENDAR).book({
+      start: slot.start,
+      end: slot.end,
+      name,
+      phone: normalizePhone(phone) as string,
+      email: email === undefined ? undefined : normalizeEmail(email),
+      notes,
+      now: new Date(now).toISOString(),
+      maxUpcomingPerCustomer: CALENDAR.maxUpcomingPerCustomer,
+    });
+    if (result.outcome === 'taken') throw await slotTaken(env, CALENDAR, slot, now);
+    if (result.outcome === 'limit') {
+      throw new FunctionError(
+        409,
+        'booking_limit',
+        `This phone number already has ${result.upcoming} upcoming bookings, the most one customer can hold. Offer to cancel or reschedule one of them instead (the customer needs its reference).`,
+      );
+    }
+    const { booking } = result;
+    const when = spokenTime(Date.parse(booking.start), CALENDAR.timezone);
+    return {
+      booked: true,
+      reference: booking.reference,
+      start: slot.local,
+      timezone: CALENDAR.timezone,
+      name: booking.name,
+      summary: `Booked ${CALENDAR.label} on ${when} (${CALENDAR.timezone} time) for ${booking.name}. The booking reference is ${booking.reference}: tell the customer, they need it to cancel or reschedule.`,
+    };
+  },
+});

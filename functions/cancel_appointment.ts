@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import { defineFunction } from '../src/define.ts';
+import { FunctionError } from '../src/errors.ts';
+import { bookingNotFound } from './_booking.ts';
+import { calendarOf, normalizeReference } from './_calendar.ts';
+import { normalizePhone, phoneSchema } from './_customer.ts';
+import { CALENDAR, spokenTime } from './_slots.ts';
+
+export default defineFunction({
+  description: `Cancels a booking of ${CALENDAR.label}, found by its booking reference and the phone number it was booked with. Call it when the customer asks to cancel and has confirmed which booking. To move a booking instead, use reschedule_appointment.`,
+  parameters: z.object({
+    reference: z
+      .string()
+      .trim()
+      .min(4)
+      .max(20)
+      .describe('The booking reference the customer was given, like "K7M2-Q9TX"')
+      .meta({ examples: ['K7M2-Q9TX'] }),
+    phone: phoneSchema('The phone number the booking was made with, in international format'),
+  }),
+  handler: async ({ reference, phone }, { env }) => {
+    const now = new Date().toISOString();
+    const result = await calendarOf(env, CALENDAR).cancel(
+      normalizeReference(reference),
+      normalizePhone(phone) as string,
+      now,
+    );
+    if (result.outcome === 'not_found' || result.outcome === 'taken') throw bookingNotFound();
+    if (result.outcome === 'past') {
+      throw new FunctionError(
+        409,
+        'booking_in_past',
+        'That appointment has already started or taken place, so it cannot be cancelled. Ask the customer whether they want to book a new time.',
+      );
+    }
+    const when = spokenTime(Date.parse(result.booking.start), CALENDAR.timezone);
+    return {
+      cancelled: true,
+      reference: result.booking.reference,
+      summary: `The booking ${result.booking.reference} on ${when} (${CALENDAR.timezone} time) is cancelled${result.outcome === 'already_cancelled' ? ' (it already was)' : ''}. Offer to book a new time if the customer wants one.`,
+    };
+  },
+});

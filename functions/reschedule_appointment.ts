@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import { defineFunction } from '../src/define.ts';
+import { FunctionError } from '../src/errors.ts';
+import { bookingNotFound, requireSlot, slotTaken, startSchema } from './_booking.ts';
+import { calendarOf, normalizeReference } from './_calendar.ts';
+import { normalizePhone, phoneSchema } from './_customer.ts';
+import { CALENDAR, spokenTime } from './_slots.ts';
+
+export default defineFunction({
+  description: `Moves a booking of ${CALENDAR.label} to another free time, keeping its reference. Call it when the customer wants a different time and has chosen one from check_availability; it needs the booking reference and the phone number the booking was made with.`,
+  parameters: z.object({
+    reference: z
+      .string()
+      .trim()
+      .min(4)
+      .max(20)
+      .describe('The booking reference the customer was given, like "K7M2-Q9TX"')
+      .meta({ examples: ['K7M2-Q9TX'] }),
+    phone: phoneSchema('The phone number the booking was made with, in international format'),
+    newStart: startSchema(CALENDAR, 'The new slot\'s "start" exactly as check_availability listed it'),
+  }),
+  handler: async ({ reference, phone, newStart }, { env }) => {
+    const now = Date.now();
+    const slot = await requireSlot(env, CALENDAR, 'newStart', newStart, now);
+    const result = await calendarOf(env, CALENDAR).reschedule(
+      normalizeReference(reference),
+      normalizePhone(phone) as string,
+      slot.start,
+      slot.end,
+      new Date(now).toISOString(),
+    );
+    if (result.outcome === 'not_found') throw bookingNotFound();
+    if (result.outcome === 'taken') throw await slotTaken(env, CALENDAR, slot, now);
+    if (result.outcome === 'past') {
+      throw new FunctionError(
+        409,
+        'booking_in_past',
+        'That appointment has already started or taken place, so it cannot be moved. Offer to book a new time instead.',
+      );
+    }
+    const { booking, previousStart } = result;
+    const when = spokenTime(Date.parse(booking.start), CALENDAR.timezone);
+    const before = spokenTime(Date.parse(previousStart), CALENDAR.timezone);
+    return {
+      rescheduled: true,
+      reference: booking.reference,
+      start: slot.local,
+      timezone: CALENDAR.timezone,
+      summary:
+        result.outcome === 'unchanged'
+          ? `The booking ${booking.reference} is on ${when} (${CALENDAR.timezone} time), as the customer asked. The reference stays the same.`
+          : `The booking ${booking.reference} is moved from ${before} to ${when} (${CALENDAR.timezone} time). The reference stays the same.`,
+    };
+  },
+});

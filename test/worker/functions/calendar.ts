@@ -1,0 +1,22 @@
+// Dates for the appointment tests: real future days of the example calendar, so the tests run
+// the functions as they are, against the clock, on any day of the year.
+import { CALENDAR, isoLocal, localDate, localInstant, weekdayOf } from '../../../functions/_slots.ts';
+
+const DAY_MS = 24 * 3600_000;
+
+/**
+ * The first `weekday` (1 = Monday .. 4 = Thursday, open all day in the example) at least three days
+ * from today, plus `weeks` weeks; within the booking window for weeks 0 to 6.
+ */
+export const futureDay = (weekday: number, weeks = 0): string => {
+  let instant = Date.now() + 3 * DAY_MS;
+  while (weekdayOf(localDate(instant, CALENDAR.timezone)) !== weekday) instant += DAY_MS;
+  return localDate(instant + weeks * 7 * DAY_MS, CALENDAR.timezone);
+};
+
+/** The `start` value check_availability lists for `date` at local `time`. */
+export const startAt = (date: string, time: string): string =>
+  isoLocal(localInstant(date, time, CALENDAR.timezone) as number, CALENDAR.timezone);
+
+/** A booking's arguments for a customer; phone numbers differ by `n`. */
+export const customer = (n: number) => ({ name: `Customer ${n}`, phone: `+44 7700 900${String(n).padStart(3, '0')}` });
