@@ -13,9 +13,11 @@ export type SignatureVerdict = 'ok' | 'malformed' | 'stale' | 'mismatch';
 const toHex = (bytes: ArrayBuffer) =>
   Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, '0')).join('');
 
-const fromHex = (hex: string): Uint8Array | undefined => {
+const fromHex = (hex: string): Uint8Array<ArrayBuffer> | undefined => {
   if (!/^(?:[0-9a-f]{2})+$/i.test(hex)) return undefined;
-  return Uint8Array.from(hex.match(/../g) ?? [], (pair) => Number.parseInt(pair, 16));
+  const bytes = new Uint8Array(hex.length / 2);
+  for (let i = 0; i < bytes.length; i++) bytes[i] = Number.parseInt(hex.slice(i * 2, i * 2 + 2), 16);
+  return bytes;
 };
 
 /**
@@ -51,4 +53,17 @@ export const verifyWebhook = async (
     encoder.encode(`${timestamp}.${rawBody}`),
   );
   return valid ? 'ok' : 'mismatch';
+};
+
+/**
+ * The two headers that sign a delivery of `rawBody` now (or at `now`, in milliseconds).
+ * @example await fetch(url, { method: 'POST', body, headers: await webhookHeaders(secret, body) })
+ */
+export const webhookHeaders = async (
+  secret: string,
+  rawBody: string,
+  now = Date.now(),
+): Promise<{ 'X-Webhook-Timestamp': string; 'X-Webhook-Signature': string }> => {
+  const timestamp = String(Math.floor(now / 1000));
+  return { 'X-Webhook-Timestamp': timestamp, 'X-Webhook-Signature': await signWebhook(secret, timestamp, rawBody) };
 };

@@ -1,0 +1,206 @@
+// `npm run platform`: starts the local platform, or plays the agent against a running one.
+import process from 'node:process';
+import { parseArgs, styleText } from 'node:util';
+import { DEFAULT_PORT, type EmulatorOptions, startEmulator } from './emulator.ts';
+import type { FaultOptions } from './faults.ts';
+import { type AccountOptions, DEFAULT_CHANNELS, defaultKey, PLAN_NAMES, PLANS, type Plan } from './state.ts';
+
+const HELP = `The local platform: an in-memory emulator of the messaging platform's REST API.
+
+Usage:
+  npm run platform -- [options]                      start it (default http://127.0.0.1:${DEFAULT_PORT})
+  npm run platform -- call <name> ['<json>'] [--account <plan> | --key <key>] [--url <url>]
+                                                     play the agent: call a registered function
+  npm run platform -- inbound <contactId> '<text>'   a customer writes in: signed message.received deliveries
+
+Options of the server:
+  --port <n>             port (default ${DEFAULT_PORT}; 0 picks a free one)
+  --host <address>       address to listen on (default 127.0.0.1)
+  --key <plan>=<key>     API key of a seeded account (repeatable); env PLATFORM_EMULATOR_KEYS="business=...,agency=..."
+                         plans: ${PLANS.join(', ')} (legacy has no API access: 403)
+  --channels <list>      connected channels of every account (default ${DEFAULT_CHANNELS.join(',')})
+  --page-size <n>        records per list page (default 20)
+  --rate-limit <n>       requests per key per minute (default 600; 0 = no limit)
+  --agency-extra <mode>  the 11th Agency sub-account: refuse (402, default) or charge
+  --signing-secret <s>   sign calls of functions like deliveries (default env PLATFORM_SIGNING_SECRET)
+  --faults <json>        fault injection, env PLATFORM_EMULATOR_FAULTS, for example
+                         '{"rateLimitStorm":{"first":3,"retryAfter":"1"},"serverErrors":{"everyNth":5},
+                           "dropConnections":{"first":1},"slowMs":200,"loseCreateAnswer":{"count":1}}'
+
+Options of call and inbound:
+  --url <url>            the running emulator (default http://127.0.0.1:${DEFAULT_PORT})
+  --account <plan>       whose functions (default business); or --key <key>
+
+  -h, --help             this text
+`;
+
+const fail = (message: string): never => {
+  console.error(styleText('red', message));
+  process.exit(2);
+};
+
+const isPlan = (value: string): value is Plan => (PLANS as readonly string[]).includes(value);
+
+/** Keys from PLATFORM_EMULATOR_KEYS and --key, as plan -> key. */
+const keysOf = (flags: string[]): Map<Plan, string> => {
+  const keys = new Map<Plan, string>();
+  const entries = [...(process.env.PLATFORM_EMULATOR_KEYS ?? '').split(','), ...flags].filter((entry) => entry.trim());
+  for (const entry of entries) {
+    const [plan = '', key = ''] = entry.trim().split(/=(.*)/s);
+    if (!isPlan(plan) || !key) fail(`--key wants <plan>=<key> with a plan among ${PLANS.join(', ')}, not "${entry}".`);
+    keys.set(plan as Plan, key);
+  }
+  return keys;
+};
+
+const whole = (flag: string, value: string | undefined, fallback: number): number => {
+  if (value === undefined) return fallback;
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 0) fail(`${flag} must be a whole number, not "${value}".`);
+  return number;
+};
+
+const serve = async (values: Record<string, string | string[] | boolean | undefined>) => {
+  const keys = keysOf((values.key as string[] | undefined) ?? []);
+  const channels = ((values.channels as string | undefined) ?? DEFAULT_CHANNELS.join(','))
+    .split(',')
+    .map((channel) => channel.trim())
+    .filter(Boolean);
+  const accounts: AccountOptions[] = PLANS.map((plan) => ({
+    plan,
+    apiKey: keys.get(plan) ?? defaultKey(plan),
+    channels,
+  }));
+  const faultsText = (values.faults as string | undefined) ?? process.env.PLATFORM_EMULATOR_FAULTS;
+  let faults: FaultOptions = {};
+  if (faultsText) {
+    try {
+      faults = JSON.parse(faultsText) as FaultOptions;
+    } catch {
+      fail('--faults must be JSON, for example \'{"serverErrors":{"everyNth":3}}\'.');
+    }
+  }
+  const extra = (values['agency-extra'] as string | undefined) ?? 'refuse';
+  if (extra !== 'refuse' && extra !== 'charge') fail('--agency-extra is refuse or charge.');
+  const perMinute = whole('--rate-limit', values['rate-limit'] as string | undefined, 600);
+  const options: EmulatorOptions = {
+    port: whole('--port', values.port as string | undefined, DEFAULT_PORT),
+    host: (values.host as string | undefined) ?? '127.0.0.1',
+    accounts,
+    pageSize: Math.max(1, whole('--page-size', values['page-size'] as string | undefined, 20)),
+    rateLimit: perMinute === 0 ? false : { limit: perMinute, windowMs: 60_000 },
+    faults,
+    agencyExtraSubAccounts: extra as 'refuse' | 'charge',
+    onRequest: ({ method, path, status }) => {
+      const colour = status === 'dropped' || status >= 500 ? 'red' : status >= 400 ? 'yellow' : 'green';
+      console.log(
+        `${styleText('dim', new Date().toISOString().slice(11, 23))} ${method} ${path} ${styleText(colour, String(status))}`,
+      );
+    },
+  };
+  const signingSecret = (values['signing-secret'] as string | undefined) ?? process.env.PLATFORM_SIGNING_SECRET;
+  if (signingSecret) options.functionSigningSecret = signingSecret;
+  const platform = await startEmulator(options);
+  console.log(
+    `${styleText('bold', 'Local platform')} listening on ${styleText('cyan', platform.url)} (in memory; stops with Ctrl+C)\n`,
+  );
+  for (const account of platform.accounts) {
+    const note = account.plan === 'legacy' ? styleText('yellow', ' every /v1 call answers 403') : '';
+    console.log(`  ${PLAN_NAMES[account.plan].padEnd(24)} ${styleText('bold', account.apiKey)}${note}`);
+  }
+  console.log(`\n  channels: ${channels.join(', ')}`);
+  if (Object.keys(faults).length > 0) console.log(`  faults: ${JSON.stringify(faults)}`);
+  console.log(
+    `\nTry: PLATFORM_BASE_URL=${platform.url} PLATFORM_API_KEY=${platform.accounts[0]?.apiKey ?? ''} npm run sync\n`,
+  );
+  const stop = () => void platform.close().then(() => process.exit(0));
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+};
+
+/** POSTs to an /_emulator endpoint of a running emulator and prints the answer. */
+const emulatorCall = async (
+  values: Record<string, string | string[] | boolean | undefined>,
+  path: string,
+  body: unknown,
+) => {
+  const account = (values.account as string | undefined) ?? 'business';
+  if (!isPlan(account)) fail(`--account is one of ${PLANS.join(', ')}.`);
+  const key =
+    (values.key as string[] | undefined)?.[0] ?? keysOf([]).get(account as Plan) ?? defaultKey(account as Plan);
+  const base = (values.url as string | undefined) ?? `http://127.0.0.1:${DEFAULT_PORT}`;
+  let response: Response;
+  try {
+    response = await fetch(new URL(path, base), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': key },
+      body: JSON.stringify(body),
+    });
+  } catch {
+    return fail(`Cannot reach the local platform at ${base}: start it with npm run platform.`);
+  }
+  const answer = (await response.json()) as Record<string, unknown>;
+  return { status: response.status, answer };
+};
+
+const parseJson = (text: string | undefined, what: string): unknown => {
+  if (text === undefined) return {};
+  try {
+    return JSON.parse(text);
+  } catch {
+    return fail(`${what} must be JSON, for example '{"city": "Paris"}'.`);
+  }
+};
+
+const call = async (values: Record<string, string | string[] | boolean | undefined>, name: string, json?: string) => {
+  const { status, answer } = await emulatorCall(values, '/_emulator/call', {
+    name,
+    arguments: parseJson(json, 'The arguments'),
+  });
+  if (status !== 200) fail(`${status}: ${JSON.stringify(answer)}`);
+  const outcome = answer as { status: number | null; durationMs: number; url: string; body?: unknown; error?: string };
+  const ok = outcome.status !== null && outcome.status < 400;
+  console.log(
+    `${styleText('bold', name)} ${styleText('dim', outcome.url)}\n${styleText(ok ? 'green' : 'red', String(outcome.status ?? 'no answer'))} in ${outcome.durationMs} ms`,
+  );
+  console.log(outcome.error ?? JSON.stringify(outcome.body, null, 2));
+  if (!ok) process.exitCode = 1;
+};
+
+const inbound = async (
+  values: Record<string, string | string[] | boolean | undefined>,
+  contactId: string,
+  text: string,
+) => {
+  const { status, answer } = await emulatorCall(values, '/_emulator/inbound', { contactId, text });
+  console.log(JSON.stringify(answer, null, 2));
+  if (status >= 400) process.exitCode = 1;
+};
+
+const main = async () => {
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      key: { type: 'string', multiple: true },
+      channels: { type: 'string' },
+      'page-size': { type: 'string' },
+      'rate-limit': { type: 'string' },
+      'agency-extra': { type: 'string' },
+      'signing-secret': { type: 'string' },
+      faults: { type: 'string' },
+      url: { type: 'string' },
+      account: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) return void console.log(HELP);
+  const [command, first, second] = positionals;
+  if (command === undefined) return serve(values);
+  if (command === 'call' && first) return call(values, first, second);
+  if (command === 'inbound' && first && second) return inbound(values, first, second);
+  fail(`Unknown command "${positionals.join(' ')}".\n\n${HELP}`);
+};
+
+main().catch((error: unknown) => fail(error instanceof Error ? error.message : String(error)));

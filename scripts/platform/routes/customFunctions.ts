@@ -1,0 +1,73 @@
+// /v1/custom-functions per CONTRACT section 5: list (paginated), create (409 on a taken name), get,
+// update, delete.
+import { customFunctionInput, customFunctionUpdate } from '../../../src/platform/schemas.ts';
+import { EmulatorError } from '../http.ts';
+import type { Route } from '../route.ts';
+import { found, paginate, validBody } from '../route.ts';
+import { deletedShape, functionShape, pageShape } from '../shapes.ts';
+import { type AccountState, type FunctionRecord, nextId } from '../state.ts';
+
+const ONE = /^\/v1\/custom-functions\/(?<id>[^/]+)$/;
+
+const nameTaken = (account: AccountState, name: string, except?: string) => {
+  const holder = [...account.functions.values()].find((fn) => fn.name === name && fn.id !== except);
+  if (holder) {
+    throw new EmulatorError(
+      409,
+      'name_taken',
+      `A custom function named "${name}" already exists (id ${holder.id}): update it with PATCH /v1/custom-functions/${holder.id}.`,
+    );
+  }
+};
+
+export const customFunctionRoutes: Route[] = [
+  {
+    method: 'GET',
+    pattern: /^\/v1\/custom-functions$/,
+    handler: async ({ account, url, settings }) => {
+      const { page, next } = paginate(account.functions.values(), url, settings.pageSize);
+      return { status: 200, body: pageShape(page.map(functionShape), next) };
+    },
+  },
+  {
+    method: 'POST',
+    pattern: /^\/v1\/custom-functions$/,
+    handler: async ({ state, account, request }) => {
+      const input = await validBody(request, customFunctionInput);
+      nameTaken(account, input.name);
+      const { id, seq } = nextId(state, 'cf');
+      const now = new Date().toISOString();
+      const fn: FunctionRecord = { id, seq, ...input, createdAt: now, updatedAt: now };
+      account.functions.set(id, fn);
+      return { status: 201, body: functionShape(fn) };
+    },
+  },
+  {
+    method: 'GET',
+    pattern: ONE,
+    handler: async ({ account, params }) => ({
+      status: 200,
+      body: functionShape(found(account.functions, params.id, 'custom function')),
+    }),
+  },
+  {
+    method: 'PATCH',
+    pattern: ONE,
+    handler: async ({ account, request, params }) => {
+      const fn = found(account.functions, params.id, 'custom function');
+      const input = await validBody(request, customFunctionUpdate);
+      if (input.name !== undefined) nameTaken(account, input.name, fn.id);
+      Object.assign(fn, input, { updatedAt: new Date().toISOString() });
+      return { status: 200, body: functionShape(fn) };
+    },
+  },
+  {
+    method: 'DELETE',
+    pattern: ONE,
+    handler: async ({ account, params }) => {
+      const fn = found(account.functions, params.id, 'custom function');
+      account.functions.delete(fn.id);
+      return { status: 200, body: deletedShape(fn.id) };
+    },
+  },
+];

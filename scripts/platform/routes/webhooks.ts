@@ -1,0 +1,64 @@
+// POST /v1/webhooks and the signing-secret sub-resource (read, mint or rotate, delete).
+import { webhookInput } from '../../../src/platform/schemas.ts';
+import { EmulatorError } from '../http.ts';
+import type { Route } from '../route.ts';
+import { found, validBody } from '../route.ts';
+import { deletedShape, signingSecretShape, webhookShape } from '../shapes.ts';
+import { mintSecret, nextId } from '../state.ts';
+
+const SECRET_PATH = /^\/v1\/webhooks\/(?<id>[^/]+)\/signing-secret$/;
+
+export const webhookRoutes: Route[] = [
+  {
+    method: 'POST',
+    pattern: /^\/v1\/webhooks$/,
+    handler: async ({ state, account, request }) => {
+      const input = await validBody(request, webhookInput);
+      const { id } = nextId(state, 'wh');
+      const now = new Date().toISOString();
+      // Every webhook has a signing secret from the start (spec: "Each webhook has a signing secret").
+      const webhook = {
+        id,
+        url: input.url,
+        events: input.events,
+        secret: mintSecret(),
+        secretCreatedAt: now,
+        createdAt: now,
+      };
+      account.webhooks.set(id, webhook);
+      return { status: 201, body: webhookShape(webhook) };
+    },
+  },
+  {
+    method: 'GET',
+    pattern: SECRET_PATH,
+    handler: async ({ account, params }) => {
+      const webhook = found(account.webhooks, params.id, 'webhook');
+      if (!webhook.secret) {
+        throw new EmulatorError(404, 'no_signing_secret', 'This webhook has no signing secret: mint one with POST.');
+      }
+      return { status: 200, body: signingSecretShape(webhook) };
+    },
+  },
+  {
+    method: 'POST',
+    pattern: SECRET_PATH,
+    handler: async ({ account, params }) => {
+      const webhook = found(account.webhooks, params.id, 'webhook');
+      webhook.secret = mintSecret();
+      webhook.secretCreatedAt = new Date().toISOString();
+      return { status: 201, body: signingSecretShape(webhook) };
+    },
+  },
+  {
+    method: 'DELETE',
+    pattern: SECRET_PATH,
+    handler: async ({ account, params }) => {
+      const webhook = found(account.webhooks, params.id, 'webhook');
+      if (!webhook.secret) throw new EmulatorError(404, 'no_signing_secret', 'This webhook has no signing secret.');
+      webhook.secret = undefined;
+      webhook.secretCreatedAt = undefined;
+      return { status: 200, body: deletedShape(webhook.id) };
+    },
+  },
+];

@@ -1,0 +1,68 @@
+// Every response body the emulator sends. The spec says "not shown" for all of them, so these are
+// our assumptions (within what CONTRACT section 5 lets the client read); they live here, and only
+// here, so a real platform's shapes can be matched by editing one file.
+import type {
+  AccountState,
+  ContactRecord,
+  FunctionRecord,
+  MessageRecord,
+  SubAccountRecord,
+  WebhookRecord,
+} from './state.ts';
+
+/** Error answers: the same `{ error: { code, message } }` shape the Worker uses. */
+export const errorShape = (code: string, message: string, details?: unknown) => ({
+  error: { code, message, ...(details === undefined ? {} : { details }) },
+});
+
+/** One page of a list: `{ data: [...], next: "<cursor>" | null }`; send the cursor back as `?cursor=`. */
+export const pageShape = <T>(data: T[], next: string | null) => ({ data, next });
+
+export const contactShape = (contact: ContactRecord) => ({
+  id: contact.id,
+  name: contact.name,
+  phone: contact.phone,
+  channel: contact.channel,
+  createdAt: contact.createdAt,
+});
+
+export const messageShape = (message: MessageRecord) => ({ ...message });
+
+/** A webhook never carries its signing secret: that is the separate sub-resource. */
+export const webhookShape = (webhook: WebhookRecord) => ({
+  id: webhook.id,
+  url: webhook.url,
+  events: [...webhook.events],
+  createdAt: webhook.createdAt,
+});
+
+export const signingSecretShape = (webhook: WebhookRecord) => ({
+  webhookId: webhook.id,
+  secret: webhook.secret,
+  createdAt: webhook.secretCreatedAt,
+});
+
+/** The answer to DELETE of anything. */
+export const deletedShape = (id: string) => ({ id, deleted: true });
+
+export const functionShape = (fn: FunctionRecord) => ({
+  id: fn.id,
+  name: fn.name,
+  description: fn.description,
+  url: fn.url,
+  parameters: { ...fn.parameters },
+  createdAt: fn.createdAt,
+  updatedAt: fn.updatedAt,
+});
+
+/** `extra` is true for an Agency sub-account beyond the included ones (charged per sub-account). */
+export const subAccountShape = (sub: SubAccountRecord) => ({ ...sub });
+
+/** A `message.received` delivery: event id and type, then the message (payload shapes are not shown). */
+export const deliveryShape = (eventId: string, account: AccountState, message: MessageRecord) => ({
+  id: eventId,
+  type: 'message.received',
+  accountId: account.id,
+  createdAt: new Date().toISOString(),
+  data: { message: messageShape(message) },
+});

@@ -1,0 +1,140 @@
+// The emulator's in-memory world: seeded accounts, one per plan, each with its own records.
+import { randomBytes } from 'node:crypto';
+
+/** The spec's plans, plus an older one without API access (answers 403). */
+export type Plan = 'business' | 'agency' | 'agency_unlimited' | 'legacy';
+
+export const PLANS: readonly Plan[] = ['business', 'agency', 'agency_unlimited', 'legacy'];
+
+/** Sub-accounts a plan includes (spec, Limits 2): Agency 10, Agency Unlimited no cap; others none (A). */
+export const INCLUDED_SUB_ACCOUNTS: Record<Plan, number> = {
+  business: 0,
+  agency: 10,
+  agency_unlimited: Number.POSITIVE_INFINITY,
+  legacy: 0,
+};
+
+export const PLAN_NAMES: Record<Plan, string> = {
+  business: 'Business',
+  agency: 'Agency',
+  agency_unlimited: 'Agency Unlimited',
+  legacy: 'Legacy (no API access)',
+};
+
+/** Channels every seeded account has connected, unless configured otherwise. */
+export const DEFAULT_CHANNELS = ['whatsapp', 'email', 'webchat'];
+
+export interface ContactRecord {
+  id: string;
+  /** Creation order; the list's cursor. */
+  seq: number;
+  name: string;
+  phone: string;
+  channel: string;
+  createdAt: string;
+}
+
+export interface MessageRecord {
+  id: string;
+  contactId: string;
+  channel: string;
+  text: string;
+  direction: 'outbound' | 'inbound';
+  status: string;
+  createdAt: string;
+}
+
+export interface WebhookRecord {
+  id: string;
+  url: string;
+  events: string[];
+  /** Undefined after DELETE of the signing secret; deliveries are then skipped. */
+  secret: string | undefined;
+  secretCreatedAt: string | undefined;
+  createdAt: string;
+}
+
+export interface FunctionRecord {
+  id: string;
+  /** Creation order; the list's cursor, so deletions never shift a page. */
+  seq: number;
+  name: string;
+  description: string;
+  url: string;
+  parameters: Record<string, string>;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface SubAccountRecord {
+  id: string;
+  name: string;
+  adminEmail: string;
+  /** Beyond the plan's included sub-accounts, so charged separately. */
+  extra: boolean;
+  createdAt: string;
+}
+
+export interface AccountState {
+  id: string;
+  name: string;
+  plan: Plan;
+  apiKey: string;
+  channels: string[];
+  contacts: Map<string, ContactRecord>;
+  messages: Map<string, MessageRecord>;
+  webhooks: Map<string, WebhookRecord>;
+  functions: Map<string, FunctionRecord>;
+  subAccounts: Map<string, SubAccountRecord>;
+}
+
+/** What a caller may set of one seeded account. */
+export interface AccountOptions {
+  plan: Plan;
+  apiKey?: string;
+  name?: string;
+  channels?: string[];
+}
+
+/** A seeded account as `startEmulator` reports it. */
+export interface SeededAccount {
+  id: string;
+  name: string;
+  plan: Plan;
+  apiKey: string;
+  channels: string[];
+}
+
+/** The well-known key of a plan's seeded account: local only, shown at start, never a real key. */
+export const defaultKey = (plan: Plan): string => `local-${plan.replaceAll('_', '-')}-key`;
+
+export interface EmulatorState {
+  accounts: AccountState[];
+  /** Next number of the shared id sequence. */
+  nextSeq: number;
+}
+
+export const createState = (accounts: AccountOptions[] = PLANS.map((plan) => ({ plan }))): EmulatorState => ({
+  accounts: accounts.map((options, index) => ({
+    id: `acct_${index + 1}`,
+    name: options.name ?? `${PLAN_NAMES[options.plan]} account`,
+    plan: options.plan,
+    apiKey: options.apiKey ?? defaultKey(options.plan),
+    channels: [...(options.channels ?? DEFAULT_CHANNELS)],
+    contacts: new Map(),
+    messages: new Map(),
+    webhooks: new Map(),
+    functions: new Map(),
+    subAccounts: new Map(),
+  })),
+  nextSeq: 1,
+});
+
+/** A fresh identifier with a readable prefix (`cf_000007`) and its sequence number. */
+export const nextId = (state: EmulatorState, prefix: string): { id: string; seq: number } => {
+  const seq = state.nextSeq++;
+  return { id: `${prefix}_${String(seq).padStart(6, '0')}`, seq };
+};
+
+/** A new webhook signing secret. */
+export const mintSecret = (): string => `whsec_${randomBytes(24).toString('base64url')}`;

@@ -1,0 +1,32 @@
+// What the client assumes where the platform spec says "not shown" (CONTRACT section 5, each (A)),
+// next to the few facts the spec does give. Change an assumption here and only here.
+
+/** The spec's three key placements; `header` (X-API-Key) is the default (A). */
+export type KeyPlacement = 'header' | 'bearer' | 'query';
+
+/** Default key placement (A): the spec allows three, CONTRACT section 3 picks X-API-Key. */
+export const DEFAULT_KEY_PLACEMENT: KeyPlacement = 'header';
+
+/** Header of the `header` placement (spec). */
+export const API_KEY_HEADER = 'X-API-Key';
+
+/** Query parameter of the `query` placement (spec; "intended for quick tests"). */
+export const API_KEY_QUERY = 'apiKey';
+
+/** Keys under which a list body may hold its records, when it is not a bare array (A). */
+export const LIST_KEYS = ['data', 'items', 'results'] as const;
+
+/** Keys of a list body that carry the next page's cursor or url (A). */
+export const NEXT_KEYS = ['next', 'nextCursor', 'cursor'] as const;
+
+/** Query parameter that sends a cursor back for the next page (A). */
+export const CURSOR_PARAM = 'cursor';
+
+/** Keys a returned record may carry its identifier under (A). */
+export const ID_KEYS = ['id', '_id'] as const;
+
+/** The parameter type names of a custom function's flat map (A). */
+export const PARAMETER_TYPES = ['string', 'number', 'boolean', 'array', 'object'] as const;
+
+/** Pages a list may span before the client assumes the platform is looping. */
+export const MAX_PAGES = 1000;

@@ -1,0 +1,148 @@
+// One request to the platform: the key in its placement, a per-attempt timeout, the caller's abort
+// signal, and retries per CONTRACT section 5 (429 for every method; 5xx and network errors only for
+// GET, PATCH and DELETE, since a POST without a clear answer may already have been applied).
+import { API_KEY_HEADER, API_KEY_QUERY, type KeyPlacement } from './contract.ts';
+import { NetworkError } from './errors.ts';
+import { backoffDelay, parseRetryAfter, type RetryOptions, sleep } from './retry.ts';
+import { errorFromAnswer } from './toError.ts';
+
+/** One attempt, as `onRequest` reports it (for counting requests in sync and benchmarks). */
+export interface RequestInfo {
+  method: string;
+  /** The path only: never the query string, which may carry the key. */
+  path: string;
+  status: number | 'network-error';
+  attempt: number;
+}
+
+export interface TransportOptions {
+  baseUrl: string;
+  apiKey: string;
+  keyPlacement: KeyPlacement;
+  fetch: typeof fetch;
+  timeoutMs: number;
+  retry: Required<RetryOptions>;
+  signal?: AbortSignal;
+  onRequest?: (info: RequestInfo) => void;
+  random?: () => number;
+}
+
+/** A successful answer. */
+export interface Answered {
+  status: number;
+  headers: Headers;
+  body: unknown;
+  /** The url that was requested, without the key, for resolving relative `next` links. */
+  url: URL;
+}
+
+export interface CallOptions {
+  body?: unknown;
+  /** Statuses that mean success when they answer a retry (a DELETE whose first answer was lost: 404). */
+  successOnRetry?: number[];
+}
+
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'PATCH', 'DELETE', 'PUT']);
+
+/** The account's base address without a trailing slash or /v1 (every path already starts with /v1/). */
+export const normaliseBaseUrl = (baseUrl: string): string => {
+  if (!URL.canParse(baseUrl)) {
+    throw new TypeError(`PLATFORM_BASE_URL must be an absolute URL such as https://api.example.com, not "${baseUrl}"`);
+  }
+  return baseUrl.replace(/\/+$/, '').replace(/\/v1$/, '');
+};
+
+const parseBody = (text: string): unknown => {
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+};
+
+/**
+ * A function that sends one request (retrying as the contract allows) and returns the answer or
+ * throws a PlatformError.
+ * @example await createTransport(options)('GET', '/v1/contacts')
+ */
+export const createTransport = (options: TransportOptions) => {
+  const base = normaliseBaseUrl(options.baseUrl);
+  const { retry } = options;
+
+  return async (method: string, target: string | URL, call: CallOptions = {}): Promise<Answered> => {
+    const url = typeof target === 'string' ? new URL(base + target) : new URL(target);
+    const sent = new URL(url);
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (options.keyPlacement === 'header') headers[API_KEY_HEADER] = options.apiKey;
+    else if (options.keyPlacement === 'bearer') headers.authorization = `Bearer ${options.apiKey}`;
+    else sent.searchParams.set(API_KEY_QUERY, options.apiKey);
+    let payload: string | undefined;
+    if (call.body !== undefined) {
+      headers['content-type'] = 'application/json';
+      payload = JSON.stringify(call.body);
+    }
+    const idempotent = IDEMPOTENT.has(method);
+    const path = url.pathname;
+
+    for (let attempt = 1; ; attempt++) {
+      options.signal?.throwIfAborted();
+      const timeout = AbortSignal.timeout(options.timeoutMs);
+      const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+      const canRetry = attempt <= retry.retries;
+      let status: number;
+      let responseHeaders: Headers;
+      let body: unknown;
+      try {
+        const response = await options.fetch(sent, { method, headers, body: payload, signal, redirect: 'manual' });
+        status = response.status;
+        responseHeaders = response.headers;
+        body = parseBody(await response.text());
+      } catch (error) {
+        if (options.signal?.aborted) throw options.signal.reason;
+        options.onRequest?.({ method, path, status: 'network-error', attempt });
+        if (idempotent && canRetry) {
+          await sleep(backoffDelay(attempt, retry, options.random), options.signal);
+          continue;
+        }
+        const timedOut = timeout.aborted;
+        const what = timedOut ? `no answer within ${options.timeoutMs} ms` : `could not reach ${url.origin}`;
+        const next = idempotent
+          ? 'Check PLATFORM_BASE_URL and the network, then try again.'
+          : 'It may or may not have been applied: list before sending it again, so nothing is created twice.';
+        throw new NetworkError(`${method} ${path}: ${what} after ${attempt} attempt(s). ${next}`, {
+          status: 0,
+          code: timedOut ? 'timeout' : 'network_error',
+          retryable: idempotent,
+          ambiguous: !idempotent,
+          method,
+          path,
+          cause: error,
+          timedOut,
+        });
+      }
+      options.onRequest?.({ method, path, status, attempt });
+      if ((status >= 200 && status < 300) || (attempt > 1 && call.successOnRetry?.includes(status))) {
+        return { status, headers: responseHeaders, body, url };
+      }
+      const retryAfterMs = parseRetryAfter(responseHeaders.get('retry-after'));
+      const waitable = retryAfterMs === undefined || retryAfterMs <= retry.maxRetryAfterMs;
+      if (canRetry && waitable && (status === 429 || (status >= 500 && idempotent))) {
+        await sleep(retryAfterMs ?? backoffDelay(attempt, retry, options.random), options.signal);
+        continue;
+      }
+      throw errorFromAnswer({
+        method,
+        path,
+        status,
+        body,
+        attempts: attempt,
+        ambiguous: status >= 500 && !idempotent,
+        ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+      });
+    }
+  };
+};
+
+/** Sends one request and returns the answer; the client's only way out. */
+export type Transport = ReturnType<typeof createTransport>;
