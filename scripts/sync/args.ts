@@ -1,0 +1,92 @@
+// The command line of `npm run sync` and its help (CONTRACT section 2).
+import { parseArgs } from 'node:util';
+import { ACCOUNTS_FILE } from './config.ts';
+
+/** What the flags ask for. */
+export interface SyncArgs {
+  help: boolean;
+  dryRun: boolean;
+  prune: boolean;
+  json: boolean;
+  exitCode: boolean;
+  only: string[] | undefined;
+  accounts: string | undefined;
+  account: string[] | undefined;
+  concurrency: number;
+}
+
+export const HELP = `Usage: npm run sync -- [options]
+
+Registers every function in functions/ on the platform (POST/PATCH/DELETE /v1/custom-functions),
+exactly as the Worker serves it: name, enriched description, parameter map, and a url carrying the
+function's own key. Only functions whose url starts with FUNCTIONS_BASE_URL are ever changed.
+
+Options:
+  --dry-run           Print the plan (create, update with what differs, delete, unchanged); write nothing.
+  --prune             Also delete functions of ours that are no longer in functions/.
+  --json              Print one JSON document (plan and result) on stdout, nothing else.
+  --exit-code         With --dry-run: exit 2 when something would change.
+  --only a,b          Limit the run to these function names.
+  --accounts FILE     The accounts file (default: ${ACCOUNTS_FILE} at the project's root; without it,
+                      one account from PLATFORM_BASE_URL and PLATFORM_API_KEY).
+  --account x,y       Sync only these accounts of the accounts file.
+  --concurrency N     Writes in flight per account (default 4).
+  -h, --help          Show this help.
+
+Environment (also read from .env at the project's root; CI sets them as secrets):
+  FUNCTIONS_BASE_URL  Public origin of the deployed Worker, e.g. https://agent-functions.example.workers.dev
+  FUNCTIONS_SECRET    Secret each function's key is derived from (the Worker's FUNCTIONS_SECRET).
+  PLATFORM_BASE_URL   The account's platform base address (white-label tenants have their own).
+  PLATFORM_API_KEY    The account's API key (sent as X-API-Key).
+  An accounts file names further variables for the keys (and addresses) of other accounts.
+
+Exit codes:
+  0  done (or nothing to do)
+  1  failed: bad flags or settings, a write refused, a name owned by someone else, or the run did
+     not converge (it says what is left; run it again to finish)
+  2  --dry-run --exit-code and something would change
+  3  the platform refused an API key (401): check the account's key variable
+  4  the account's plan lacks API access (403): upgrade the plan
+`;
+
+/** Parses the flags; throws a one-line error for anything unknown or malformed. */
+export const parseSyncArgs = (argv: string[]): SyncArgs => {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      help: { type: 'boolean', short: 'h', default: false },
+      'dry-run': { type: 'boolean', default: false },
+      prune: { type: 'boolean', default: false },
+      json: { type: 'boolean', default: false },
+      'exit-code': { type: 'boolean', default: false },
+      only: { type: 'string', multiple: true },
+      accounts: { type: 'string' },
+      account: { type: 'string', multiple: true },
+      concurrency: { type: 'string', default: '4' },
+    },
+  });
+  if (positionals.length > 0) throw new Error(`Unexpected argument "${positionals[0]}"; see --help.`);
+  const list = (value: string[] | undefined) =>
+    value
+      ?.flatMap((item) => item.split(','))
+      .map((item) => item.trim())
+      .filter(Boolean);
+  const concurrency = Number(values.concurrency);
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 32) {
+    throw new Error('--concurrency must be a whole number from 1 to 32.');
+  }
+  if (values['exit-code'] && !values['dry-run']) throw new Error('--exit-code only applies to --dry-run.');
+  return {
+    help: values.help,
+    dryRun: values['dry-run'],
+    prune: values.prune,
+    json: values.json,
+    exitCode: values['exit-code'],
+    only: list(values.only),
+    accounts: values.accounts,
+    account: list(values.account),
+    concurrency,
+  };
+};

@@ -1,0 +1,20 @@
+// Registered urls carry each function's key; plans end up in CI logs and job summaries, so every
+// url is shown with its query values hidden.
+
+/**
+ * The url with every query value replaced by `***`.
+ * @example redactUrl('https://a.dev/functions/x?key=abc') // 'https://a.dev/functions/x?key=***'
+ */
+export const redactUrl = (url: string): string => {
+  const at = url.indexOf('?');
+  if (at === -1) return url;
+  const query = url
+    .slice(at + 1)
+    .split('&')
+    .map((pair) => (pair.includes('=') ? `${pair.slice(0, pair.indexOf('='))}=***` : pair))
+    .join('&');
+  return `${url.slice(0, at)}?${query}`;
+};
+
+/** Whether two urls differ only in their query values (for us: the key, after a secret rotation). */
+export const onlyKeyDiffers = (a: string, b: string): boolean => a !== b && redactUrl(a) === redactUrl(b);
