@@ -1,7 +1,7 @@
 // One account's run: list, plan, and (unless dry) apply in rounds. Every round after the first
 // starts from a fresh list, so a create whose answer was lost is found, not sent again.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { AuthenticationError } from '../../src/platform/errors.ts';
+import { AuthenticationError, PlatformError, RateLimitError } from '../../src/platform/errors.ts';
 import { applyWrites, type FunctionsApi, isAccessError, isWrite, type StepOutcome } from './apply.ts';
 import type { DesiredFunction } from './desired.ts';
 import { hasChanges, type Plan, type PlanEntry, planSync } from './plan.ts';
@@ -85,8 +85,26 @@ export const syncAccount = async (options: SyncAccountOptions): Promise<AccountR
   };
   const latest = new Map<string, StepOutcome>();
   const refused = new Set<string>();
+  let delayMs = options.roundDelayMs ?? 1000;
+  const pause = async (hintMs = 0) => {
+    // Back off before trying again; a rate limit's own hint wins when it is longer.
+    await sleep(Math.min(30_000, Math.max(delayMs, hintMs)));
+    delayMs *= 2;
+  };
+  // The client already retried; a list that still fails (a long storm) gets the rounds' patience.
+  const list = async () => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await api.list();
+      } catch (error) {
+        if (!(error instanceof PlatformError && error.retryable) || attempt >= maxRounds) throw error;
+        await pause(error instanceof RateLimitError ? error.retryAfterMs : 0);
+      }
+    }
+  };
+  const replan = async () => planSync({ desired, remote: await list(), origin, prune, ...(scope ? { scope } : {}) });
   try {
-    let plan = planSync({ desired, remote: await api.list(), origin, prune, ...(scope ? { scope } : {}) });
+    let plan = await replan();
     report.plan = plan;
     report.conflicts = plan.entries.filter((e) => e.action === 'conflict').map((e) => e.name);
     options.onPlan?.(plan);
@@ -94,7 +112,6 @@ export const syncAccount = async (options: SyncAccountOptions): Promise<AccountR
       report.status = hasChanges(plan) ? 'would-change' : 'in-sync';
       return finish(report, latest);
     }
-    let delayMs = options.roundDelayMs ?? 1000;
     while (true) {
       const writes = plan.entries.filter(isWrite).filter((entry) => !refused.has(entry.name));
       if (writes.length === 0) break;
@@ -115,11 +132,8 @@ export const syncAccount = async (options: SyncAccountOptions): Promise<AccountR
       for (const outcome of outcomes) if (outcome.status === 'failed') refused.add(outcome.name);
       const retries = outcomes.filter((outcome) => outcome.status === 'retry');
       if (retries.length === 0) break;
-      // Back off before listing again; a rate limit's own hint wins when it is longer.
-      const hint = Math.max(0, ...retries.map((outcome) => outcome.retryAfterMs ?? 0));
-      await sleep(Math.min(30_000, Math.max(delayMs, hint)));
-      delayMs *= 2;
-      plan = planSync({ desired, remote: await api.list(), origin, prune, ...(scope ? { scope } : {}) });
+      await pause(Math.max(0, ...retries.map((outcome) => outcome.retryAfterMs ?? 0)));
+      plan = await replan();
     }
   } catch (error) {
     const kind = isAccessError(error) ? (error instanceof AuthenticationError ? 'unauthorized' : 'forbidden') : 'error';
