@@ -1,0 +1,116 @@
+// `npm run new -- <name>`: scaffolds functions/<name>.ts and its workerd test from a template that
+// passes `npm test` as generated, and prints what to do next.
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { styleText } from 'node:util';
+import { functionTemplate, testTemplate } from './new/templates.ts';
+
+/** A function's name: its file name and its name on the platform (CONTRACT section 5). */
+export const FUNCTION_NAME = /^[a-z][a-z0-9_]{0,63}$/;
+
+// The generated registry imports each function under its own name (scripts/generate.ts), so a name
+// must be a usable identifier there and must not clash with the registry's export.
+const RESERVED = new Set(
+  (
+    'arguments await break case catch class const continue debugger default delete do else enum eval export ' +
+    'extends false finally for function functions if implements import in instanceof interface let new null ' +
+    'package private protected public return static super switch this throw true try typeof var void while with yield'
+  ).split(' '),
+);
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+/** Why `name` cannot be a new function in `base`, or undefined when it can. */
+export const refusal = (name: string, base = root): string | undefined => {
+  if (!FUNCTION_NAME.test(name)) {
+    const hint = name
+      .trim()
+      .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+      .toLowerCase()
+      .replace(/[^a-z0-9_]+/g, '_')
+      .replace(/^[^a-z]+|_+$/g, '')
+      .slice(0, 64);
+    return `"${name}" is not a valid function name: use snake_case, starting with a letter, at most 64 characters of a-z, 0-9 and _ (${FUNCTION_NAME}).${hint && FUNCTION_NAME.test(hint) ? ` Try "${hint}".` : ''}`;
+  }
+  if (RESERVED.has(name)) return `"${name}" is a reserved word in JavaScript or in this project; choose another name.`;
+  for (const path of [join('functions', `${name}.ts`), join('test', 'worker', 'functions', `${name}.test.ts`)]) {
+    if (existsSync(join(base, path))) return `${path} already exists: choose another name, or edit that file.`;
+  }
+  return undefined;
+};
+
+/**
+ * Writes the function and its test under `base`; throws with the refusal when the name cannot be used.
+ * @example scaffold('lookup_order') // ['functions/lookup_order.ts', 'test/worker/functions/lookup_order.test.ts']
+ */
+export const scaffold = (name: string, base = root): string[] => {
+  const refused = refusal(name, base);
+  if (refused) throw new Error(refused);
+  const files: Array<[string, string]> = [
+    [join('functions', `${name}.ts`), functionTemplate(name)],
+    [join('test', 'worker', 'functions', `${name}.test.ts`), testTemplate(name)],
+  ];
+  for (const [path] of files) mkdirSync(join(base, path, '..'), { recursive: true });
+  // 'wx': never overwrite, even if the file appeared since the check.
+  for (const [path, text] of files) writeFileSync(join(base, path), text, { flag: 'wx' });
+  return files.map(([path]) => path);
+};
+
+const USAGE = `Usage: npm run new -- <name> [--root <dir>]
+
+Creates functions/<name>.ts and test/worker/functions/<name>.test.ts from a template
+that passes npm test as generated.
+
+  <name>        the function's name on the platform: snake_case, e.g. lookup_order
+  --root <dir>  the project folder (default: this project)
+  --help        show this help`;
+
+/** The next steps after scaffolding `name`, one per line. */
+export const nextSteps = (name: string, files: string[]): string => `Created ${files.join(' and ')}.
+
+Next steps:
+  1. Edit ${files[0]}: the description (what it does, when to call it), the parameters, the handler.
+  2. npm test          type-checks, lints and runs every test, ${files[1]} included
+  3. npm run dev       serves it locally at http://127.0.0.1:8787/functions/${name}
+  4. Call it:          curl -X POST http://127.0.0.1:8787/functions/${name} \\
+                         -H 'content-type: application/json' -d '{"question":"When do you open?"}'
+  5. npm run deploy    puts it on Cloudflare
+  6. npm run sync      registers it with the platform (npm run sync -- --dry-run shows the plan first)`;
+
+/** The CLI: returns the exit code (0 done, 1 refused, 2 usage). */
+export const main = (argv: string[], out = process.stdout, err = process.stderr): number => {
+  const paint = (style: Parameters<typeof styleText>[0], text: string, stream: NodeJS.WriteStream) =>
+    styleText(style, text, { stream, validateStream: true });
+  const names: string[] = [];
+  let base = root;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (arg === '--help' || arg === '-h') {
+      out.write(`${USAGE}\n`);
+      return 0;
+    }
+    if (arg === '--root' && argv[i + 1] !== undefined) base = argv[++i] as string;
+    else if (arg.startsWith('-')) {
+      err.write(`${paint('red', `Unknown option ${arg}.`, err)}\n\n${USAGE}\n`);
+      return 2;
+    } else names.push(arg);
+  }
+  if (names.length !== 1) {
+    err.write(
+      `${paint('red', names.length ? 'Give one name at a time.' : 'Give the new function a name.', err)}\n\n${USAGE}\n`,
+    );
+    return 2;
+  }
+  const name = names[0] as string;
+  try {
+    const files = scaffold(name, base).map((path) => relative(base, join(base, path)));
+    out.write(`${paint('green', '✓', out)} ${nextSteps(name, files)}\n`);
+    return 0;
+  } catch (error) {
+    err.write(`${paint('red', 'Nothing was created:', err)} ${(error as Error).message}\n`);
+    return 1;
+  }
+};
+
+if (import.meta.url === `file://${process.argv[1]}`) process.exitCode = main(process.argv.slice(2));

@@ -1,0 +1,56 @@
+// What `npm run new -- <name>` writes. Formatted as biome formats it, with the name only where no
+// line can grow past the width, so a generated file passes `npm test` whatever the name.
+
+/** functions/<name>.ts: a working function to edit into the real one. */
+export const functionTemplate = (name: string): string => `import { z } from 'zod';
+import { defineFunction } from '../src/define.ts';
+import { FunctionError } from '../src/errors.ts';
+
+// Created by \`npm run new -- ${name}\`. The file name is the function's name on the platform.
+// Fill in the form: what it does and when to call it, its arguments, the handler. The runtime
+// checks the key, parses and validates the arguments and turns errors into answers: the handler
+// only does the work. README "Write your first function" walks through it.
+export default defineFunction({
+  description:
+    'Replace this: say what the function does and when the agent should call it. The model reads it to decide.',
+  parameters: z.object({
+    question: z.string().trim().min(1).max(500).describe("The customer's question, in their own words"),
+  }),
+  handler: ({ question }, { log }) => {
+    if (question.toLowerCase().includes('refund')) {
+      // A refusal the model can act on: status, stable code, what to tell the customer.
+      throw new FunctionError(409, 'not_here', 'Refunds are handled by a colleague: offer to pass the customer on.');
+    }
+    log.info('answered');
+    return { summary: \`You asked: "\${question}". Replace this with the answer the agent should give.\` };
+  },
+});
+`;
+
+/** test/worker/functions/<name>.test.ts: runs the function in workerd, as the platform calls it. */
+export const testTemplate = (name: string): string => `import { describe, expect, it } from 'vitest';
+import { call, errorOf } from '../helpers.ts';
+
+const NAME = '${name}';
+
+describe(NAME, () => {
+  it('answers with a summary the agent can read aloud', async () => {
+    const response = await call(NAME, { question: 'When do you open?' });
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { summary: string };
+    expect(body.summary).toContain('When do you open?');
+  });
+
+  it('refuses what it cannot do with a message for the model', async () => {
+    const response = await call(NAME, { question: 'I want a refund' });
+    expect(response.status).toBe(409);
+    expect((await errorOf(response)).code).toBe('not_here');
+  });
+
+  it('answers 422 naming "question" when it is missing', async () => {
+    const response = await call(NAME, {});
+    expect(response.status).toBe(422);
+    expect((await errorOf(response)).details).toEqual([expect.objectContaining({ argument: 'question' })]);
+  });
+});
+`;

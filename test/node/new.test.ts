@@ -1,0 +1,116 @@
+// The scaffold: what it refuses, what it writes, and that what it writes passes the project's own
+// checks (tsc, biome, the description the platform will see) in a scratch project.
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { refusal, scaffold } from '../../scripts/new.ts';
+import type { AnyFunctionDefinition, FunctionContext } from '../../src/define.ts';
+import { describeFunction } from '../../src/describe.ts';
+
+const repo = fileURLToPath(new URL('../..', import.meta.url));
+const bin = (tool: string) => join(repo, 'node_modules', '.bin', tool);
+
+/** A scratch project sharing this one's code and tools, with empty functions/ folders. */
+const scratchProject = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'new-function-'));
+  for (const link of ['node_modules', 'src']) symlinkSync(join(repo, link), join(dir, link));
+  mkdirSync(join(dir, 'functions'));
+  // Shared helpers (src/ imports the calendar's Durable Object type from one).
+  for (const file of readdirSync(join(repo, 'functions')).filter((f) => f.startsWith('_'))) {
+    symlinkSync(join(repo, 'functions', file), join(dir, 'functions', file));
+  }
+  mkdirSync(join(dir, 'test', 'worker', 'functions'), { recursive: true });
+  symlinkSync(join(repo, 'test', 'worker', 'helpers.ts'), join(dir, 'test', 'worker', 'helpers.ts'));
+  copyFileSync(join(repo, 'biome.json'), join(dir, 'biome.json'));
+  writeFileSync(
+    join(dir, 'tsconfig.json'),
+    JSON.stringify({ extends: join(repo, 'tsconfig.json'), include: ['functions', 'test/worker/functions'] }),
+  );
+  return dir;
+};
+
+const cli = (...args: string[]) =>
+  spawnSync(process.execPath, [join(repo, 'scripts', 'new.ts'), ...args], { encoding: 'utf8' });
+
+let dir: string;
+beforeEach(() => {
+  dir = scratchProject();
+});
+
+describe('npm run new', () => {
+  it.each([
+    ['BadName', 'Try "bad_name"'],
+    ['lookup-order', 'Try "lookup_order"'],
+    ['1st_function', 'snake_case'],
+    ['_helper', 'snake_case'],
+    ['a'.repeat(65), 'at most 64'],
+    ['', 'snake_case'],
+  ])('refuses the invalid name "%s", saying what a valid one looks like', (name, words) => {
+    expect(refusal(name, dir)).toContain(words);
+  });
+
+  it.each(['class', 'delete', 'functions'])('refuses "%s", which the generated registry cannot import', (name) => {
+    expect(refusal(name, dir)).toContain('reserved word');
+  });
+
+  it('refuses a name that is taken, and never overwrites', () => {
+    writeFileSync(join(dir, 'functions', 'lookup_order.ts'), 'mine');
+    expect(() => scaffold('lookup_order', dir)).toThrow('functions/lookup_order.ts already exists');
+    expect(readFileSync(join(dir, 'functions', 'lookup_order.ts'), 'utf8')).toBe('mine');
+    writeFileSync(join(dir, 'test', 'worker', 'functions', 'other.test.ts'), 'mine');
+    expect(() => scaffold('other', dir)).toThrow('other.test.ts already exists');
+  });
+
+  it('writes a function and its test that type-check, pass biome, and describe cleanly to the platform', async () => {
+    const name = `f${'x'.repeat(63)}`;
+    expect(scaffold(name, dir)).toEqual([`functions/${name}.ts`, `test/worker/functions/${name}.test.ts`]);
+
+    const tsc = spawnSync(process.execPath, [bin('tsc'), '-p', join(dir, 'tsconfig.json')], { encoding: 'utf8' });
+    expect(tsc.stdout + tsc.stderr).toBe('');
+    const biome = spawnSync(bin('biome'), ['check', 'functions', 'test'], { cwd: dir, encoding: 'utf8' });
+    expect(biome.status, biome.stdout + biome.stderr).toBe(0);
+
+    const module = (await import(pathToFileURL(join(dir, 'functions', `${name}.ts`)).href)) as {
+      default: AnyFunctionDefinition;
+    };
+    const manifest = describeFunction(name, module.default);
+    expect(manifest.parameters).toEqual({ question: 'string' });
+    expect(manifest.description).toContain("- question (required, string): 1 to 500 characters. The customer's");
+    const log = { info: () => {}, warn: () => {}, error: () => {} };
+    const answer = await module.default.handler({ question: 'Hi?' }, { log } as unknown as FunctionContext);
+    expect(answer).toEqual({ summary: expect.stringContaining('"Hi?"') });
+  }, 120_000);
+
+  it('prints the next steps without colours when the output is not a terminal', () => {
+    const run = cli('lookup_order', '--root', dir);
+    expect(run.status).toBe(0);
+    for (const step of [
+      'functions/lookup_order.ts',
+      'npm test',
+      'npm run dev',
+      'curl',
+      'npm run deploy',
+      'npm run sync',
+    ]) {
+      expect(run.stdout).toContain(step);
+    }
+    expect(run.stdout).not.toContain('\u001b[');
+  });
+
+  it('exits 1 with a clear message, creating nothing, for a refused name', () => {
+    const run = cli('Lookup', '--root', dir);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain('Nothing was created: "Lookup" is not a valid function name');
+    expect(readdirSync(join(dir, 'functions')).filter((f) => !f.startsWith('_'))).toEqual([]);
+  });
+
+  it('shows usage for --help (exit 0) and for a missing name or unknown option (exit 2)', () => {
+    expect(cli('--help').stdout).toContain('Usage: npm run new -- <name>');
+    expect(cli('--help').status).toBe(0);
+    expect(cli('--root', dir).status).toBe(2);
+    expect(cli('x', '--force', '--root', dir).stderr).toContain('Unknown option --force');
+  });
+});
