@@ -167,8 +167,8 @@ export const startEmulator = async (options: EmulatorOptions = {}): Promise<Runn
       }
       const { route, params } = match(method, url.pathname);
       const answer = await route.handler({ state, account, request, url, params, settings });
-      if (isApi && method === 'POST' && answer.status < 300) {
-        const lose = faults.loseAnswer();
+      if (isApi && answer.status < 300) {
+        const lose = faults.loseAnswer(method);
         if (lose === 'drop') return drop();
         if (lose === '502') {
           throw new EmulatorError(

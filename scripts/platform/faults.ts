@@ -21,6 +21,8 @@ export interface FaultOptions {
   slowMs?: number;
   /** The next `count` successful POSTs under /v1/ are applied, then the answer is lost. */
   loseCreateAnswer?: { count: number; mode?: 'drop' | '502' };
+  /** Like loseCreateAnswer for any method (counting successful requests only): applied, answer lost. */
+  loseAnswers?: FaultRule & { mode?: 'drop' | '502' };
 }
 
 /** What the injector decided for one request. */
@@ -66,11 +68,14 @@ export const createFaults = (initial: FaultOptions = {}) => {
         return { kind: 'serverError', status: faults.serverErrors?.status ?? 503 };
       return { kind: 'none' };
     },
-    /** After a POST was applied: whether to lose its answer, and how. */
-    loseAnswer(): 'drop' | '502' | undefined {
-      if (lost <= 0) return undefined;
-      lost--;
-      return faults.loseCreateAnswer?.mode ?? 'drop';
+    /** After a request was applied: whether to lose its answer, and how. */
+    loseAnswer(method: string): 'drop' | '502' | undefined {
+      if (method === 'POST' && lost > 0) {
+        lost--;
+        return faults.loseCreateAnswer?.mode ?? 'drop';
+      }
+      if (hits(faults.loseAnswers, seen, method)) return faults.loseAnswers?.mode ?? 'drop';
+      return undefined;
     },
   };
 };

@@ -28,5 +28,8 @@ export const ID_KEYS = ['id', '_id'] as const;
 /** The parameter type names of a custom function's flat map (A). */
 export const PARAMETER_TYPES = ['string', 'number', 'boolean', 'array', 'object'] as const;
 
+/** Shape of an event type name, `<resource>.<happening>` like the spec's two (A: the rest are not shown). */
+export const EVENT_NAME = /^[a-z][a-z_]*(?:\.[a-z][a-z_]*)+$/;
+
 /** Pages a list may span before the client assumes the platform is looping. */
 export const MAX_PAGES = 1000;

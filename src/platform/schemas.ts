@@ -3,7 +3,7 @@
 // client sends is exactly a payload the emulator accepts.
 import { z } from 'zod';
 import { FUNCTION_NAME } from '../define.ts';
-import { PARAMETER_TYPES } from './contract.ts';
+import { EVENT_NAME, PARAMETER_TYPES } from './contract.ts';
 
 /** Whose absence and wrong type the message tells apart: "is required" or "must be a ...". */
 const missingOr = (field: string, expected: string) => (issue: { input?: unknown }) =>
@@ -49,9 +49,14 @@ export const messageInput = z.object({
 export const webhookInput = z.object({
   url: endpointUrl('url'),
   events: z
-    .array(text('events[]', 'an event type name, for example "message.received"'), {
-      error: missingOr('events', 'an array of event type names, for example ["message.received"]'),
-    })
+    .array(
+      text('events[]', 'an event type name, for example "message.received"').regex(EVENT_NAME, {
+        error: 'events[] must be event type names like "message.received" or "appointment.booked"',
+      }),
+      {
+        error: missingOr('events', 'an array of event type names, for example ["message.received"]'),
+      },
+    )
     .min(1, { error: 'events must name at least one event type, for example ["message.received"]' }),
 });
 
