@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { Env } from './env.ts';
 import type { Logger } from './log.ts';
+import type { PlatformClient } from './platform/client.ts';
 import type { RateLimitOption } from './ratelimit.ts';
 
 /** What a handler receives beside its arguments. */
@@ -17,6 +18,12 @@ export interface FunctionContext {
   request: Request;
   /** The one structured logger, already bound to this function and request. */
   log: Logger;
+  /**
+   * The platform client, configured from PLATFORM_BASE_URL and PLATFORM_API_KEY and aborted with
+   * `signal`; created on first use, a 503 naming the missing secret when either is unset.
+   * @example await context.platform.contacts.create({ name, phone, channel: 'whatsapp' })
+   */
+  readonly platform: PlatformClient;
 }
 
 /** A top-level parameter schema: always an object of named arguments. */

@@ -5,6 +5,8 @@ import { type Env, isDevelopment } from './env.ts';
 import { FunctionError } from './errors.ts';
 import { isFunctionKey } from './keys.ts';
 import type { Logger } from './log.ts';
+import type { PlatformClient } from './platform/client.ts';
+import { platformFromEnv } from './platform/fromEnv.ts';
 import { verifyWebhook } from './platform/signature.ts';
 import { checkRateLimit } from './ratelimit.ts';
 import type { RegisteredFunction } from './registry.ts';
@@ -112,6 +114,7 @@ const runWithTimeout = async (
       );
     }, timeoutMs);
   });
+  let platform: PlatformClient | undefined;
   try {
     const context = {
       env: inv.env,
@@ -120,6 +123,11 @@ const runWithTimeout = async (
       waitUntil: (promise: Promise<unknown>) => inv.ctx.waitUntil(promise),
       request: inv.request,
       log: inv.log,
+      // Lazy: a function that never calls the platform needs neither secret.
+      get platform(): PlatformClient {
+        platform ??= platformFromEnv(inv.env, controller.signal);
+        return platform;
+      },
     };
     return await Promise.race([Promise.resolve().then(() => fn.definition.handler(args, context)), expired]);
   } finally {

@@ -1,0 +1,119 @@
+// context.platform inside workerd: a function creates a contact in one line, through the Worker's
+// secrets; the platform's side is an intercepted fetch (workerd cannot reach a Node emulator).
+import { createExecutionContext } from 'cloudflare:test';
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { defineFunction } from '../../../src/define.ts';
+import type { Env } from '../../../src/env.ts';
+import { functionKey } from '../../../src/keys.ts';
+import { createPlatformClient } from '../../../src/platform/client.ts';
+import { signWebhook, verifyWebhook } from '../../../src/platform/signature.ts';
+import { createRegistry } from '../../../src/registry.ts';
+import { createWorker } from '../../../src/worker.ts';
+import { hang, mockOutbound, type Outbound } from '../outbound.ts';
+
+const SECRET = 'context-secret';
+const PLATFORM = 'https://platform.test';
+
+const worker = createWorker(
+  createRegistry({
+    save_lead: defineFunction({
+      description: 'Saves the customer as a contact on the platform.',
+      parameters: z.object({ name: z.string().describe('Full name'), phone: z.string().describe('Phone, with +') }),
+      handler: async ({ name, phone }, { platform }) => {
+        const contact = await platform.contacts.create({ name, phone, channel: 'whatsapp' });
+        return { contactId: contact.id };
+      },
+    }),
+    hold_on: defineFunction({
+      description: 'Calls the platform, which never answers.',
+      parameters: z.object({}),
+      timeoutMs: 100,
+      handler: async (_args, { platform }) => platform.contacts.list(),
+    }),
+    offline: defineFunction({
+      description: 'Never touches the platform.',
+      parameters: z.object({}),
+      handler: () => ({ ok: true }),
+    }),
+  }),
+);
+
+const env = (extra: Partial<Env> = {}): Env => ({
+  FUNCTIONS_SECRET: SECRET,
+  PLATFORM_BASE_URL: PLATFORM,
+  PLATFORM_API_KEY: 'platform-key',
+  ...extra,
+});
+
+const invoke = async (name: string, args: unknown, environment = env()) =>
+  worker(
+    new Request(`https://fn.example/functions/${name}?key=${await functionKey(SECRET, name)}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(args),
+    }),
+    environment,
+    createExecutionContext(),
+  );
+
+let outbound: Outbound | undefined;
+afterEach(() => outbound?.restore());
+
+describe('context.platform', () => {
+  it('lets a function create a contact in one line, with the key from PLATFORM_API_KEY', async () => {
+    outbound = mockOutbound().on('POST', `${PLATFORM}/v1/contacts`, async (request) =>
+      Response.json({ id: 'ct_9', ...((await request.json()) as object) }, { status: 201 }),
+    );
+    const response = await invoke('save_lead', { name: 'Ada', phone: '+14155550123' });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ contactId: 'ct_9' });
+    const [sent] = outbound.requests;
+    expect(sent?.headers.get('x-api-key')).toBe('platform-key');
+    expect(await sent?.json()).toEqual({ name: 'Ada', phone: '+14155550123', channel: 'whatsapp' });
+  });
+
+  it('answers 503 naming the missing secret when PLATFORM_API_KEY is unset', async () => {
+    const response = await invoke(
+      'save_lead',
+      { name: 'Ada', phone: '+14155550123' },
+      env({ PLATFORM_API_KEY: undefined }),
+    );
+    expect(response.status).toBe(503);
+    const { error } = (await response.json()) as { error: { code: string; message: string } };
+    expect(error.code).toBe('platform_not_configured');
+    expect(error.message).toContain('PLATFORM_API_KEY is not set');
+    expect(error.message).not.toContain('PLATFORM_BASE_URL');
+  });
+
+  it('needs neither secret in a function that never touches the platform', async () => {
+    const response = await invoke('offline', {}, env({ PLATFORM_BASE_URL: undefined, PLATFORM_API_KEY: undefined }));
+    expect(response.status).toBe(200);
+  });
+
+  it('aborts the platform request when the function runs out of time', async () => {
+    outbound = mockOutbound().on('GET', `${PLATFORM}/v1/contacts`, hang);
+    const response = await invoke('hold_on', {});
+    expect(response.status).toBe(504);
+    expect(outbound.requests[0]?.signal.aborted).toBe(true);
+  });
+});
+
+describe('the platform client in workerd', () => {
+  it('retries a GET that answered 503 and returns the second answer', async () => {
+    let calls = 0;
+    outbound = mockOutbound().on('GET', `${PLATFORM}/v1/contacts`, () =>
+      ++calls === 1 ? new Response('down', { status: 503 }) : Response.json([{ _id: 'a1', name: 'Ada' }]),
+    );
+    const client = createPlatformClient({ baseUrl: PLATFORM, apiKey: 'k', retry: { baseDelayMs: 1, maxDelayMs: 2 } });
+    expect(await client.contacts.list()).toEqual([{ id: 'a1', _id: 'a1', name: 'Ada' }]);
+    expect(calls).toBe(2);
+  });
+
+  it('signs and verifies a webhook with Web Crypto', async () => {
+    const timestamp = String(Math.floor(Date.now() / 1000));
+    const signature = await signWebhook('whsec_w', timestamp, '{"a":1}');
+    expect(await verifyWebhook('whsec_w', timestamp, signature, '{"a":1}')).toBe('ok');
+    expect(await verifyWebhook('whsec_w', timestamp, signature, '{"a":2}')).toBe('mismatch');
+  });
+});
