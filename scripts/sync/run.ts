@@ -5,7 +5,14 @@ import { join } from 'node:path';
 import type { FunctionsApi } from './apply.ts';
 import { HELP, parseSyncArgs } from './args.ts';
 import { accountApi } from './client.ts';
-import { ACCOUNTS_FILE, ConfigError, loadAccountsConfig, type ResolvedAccount, resolveSync } from './config.ts';
+import {
+  ACCOUNTS_FILE,
+  type AccountsConfig,
+  ConfigError,
+  loadAccountsConfig,
+  type ResolvedAccount,
+  resolveSync,
+} from './config.ts';
 import { desiredFunctions, selectFunctions } from './desired.ts';
 import { reportJson } from './json.ts';
 import { PROJECT_ROOT, readManifest, type ServedFunction } from './manifest.ts';
@@ -20,6 +27,8 @@ export interface SyncIo {
   stderr: NodeJS.WritableStream;
   /** Project root: where the accounts file and the Worker are (default: this repository). */
   root?: string;
+  /** The accounts, instead of reading the accounts file (the dev loop syncs to the local platform). */
+  config?: AccountsConfig;
   /** Reads what the Worker serves (default: start it with wrangler and GET /functions). */
   readManifest?: (secret: string) => Promise<ServedFunction[]>;
   /** The platform API of one account (default: the platform client with real fetch). */
@@ -75,7 +84,8 @@ export const runSync = async (argv: string[], io: SyncIo): Promise<SyncRun> => {
 
   let resolved: ReturnType<typeof resolveSync>;
   try {
-    const config = loadAccountsConfig(args.accounts ?? join(root, ACCOUNTS_FILE), args.accounts !== undefined);
+    const config =
+      io.config ?? loadAccountsConfig(args.accounts ?? join(root, ACCOUNTS_FILE), args.accounts !== undefined);
     resolved = resolveSync(config, io.env, args.account);
   } catch (error) {
     if (error instanceof ConfigError) return fail([error.message]);
