@@ -25,7 +25,9 @@ const ip = flag('--ip') ?? '127.0.0.1';
 const host = ip === '0.0.0.0' || ip === '::' ? '127.0.0.1' : ip;
 const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
-// The key secret: .dev.vars when it sets one, otherwise a fresh one for this session only.
+// The Worker's key secret is the one in .dev.vars, if any; without it, development serves every
+// function without a key (as the README's quick start shows), and the registered urls carry keys
+// from a secret of this session only.
 const devVars = join(PROJECT_ROOT, '.dev.vars');
 const fromFile = existsSync(devVars) ? parseEnv(readFileSync(devVars, 'utf8')).FUNCTIONS_SECRET : undefined;
 const secret = fromFile || randomBytes(24).toString('base64url');
@@ -46,11 +48,10 @@ try {
 }
 const agencyKey = platform?.accounts.find((a) => a.plan === 'agency')?.apiKey ?? 'local-agency-key';
 
-const worker: ChildProcess = spawn(
-  'wrangler',
-  ['dev', '--var', 'AGENT_FUNCTIONS_MODE:development', '--var', `FUNCTIONS_SECRET:${secret}`, ...wranglerArgs],
-  { cwd: PROJECT_ROOT, stdio: 'inherit' },
-);
+const worker: ChildProcess = spawn('wrangler', ['dev', '--var', 'AGENT_FUNCTIONS_MODE:development', ...wranglerArgs], {
+  cwd: PROJECT_ROOT,
+  stdio: 'inherit',
+});
 
 let stopping = false;
 let watcher: FSWatcher | undefined;
