@@ -2,8 +2,7 @@
 // request leaves; the local emulator validates incoming bodies with the same ones, so a payload the
 // client sends is exactly a payload the emulator accepts.
 import { z } from 'zod';
-import { FUNCTION_NAME } from '../define.ts';
-import { EVENT_NAME, PARAMETER_TYPES } from './contract.ts';
+import { EVENT_NAME, PARAMETER_TYPES, PLATFORM_FUNCTION_NAME } from './contract.ts';
 
 /** Whose absence and wrong type the message tells apart: "is required" or "must be a ...". */
 const missingOr = (field: string, expected: string) => (issue: { input?: unknown }) =>
@@ -79,7 +78,9 @@ export const parameterMap = z.record(
 export const customFunctionInput = z.object({
   name: z
     .string({ error: missingOr('name', 'a string in snake_case, for example "check_order_status"') })
-    .regex(FUNCTION_NAME, { error: 'name must be snake_case: a lowercase letter, then up to 63 of a-z, 0-9, _' }),
+    .regex(PLATFORM_FUNCTION_NAME, {
+      error: 'name must be snake_case: a lowercase letter, then up to 63 of a-z, 0-9, _',
+    }),
   description: text('description', 'what the function does and when the agent should call it'),
   url: endpointUrl('url'),
   parameters: parameterMap,

@@ -1,7 +1,7 @@
 // Emulator-only endpoints under /_emulator/ (not the platform's API): playing the agent, and an
 // inbound customer message that triggers signed `message.received` deliveries.
 import { z } from 'zod';
-import { FUNCTION_NAME } from '../../../src/define.ts';
+import { PLATFORM_FUNCTION_NAME } from '../../../src/platform/contract.ts';
 import { EmulatorError } from '../http.ts';
 import { postJson } from '../outbound.ts';
 import type { Route } from '../route.ts';
@@ -10,7 +10,7 @@ import { deliveryShape, messageShape } from '../shapes.ts';
 import { nextId } from '../state.ts';
 
 const callInput = z.object({
-  name: z.string({ error: 'name is required: the registered function to call' }).regex(FUNCTION_NAME, {
+  name: z.string({ error: 'name is required: the registered function to call' }).regex(PLATFORM_FUNCTION_NAME, {
     error: 'name must be a registered function name',
   }),
   arguments: z.record(z.string(), z.unknown(), { error: 'arguments must be a JSON object' }).default({}),

@@ -3,10 +3,11 @@
 import { createExecutionContext } from 'cloudflare:test';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineFunction } from '../../../src/define.ts';
+import { defineFunction, FUNCTION_NAME } from '../../../src/define.ts';
 import type { Env } from '../../../src/env.ts';
 import { functionKey } from '../../../src/keys.ts';
 import { createPlatformClient } from '../../../src/platform/client.ts';
+import { PLATFORM_FUNCTION_NAME } from '../../../src/platform/contract.ts';
 import { signWebhook, verifyWebhook } from '../../../src/platform/signature.ts';
 import { createRegistry } from '../../../src/registry.ts';
 import { createWorker } from '../../../src/worker.ts';
@@ -115,5 +116,12 @@ describe('the platform client in workerd', () => {
     const signature = await signWebhook('whsec_w', timestamp, '{"a":1}');
     expect(await verifyWebhook('whsec_w', timestamp, signature, '{"a":1}')).toBe('ok');
     expect(await verifyWebhook('whsec_w', timestamp, signature, '{"a":2}')).toBe('mismatch');
+  });
+});
+
+describe('the platform contract', () => {
+  it('accepts exactly the function names the project allows', () => {
+    expect(PLATFORM_FUNCTION_NAME.source).toBe(FUNCTION_NAME.source);
+    expect(PLATFORM_FUNCTION_NAME.flags).toBe(FUNCTION_NAME.flags);
   });
 });
