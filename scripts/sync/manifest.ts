@@ -40,7 +40,10 @@ export const parseManifest = (status: number, text: string): ServedFunction[] =>
     } catch {
       // Not JSON: show the start of the text.
     }
-    throw new ManifestError(`The Worker answered ${status} to GET /functions: ${detail}`);
+    // A definition the platform's flat map cannot carry fails the manifest as a whole.
+    const hint =
+      status >= 500 ? ' A function definition is probably invalid: `npm test` names the file and the field.' : '';
+    throw new ManifestError(`The Worker answered ${status} to GET /functions: ${detail}${hint}`);
   }
   const parsed = manifestSchema.safeParse(JSON.parse(text));
   if (!parsed.success) throw new ManifestError(`The Worker's manifest is malformed: ${z.prettifyError(parsed.error)}`);
