@@ -1,4 +1,5 @@
 import type { BookingCalendar } from '../functions/_calendar.ts';
+import type { ContactDirectory } from '../functions/_contacts.ts';
 import type { ReplayGuard } from './replay.ts';
 
 /** What the Worker reads from its environment (wrangler.toml vars and `wrangler secret put`). */
@@ -23,6 +24,12 @@ export interface Env {
   STORE_API_URL?: string;
   /** The store's API key for get_order_status (a secret: wrangler secret put STORE_API_KEY). */
   STORE_API_KEY?: string;
+  /** One Durable Object per phone number: capture_lead's contacts (functions/_contacts.ts, wrangler.toml). */
+  CONTACTS?: DurableObjectNamespace<ContactDirectory>;
+  /** The platform contact id of the team's inbox, where handoff_to_human sends its summary (a var). */
+  HANDOFF_CONTACT_ID?: string;
+  /** The channel of that inbox (a var; default "whatsapp"). */
+  HANDOFF_CHANNEL?: string;
 }
 
 /** True when the Worker runs under `npm run dev` (wrangler dev with the development var). */

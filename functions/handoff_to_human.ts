@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import { defineFunction } from '../src/define.ts';
+import { FunctionError } from '../src/errors.ts';
+import { PlatformError } from '../src/platform/errors.ts';
+import { phoneSchema } from './_customer.ts';
+
+const REASONS = {
+  customer_asked: 'the customer asked for a person',
+  complaint: 'a complaint',
+  complex_question: 'a question the agent cannot answer',
+  sales_opportunity: 'a sales opportunity',
+  other: 'another reason',
+} as const;
+
+export default defineFunction({
+  description:
+    'Hands the conversation to the human team: sends them a summary you write, so a colleague can take over. Call it when the customer asks for a person, is upset, or needs something you cannot do. Then tell the customer what the result\'s "tellCustomer" says; do not promise more.',
+  parameters: z.object({
+    summary: z
+      .string()
+      .trim()
+      .min(20)
+      .max(1500)
+      .describe(
+        'For the colleague taking over: who the customer is, what they want, what was already tried or said, and what they are waiting for',
+      ),
+    reason: z.enum(Object.keys(REASONS) as [keyof typeof REASONS]).describe('Why a person is needed'),
+    urgency: z
+      .enum(['normal', 'urgent'])
+      .default('normal')
+      .describe('"urgent" only when waiting would harm the customer'),
+    customerName: z.string().trim().min(1).max(100).optional().describe("The customer's name, if known"),
+    customerPhone: phoneSchema("The customer's phone number, if known, in international format").optional(),
+  }),
+  handler: async ({ summary, reason, urgency, customerName, customerPhone }, context) => {
+    const { env, log } = context;
+    if (!env.HANDOFF_CONTACT_ID) {
+      log.error('handoff_not_configured', {
+        hint: 'set HANDOFF_CONTACT_ID to the platform contact id of the team inbox',
+      });
+      throw new FunctionError(
+        503,
+        'not_configured',
+        'Handing over to the team is not set up. Apologise, and tell the customer how else to reach a person if you know it.',
+      );
+    }
+    const customer = [customerName, customerPhone].filter(Boolean).join(', ') || 'not given';
+    const text = [
+      `${urgency === 'urgent' ? 'URGENT handoff' : 'Handoff'}: ${REASONS[reason]}.`,
+      `Customer: ${customer}.`,
+      summary,
+    ].join('\n');
+    let messageId: string;
+    try {
+      // context.platform is created on first use: a 503 naming the missing secret if unconfigured.
+      const message = await context.platform.messages.send({
+        contactId: env.HANDOFF_CONTACT_ID,
+        channel: env.HANDOFF_CHANNEL ?? 'whatsapp',
+        text,
+      });
+      messageId = message.id;
+    } catch (error) {
+      if (!(error instanceof PlatformError)) throw error;
+      log.warn('handoff_failed', { status: error.status, code: error.code });
+      throw new FunctionError(
+        502,
+        'handoff_failed',
+        'The team could not be reached just now, so nobody has been told yet. Apologise, keep helping the customer yourself, and you may try this function once more in a minute.',
+      );
+    }
+    log.info('handed_off', { reason, urgency });
+    return {
+      handedOff: true,
+      messageId,
+      tellCustomer:
+        urgency === 'urgent'
+          ? 'A colleague has been alerted and will take over this conversation as soon as possible.'
+          : 'A colleague has the details and will reply in this conversation during opening hours.',
+    };
+  },
+});
