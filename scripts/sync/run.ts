@@ -69,7 +69,8 @@ export const runSync = async (argv: string[], io: SyncIo): Promise<SyncRun> => {
   try {
     args = parseSyncArgs(argv);
   } catch (error) {
-    return fail([(error as Error).message]);
+    // parseArgs' own wording suggests positionals; only the first sentence helps here.
+    return fail([`${(error as Error).message.split('. ')[0]?.replace(/\.$/, '')}. See npm run sync -- --help.`]);
   }
   json = args.json;
   if (args.help) {
