@@ -1,5 +1,6 @@
 // The Worker as a function of its registry: itty-router routes, one pipeline per request.
 import { Router } from 'itty-router/Router';
+import { DefinitionError } from './describe.ts';
 import { type Env, isDevelopment } from './env.ts';
 import { FunctionError } from './errors.ts';
 import { invoke } from './invoke.ts';
@@ -36,8 +37,14 @@ export const createWorker = (registry: Registry) => {
     if (!(await manifestAllowed(request, env))) {
       throw new FunctionError(401, 'unauthorized', 'The manifest needs "Authorization: Bearer <FUNCTIONS_SECRET>".');
     }
-    const functions = registry.names().map((name) => registry.get(name)?.manifest);
-    return jsonResponse({ functions }, 200, request.requestId);
+    try {
+      const functions = registry.names().map((name) => registry.get(name)?.manifest);
+      return jsonResponse({ functions }, 200, request.requestId);
+    } catch (error) {
+      // Only the secret's holder reads this: name the broken definition so sync can say which.
+      if (!(error instanceof DefinitionError)) throw error;
+      throw new FunctionError(500, 'invalid_definition', error.message);
+    }
   });
 
   router.all('/functions/:name', async (request, env, ctx) => {

@@ -266,3 +266,27 @@ describe('the manifest at GET /functions', () => {
     expect(((await res.json()) as { functions: unknown[] }).functions).toHaveLength(4);
   });
 });
+
+describe('a definition the platform cannot carry', () => {
+  it('makes the manifest answer 500 naming the function and the field', async () => {
+    const broken = createWorker(
+      createRegistry({
+        mixed: defineFunction({
+          description: 'Takes a value of two types, which the flat map cannot express.',
+          parameters: z.object({ when: z.union([z.string(), z.number()]).describe('When') }),
+          handler: () => null,
+        }),
+      }),
+    );
+    const res = await broken(
+      new Request('https://fn.example/functions'),
+      { AGENT_FUNCTIONS_MODE: 'development' },
+      createExecutionContext(),
+    );
+    expect(res.status).toBe(500);
+    expect(await errorOf(res)).toMatchObject({
+      code: 'invalid_definition',
+      message: expect.stringMatching(/Function "mixed", parameter "when": is a union of string and number/),
+    });
+  });
+});
