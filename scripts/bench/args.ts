@@ -1,0 +1,80 @@
+// The command line of `npm run bench` and its help (CONTRACT section 2).
+import { parseArgs } from 'node:util';
+
+/** How long and how often each part runs. */
+export interface BenchSettings {
+  /** Interleaved rounds of the invocation cases; the tables show medians. */
+  rounds: number;
+  /** Seconds of load per case and round. */
+  seconds: number;
+  warmupSeconds: number;
+  /** Requests in flight (closed loop), the same for every Worker. */
+  connections: number;
+  /** `wrangler check startup` runs per Worker. */
+  startupRuns: number;
+  /** Whether part 3 includes the rate-limit storm (about 12 s of Retry-After waits). */
+  storm: boolean;
+}
+
+export interface BenchArgs {
+  help: boolean;
+  json: boolean;
+  quick: boolean;
+  settings: BenchSettings;
+}
+
+export const HELP = `Usage: npm run bench -- [--json] [--quick]
+
+Measures the project against baselines run on this machine in this run (ratios, not absolute
+speeds): invocation through the project's Worker and a hand-written Worker on local workerd, bundle
+size and start-up CPU against a bare zod Worker, sync of 200 functions against the local platform
+emulator, and heap per registered function. The default run takes about 3 minutes.
+
+Options:
+  --json    Print one JSON document on stdout (progress still goes to stderr).
+  --quick   One short round of everything (about 1 minute): a smoke run, too noisy to quote.
+  -h, --help  Show this help.
+`;
+
+/** The default run: about 3 minutes on 2 shared cores. */
+export const DEFAULT_SETTINGS: BenchSettings = {
+  rounds: 5,
+  seconds: 2,
+  warmupSeconds: 1,
+  connections: 10,
+  startupRuns: 3,
+  storm: true,
+};
+
+/** The --quick run: one round of everything, no storm. */
+export const QUICK_SETTINGS: BenchSettings = {
+  rounds: 1,
+  seconds: 1,
+  warmupSeconds: 0.5,
+  connections: 10,
+  startupRuns: 1,
+  storm: false,
+};
+
+/**
+ * Parses the flags; throws on an unknown one.
+ * @example parseBenchArgs(['--quick']).settings.rounds // 1
+ */
+export const parseBenchArgs = (argv: string[]): BenchArgs => {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      help: { type: 'boolean', short: 'h', default: false },
+      json: { type: 'boolean', default: false },
+      quick: { type: 'boolean', default: false },
+    },
+    strict: true,
+    allowPositionals: false,
+  });
+  return {
+    help: values.help,
+    json: values.json,
+    quick: values.quick,
+    settings: values.quick ? QUICK_SETTINGS : DEFAULT_SETTINGS,
+  };
+};

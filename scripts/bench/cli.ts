@@ -1,0 +1,120 @@
+// `npm run bench`: builds the benchmark Workers, measures every part side by side in one run, and
+// prints the tables (or --json). A benchmark, not a test: it asserts nothing about speed.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { HELP, parseBenchArgs } from './args.ts';
+import { type BuiltWorker, buildWorker } from './buildWorker.ts';
+import { measureInvocation } from './invocation.ts';
+import { measureMemory } from './memory.ts';
+import { allTables, type BenchResults, type SizeResult, SYNC_FUNCTIONS, targetVerdicts } from './report.ts';
+import { startupCpuMs } from './startupProfile.ts';
+import { measureSync } from './syncBench.ts';
+import { renderTable } from './table.ts';
+
+// Every Worker this run builds: entry, build-time defines, and whether part 2 profiles it.
+const BUILDS = {
+  baseline: { label: 'baseline (by hand)', entry: 'bench/baseline.ts', defines: {}, profile: true },
+  bareZod: { label: 'bare zod', entry: 'bench/bareZod.ts', defines: {}, profile: true },
+  bareZodJitless: {
+    label: 'bare zod, z.config({ jitless: true })',
+    entry: 'bench/bareZod.ts',
+    defines: { BENCH_JITLESS: 'true' },
+    profile: true,
+  },
+  bareZodMini: { label: 'bare zod/mini', entry: 'bench/bareZodMini.ts', defines: {}, profile: true },
+  project: { label: 'project', entry: 'bench/project.ts', defines: { BENCH_FUNCTIONS: '1' }, profile: true },
+  project10: {
+    label: 'project, 10 functions',
+    entry: 'bench/project.ts',
+    defines: { BENCH_FUNCTIONS: '10' },
+    profile: false,
+  },
+  project1000: {
+    label: 'project, 1,000 functions',
+    entry: 'bench/project.ts',
+    defines: { BENCH_FUNCTIONS: '1000' },
+    profile: false,
+  },
+} as const;
+
+type BuildId = keyof typeof BUILDS;
+
+const progress = (line: string) => process.stderr.write(`bench: ${line}\n`);
+
+const main = async (): Promise<number> => {
+  let args: ReturnType<typeof parseBenchArgs>;
+  try {
+    args = parseBenchArgs(process.argv.slice(2));
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n\n${HELP}`);
+    return 2;
+  }
+  if (args.help) {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  const { settings } = args;
+  const results: BenchResults = {
+    machine: {
+      cpus: cpus().length,
+      cpuModel: cpus()[0]?.model ?? 'unknown',
+      node: process.version,
+      date: new Date().toISOString(),
+    },
+    settings,
+  };
+  const dir = await mkdtemp(join(tmpdir(), 'agent-functions-bench-'));
+  try {
+    const built = {} as Record<BuildId, BuiltWorker>;
+    for (const id of Object.keys(BUILDS) as BuildId[]) {
+      progress(`building ${BUILDS[id].label}`);
+      built[id] = await buildWorker(BUILDS[id].entry, BUILDS[id].defines, join(dir, id));
+    }
+
+    const profiled = (Object.keys(BUILDS) as BuildId[]).filter((id) => BUILDS[id].profile);
+    const startup = new Map<BuildId, number[]>(profiled.map((id) => [id, []]));
+    // Round-robin, so a busy moment of the shared machine touches every Worker alike.
+    for (let run = 0; run < settings.startupRuns; run++) {
+      for (const id of profiled) {
+        progress(`start-up profile ${run + 1}/${settings.startupRuns}: ${BUILDS[id].label}`);
+        startup.get(id)?.push(await startupCpuMs(built[id].bundlePath, join(dir, `${id}-${run}.cpuprofile`)));
+      }
+    }
+    results.size = profiled.map(
+      (id): SizeResult => ({
+        worker: BUILDS[id].label,
+        gzipBytes: built[id].gzipBytes,
+        startupMs: startup.get(id) ?? [],
+      }),
+    );
+
+    progress('invocation: warm-up, then interleaved rounds');
+    results.invocation = await measureInvocation(
+      { baseline: built.baseline, project10: built.project10, project1000: built.project1000 },
+      settings,
+      progress,
+    );
+
+    progress('memory: 10 and 1,000 functions');
+    results.memory = [await measureMemory(10), await measureMemory(1000)];
+
+    progress(`sync: ${SYNC_FUNCTIONS} functions against the local emulator`);
+    results.sync = await measureSync(SYNC_FUNCTIONS, { storm: settings.storm });
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+
+  if (args.json) {
+    process.stdout.write(`${JSON.stringify({ ...results, targets: targetVerdicts(results) }, null, 2)}\n`);
+  } else {
+    const { cpus: count, cpuModel, node, date } = results.machine;
+    process.stdout.write(
+      `agent-functions benchmark, ${date}: ${count} x ${cpuModel}, Node ${node}${args.quick ? ' (--quick: a smoke run, too noisy to quote)' : ''}\n\n`,
+    );
+    process.stdout.write(`${allTables(results).map(renderTable).join('\n\n')}\n`);
+  }
+  return 0;
+};
+
+process.exitCode = await main();

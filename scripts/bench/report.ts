@@ -1,0 +1,203 @@
+// Results -> tables and target verdicts. Pure: the runner measures, this file only reads numbers.
+import type { BenchSettings } from './args.ts';
+import type { CaseId, InvocationRounds } from './invocation.ts';
+import type { LoadResult } from './loadTest.ts';
+import type { MemoryResult } from './memory.ts';
+import { median, pairedRatio } from './stats.ts';
+import type { SyncRunResult } from './syncBench.ts';
+import type { Cell, Table } from './table.ts';
+
+/** Size and start-up of one bundled Worker. */
+export interface SizeResult {
+  worker: string;
+  gzipBytes: number;
+  /** Active start-up CPU of each `wrangler check startup` run, in ms. */
+  startupMs: number[];
+}
+
+/** Everything one run measured; absent parts were not run, `pending` says why. */
+export interface BenchResults {
+  machine: { cpus: number; cpuModel: string; node: string; date: string };
+  settings: BenchSettings;
+  invocation?: InvocationRounds;
+  size?: SizeResult[];
+  sync?: SyncRunResult[] | { pending: string };
+  memory?: MemoryResult[];
+}
+
+/** One target of the README and whether this run met it. */
+export interface TargetVerdict {
+  target: string;
+  measured: string;
+  met: boolean;
+}
+
+/** Functions whose sync is measured, and the emulator's list page size (its default). */
+export const SYNC_FUNCTIONS = 200;
+export const SYNC_PAGE_SIZE = 20;
+
+const KIB = 1024;
+const ratio = (value: number) => (Number.isFinite(value) ? `${value.toFixed(2)}x` : 'n/a');
+const rounds = (inv: InvocationRounds, id: CaseId, metric: keyof LoadResult) => inv[id].map((r) => r[metric]);
+const med = (inv: InvocationRounds, id: CaseId, metric: keyof LoadResult) => median(rounds(inv, id, metric));
+const paired = (inv: InvocationRounds, a: CaseId, b: CaseId, metric: keyof LoadResult) =>
+  pairedRatio(rounds(inv, a, metric), rounds(inv, b, metric));
+
+/** The ratios the targets are judged on, each the median of per-round paired ratios. */
+export const invocationRatios = (inv: InvocationRounds) => ({
+  validThroughput: paired(inv, 'project-10/valid', 'baseline/valid', 'requestsPerSecond'),
+  validP50: paired(inv, 'project-10/valid', 'baseline/valid', 'p50Ms'),
+  validP99: paired(inv, 'project-10/valid', 'baseline/valid', 'p99Ms'),
+  invalidThroughput: paired(inv, 'project-10/invalid', 'baseline/invalid', 'requestsPerSecond'),
+  invalidP50: paired(inv, 'project-10/invalid', 'baseline/invalid', 'p50Ms'),
+  invalidP99: paired(inv, 'project-10/invalid', 'baseline/invalid', 'p99Ms'),
+  manyP50: paired(inv, 'project-1000/valid', 'project-10/valid', 'p50Ms'),
+  manyThroughput: paired(inv, 'project-1000/valid', 'project-10/valid', 'requestsPerSecond'),
+});
+
+/** Part 1 as a table: medians per case, and ratios against the case each is compared with. */
+export const invocationTable = (inv: InvocationRounds, settings: BenchSettings): Table => {
+  const r = invocationRatios(inv);
+  const row = (label: string, id: CaseId, against: string, ratios: [number, number, number] | null): Cell[] => [
+    label,
+    med(inv, id, 'requestsPerSecond'),
+    med(inv, id, 'p50Ms'),
+    med(inv, id, 'p99Ms'),
+    against,
+    ...(ratios ? ratios.map(ratio) : [null, null, null]),
+  ];
+  return {
+    title: '1. Invocation on local workerd (medians of interleaved rounds)',
+    columns: ['call', 'req/s', 'p50 ms', 'p99 ms', 'ratio vs', 'req/s x', 'p50 x', 'p99 x'],
+    rows: [
+      row('project, 10 functions, valid', 'project-10/valid', 'baseline', [r.validThroughput, r.validP50, r.validP99]),
+      row('baseline (by hand), valid', 'baseline/valid', '-', null),
+      row('project, 1,000 functions, valid', 'project-1000/valid', '10 functions', [
+        r.manyThroughput,
+        r.manyP50,
+        paired(inv, 'project-1000/valid', 'project-10/valid', 'p99Ms'),
+      ]),
+      row('project, 10 functions, invalid (422)', 'project-10/invalid', 'baseline', [
+        r.invalidThroughput,
+        r.invalidP50,
+        r.invalidP99,
+      ]),
+      row('baseline (by hand), invalid (422)', 'baseline/invalid', '-', null),
+    ],
+    notes: [
+      `${settings.connections} connections, closed loop (autocannon), ${settings.rounds} round(s) of ${settings.seconds} s per call after a warm-up; ratios are medians of per-round paired ratios.`,
+    ],
+  };
+};
+
+/** Part 2 as a table, with the framework's own share (project minus bare zod). */
+export const sizeTable = (size: SizeResult[]): Table => {
+  const byName = new Map(size.map((s) => [s.worker, s]));
+  const startup = (s: SizeResult | undefined) => (s ? median(s.startupMs) : Number.NaN);
+  const project = byName.get('project');
+  const bare = byName.get('bare zod');
+  const rows = size.map((s): Cell[] => [s.worker, s.gzipBytes / KIB, startup(s), s.startupMs.length]);
+  if (project && bare) {
+    rows.push([
+      'framework share (project - bare zod)',
+      (project.gzipBytes - bare.gzipBytes) / KIB,
+      startup(project) - startup(bare),
+      null,
+    ]);
+  }
+  return {
+    title: '2. Bundle size and start-up',
+    columns: ['worker', 'gzip KiB', 'start-up CPU ms', 'runs'],
+    rows,
+    notes: [
+      'gzip: node:zlib (default level) of the module wrangler deploy --dry-run bundles (not minified, as deployed).',
+      'start-up: wrangler check startup; active CPU = sum of sample time deltas except (idle) and (program), GC included; median of runs.',
+    ],
+  };
+};
+
+/** Part 3 as a table, or a line saying why it is pending. */
+export const syncTable = (sync: BenchResults['sync']): Table => {
+  if (!sync || !Array.isArray(sync)) {
+    return {
+      title: `3. Sync of ${SYNC_FUNCTIONS} functions`,
+      columns: ['run', 'status'],
+      rows: [['all', 'pending']],
+      notes: [sync && 'pending' in sync ? sync.pending : 'not run'],
+    };
+  }
+  return {
+    title: `3. Sync of ${SYNC_FUNCTIONS} functions against the local emulator`,
+    columns: ['run', 'list requests', 'writes', '429s', 'wall ms', 'result'],
+    rows: sync.map((s) => [s.scenario, s.reads, s.writes, s.rateLimited, s.wallMs, s.status]),
+    notes: [
+      `Counted from the emulator's request log; list pages hold ${SYNC_PAGE_SIZE} functions; writes include retried ones.`,
+    ],
+  };
+};
+
+/** Part 4 as a table. */
+export const memoryTable = (memory: MemoryResult[]): Table => ({
+  title: '4. Heap retained per registered function (Node 24, V8, --expose-gc)',
+  columns: ['functions', 'definition KiB', 'registered + translated KiB'],
+  rows: memory.map((m) => [m.count, m.definitionBytes / KIB, m.registeredBytes / KIB]),
+  notes: ['heapUsed after gc, minus the same before, divided by the functions (about 1,000 in all per row).'],
+});
+
+/** Every target of the issue that this run has numbers for, met or not. */
+export const targetVerdicts = (results: BenchResults): TargetVerdict[] => {
+  const verdicts: TargetVerdict[] = [];
+  const add = (target: string, value: number, met: boolean, format = ratio) =>
+    verdicts.push({ target, measured: format(value), met: Number.isFinite(value) && met });
+  if (results.invocation) {
+    const r = invocationRatios(results.invocation);
+    add('valid-call throughput >= 0.9x baseline', r.validThroughput, r.validThroughput >= 0.9);
+    add('valid-call p99 <= 1.15x baseline', r.validP99, r.validP99 <= 1.15);
+    add('invalid-call p50 <= 1.25x baseline', r.invalidP50, r.invalidP50 <= 1.25);
+    add('1,000 functions: p50 <= 1.1x of 10 functions', r.manyP50, r.manyP50 <= 1.1);
+  }
+  const project = results.size?.find((s) => s.worker === 'project');
+  const bare = results.size?.find((s) => s.worker === 'bare zod');
+  if (project && bare) {
+    const kib = (project.gzipBytes - bare.gzipBytes) / KIB;
+    add('framework share <= 10 KiB gzip', kib, kib <= 10, (v) => `${v.toFixed(1)} KiB`);
+    const ms = median(project.startupMs) - median(bare.startupMs);
+    add('framework share <= 2 ms start-up CPU', ms, ms <= 2, (v) => `${v.toFixed(1)} ms`);
+  }
+  if (Array.isArray(results.sync)) {
+    const noop = results.sync.find((s) => s.scenario === 'no-op rerun');
+    const changed = results.sync.find((s) => s.scenario === '10 changed');
+    const pages = Math.ceil(SYNC_FUNCTIONS / SYNC_PAGE_SIZE);
+    if (noop) {
+      verdicts.push({
+        target: `no-op sync: zero writes, only the ${pages} list pages`,
+        measured: `${noop.writes} writes, ${noop.reads} reads`,
+        met: noop.writes === 0 && noop.reads === pages,
+      });
+    }
+    if (changed) {
+      verdicts.push({
+        target: '10 changed: exactly 10 writes',
+        measured: `${changed.writes} writes`,
+        met: changed.writes === 10,
+      });
+    }
+  }
+  return verdicts;
+};
+
+/** The verdicts as a table. */
+export const targetsTable = (verdicts: TargetVerdict[]): Table => ({
+  title: 'Targets',
+  columns: ['target', 'measured', 'met'],
+  rows: verdicts.map((v) => [v.target, v.measured, v.met ? 'yes' : 'NO']),
+});
+
+/** Every table of a run, in the README's order. */
+export const allTables = (results: BenchResults): Table[] => [
+  ...(results.invocation ? [invocationTable(results.invocation, results.settings)] : []),
+  ...(results.size ? [sizeTable(results.size)] : []),
+  syncTable(results.sync),
+  ...(results.memory ? [memoryTable(results.memory)] : []),
+  targetsTable(targetVerdicts(results)),
+];

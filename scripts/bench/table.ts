@@ -1,0 +1,64 @@
+// Plain-text tables for the terminal and Markdown tables for the README, from the same rows.
+
+/** A cell: text as it is, numbers formatted by the column. */
+export type Cell = string | number | null;
+
+/** A table of one benchmark part. */
+export interface Table {
+  title: string;
+  columns: string[];
+  rows: Cell[][];
+  /** Lines printed under the table: how it was measured, targets met or not. */
+  notes?: string[];
+}
+
+const text = (cell: Cell): string => {
+  if (cell === null) return '-';
+  if (typeof cell === 'string') return cell;
+  if (!Number.isFinite(cell)) return 'n/a';
+  if (Number.isInteger(cell)) return String(cell);
+  return Math.abs(cell) >= 100 ? cell.toFixed(0) : Math.abs(cell) >= 10 ? cell.toFixed(1) : cell.toFixed(2);
+};
+
+const isNumeric = (column: Cell[]): boolean => column.every((c) => c === null || typeof c === 'number');
+
+/**
+ * The table as aligned text: numbers right-aligned, text left-aligned.
+ * @example renderTable({ title: 'T', columns: ['a'], rows: [[1]] })
+ */
+export const renderTable = (table: Table): string => {
+  const cells = table.rows.map((row) => table.columns.map((_, i) => text(row[i] ?? null)));
+  const numeric = table.columns.map((_, i) => isNumeric(table.rows.map((row) => row[i] ?? null)));
+  const widths = table.columns.map((name, i) =>
+    Math.max(name.length, ...cells.map((row) => (row[i] as string).length)),
+  );
+  const line = (row: string[]) =>
+    row
+      .map((cell, i) => (numeric[i] ? cell.padStart(widths[i] as number) : cell.padEnd(widths[i] as number)))
+      .join('  ')
+      .trimEnd();
+  return [
+    table.title,
+    line(table.columns),
+    widths.map((w) => '-'.repeat(w)).join('  '),
+    ...cells.map(line),
+    ...(table.notes ?? []).map((note) => `  ${note}`),
+  ].join('\n');
+};
+
+/**
+ * The table as Markdown, for pasting into the README.
+ * @example renderMarkdown({ title: 'T', columns: ['a'], rows: [[1]] })
+ */
+export const renderMarkdown = (table: Table): string => {
+  const numeric = table.columns.map((_, i) => isNumeric(table.rows.map((row) => row[i] ?? null)));
+  const cellText = (s: string) => s.replaceAll('|', '\\|');
+  return [
+    `**${table.title}**`,
+    '',
+    `| ${table.columns.map(cellText).join(' | ')} |`,
+    `| ${numeric.map((n) => (n ? '---:' : '---')).join(' | ')} |`,
+    ...table.rows.map((row) => `| ${table.columns.map((_, i) => cellText(text(row[i] ?? null))).join(' | ')} |`),
+    ...(table.notes?.length ? ['', ...table.notes.map((note) => `- ${note}`)] : []),
+  ].join('\n');
+};
