@@ -7,8 +7,6 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { refusal, scaffold } from '../../scripts/new.ts';
-import type { AnyFunctionDefinition, FunctionContext } from '../../src/define.ts';
-import { describeFunction } from '../../src/describe.ts';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 const bin = (tool: string) => join(repo, 'node_modules', '.bin', tool);
@@ -73,14 +71,19 @@ describe('npm run new', () => {
     const biome = spawnSync(bin('biome'), ['check', 'functions', 'test'], { cwd: dir, encoding: 'utf8' });
     expect(biome.status, biome.stdout + biome.stderr).toBe(0);
 
-    const module = (await import(pathToFileURL(join(dir, 'functions', `${name}.ts`)).href)) as {
-      default: AnyFunctionDefinition;
+    // Imported by path: src/ is Worker code, type-checked by the Worker's tsconfig, not this one.
+    const load = (path: string) => import(pathToFileURL(path).href);
+    const module = (await load(join(dir, 'functions', `${name}.ts`))) as {
+      default: { handler: (args: unknown, context: unknown) => unknown };
+    };
+    const { describeFunction } = (await load(join(repo, 'src', 'describe.ts'))) as {
+      describeFunction: (name: string, definition: unknown) => { parameters: unknown; description: string };
     };
     const manifest = describeFunction(name, module.default);
     expect(manifest.parameters).toEqual({ question: 'string' });
     expect(manifest.description).toContain("- question (required, string): 1 to 500 characters. The customer's");
     const log = { info: () => {}, warn: () => {}, error: () => {} };
-    const answer = await module.default.handler({ question: 'Hi?' }, { log } as unknown as FunctionContext);
+    const answer = await module.default.handler({ question: 'Hi?' }, { log });
     expect(answer).toEqual({ summary: expect.stringContaining('"Hi?"') });
   }, 120_000);
 
