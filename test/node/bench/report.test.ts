@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import { parseBenchArgs, QUICK_SETTINGS } from '../../../scripts/bench/args.ts';
+import type { InvocationRounds } from '../../../scripts/bench/invocation.ts';
+import type { LoadResult } from '../../../scripts/bench/loadTest.ts';
+import { allTables, type BenchResults, sizeTable, targetVerdicts } from '../../../scripts/bench/report.ts';
+import { activeCpuMs } from '../../../scripts/bench/startupProfile.ts';
+import type { SyncRunResult } from '../../../scripts/bench/syncBench.ts';
+
+const load = (requestsPerSecond: number, p50Ms: number, p99Ms: number): LoadResult => ({
+  requestsPerSecond,
+  p50Ms,
+  p99Ms,
+  responses: 1000,
+  unexpected: 0,
+});
+
+const invocation = (project: LoadResult, invalid: LoadResult, many: LoadResult): InvocationRounds => ({
+  'project-10/valid': [project],
+  'baseline/valid': [load(1000, 4, 10)],
+  'project-1000/valid': [many],
+  'project-10/invalid': [invalid],
+  'baseline/invalid': [load(1000, 4, 10)],
+});
+
+const sync = (noopWrites: number, changedWrites: number): SyncRunResult[] => [
+  { scenario: 'first run', reads: 1, writes: 200, rateLimited: 0, wallMs: 500, status: 'synced' },
+  { scenario: 'no-op rerun', reads: 10, writes: noopWrites, rateLimited: 0, wallMs: 20, status: 'in-sync' },
+  { scenario: '10 changed', reads: 10, writes: changedWrites, rateLimited: 0, wallMs: 30, status: 'synced' },
+];
+
+const results = (overrides: Partial<BenchResults>): BenchResults => ({
+  machine: { cpus: 2, cpuModel: 'test', node: 'v24', date: '2026-01-01T00:00:00Z' },
+  settings: QUICK_SETTINGS,
+  ...overrides,
+});
+
+describe('bench report', () => {
+  it('meets every target when the project keeps up with the baselines', () => {
+    const verdicts = targetVerdicts(
+      results({
+        invocation: invocation(load(950, 4.2, 11), load(900, 4.8, 12), load(950, 4.4, 11)),
+        size: [
+          { worker: 'bare zod', gzipBytes: 100 * 1024, startupMs: [20, 22, 21] },
+          { worker: 'project', gzipBytes: 108 * 1024, startupMs: [22, 23, 22] },
+        ],
+        sync: sync(0, 10),
+      }),
+    );
+    expect(verdicts).toHaveLength(8);
+    expect(verdicts.filter((v) => !v.met)).toEqual([]);
+  });
+
+  it('says which targets are missed and by how much', () => {
+    const verdicts = targetVerdicts(
+      results({
+        invocation: invocation(load(800, 5, 13), load(700, 6, 14), load(800, 6, 13)),
+        size: [
+          { worker: 'bare zod', gzipBytes: 100 * 1024, startupMs: [20] },
+          { worker: 'project', gzipBytes: 116 * 1024, startupMs: [25] },
+        ],
+        sync: sync(3, 12),
+      }),
+    );
+    const missed = Object.fromEntries(verdicts.filter((v) => !v.met).map((v) => [v.target, v.measured]));
+    expect(missed).toEqual({
+      'valid-call throughput >= 0.9x baseline': '0.80x',
+      'valid-call p99 <= 1.15x baseline': '1.30x',
+      'invalid-call p50 <= 1.25x baseline': '1.50x',
+      '1,000 functions: p50 <= 1.1x of 10 functions': '1.20x',
+      'framework share <= 10 KiB gzip': '16.0 KiB',
+      'framework share <= 2 ms start-up CPU': '5.0 ms',
+      'no-op sync: zero writes, only the 10 list pages': '3 writes, 10 reads',
+      '10 changed: exactly 10 writes': '12 writes',
+    });
+  });
+
+  it('adds the framework share as project minus bare zod', () => {
+    const table = sizeTable([
+      { worker: 'bare zod', gzipBytes: 100 * 1024, startupMs: [20, 30, 25] },
+      { worker: 'project', gzipBytes: 110 * 1024, startupMs: [28, 26, 27] },
+    ]);
+    expect(table.rows.at(-1)).toEqual(['framework share (project - bare zod)', 10, 2, null]);
+  });
+
+  it('marks sync as pending, with the reason, when it could not be measured', () => {
+    const tables = allTables(results({ sync: { pending: 'sync is not ready' } }));
+    const syncPart = tables.find((t) => t.title.startsWith('3.'));
+    expect(syncPart?.rows).toEqual([['all', 'pending']]);
+    expect(syncPart?.notes).toEqual(['sync is not ready']);
+  });
+
+  it('counts only active samples of a start-up profile', () => {
+    const profile = {
+      nodes: [
+        { id: 1, callFrame: { functionName: '(idle)' } },
+        { id: 2, callFrame: { functionName: '' } },
+        { id: 3, callFrame: { functionName: '(garbage collector)' } },
+        { id: 4, callFrame: { functionName: '(program)' } },
+      ],
+      samples: [1, 2, 3, 4, 2],
+      timeDeltas: [40_000, 1_500, 500, 900, 1_000],
+    };
+    expect(activeCpuMs(profile)).toBe(3);
+  });
+
+  it('reads --quick and --json, and refuses unknown flags', () => {
+    expect(parseBenchArgs(['--quick', '--json'])).toMatchObject({ quick: true, json: true, settings: { rounds: 1 } });
+    expect(parseBenchArgs([]).settings.rounds).toBeGreaterThan(1);
+    expect(() => parseBenchArgs(['--fast'])).toThrow();
+  });
+});
