@@ -38,11 +38,11 @@ Options:
 
 /** The default run: about 3 minutes on 2 shared cores. */
 export const DEFAULT_SETTINGS: BenchSettings = {
-  rounds: 5,
+  rounds: 4,
   seconds: 2,
   warmupSeconds: 1,
   connections: 10,
-  startupRuns: 3,
+  startupRuns: 4,
   storm: true,
 };
 

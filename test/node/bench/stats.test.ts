@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { median, pairedRatio, percentile } from '../../../scripts/bench/stats.ts';
+import { median, pairedDifference, pairedRatio, percentile } from '../../../scripts/bench/stats.ts';
 
 describe('bench statistics', () => {
   it('takes percentiles by nearest rank', () => {
@@ -23,6 +23,11 @@ describe('bench statistics', () => {
   it('pairs rounds before dividing, so drift between rounds cancels', () => {
     // Each round the machine got slower, but the project stayed at 1.1x the baseline.
     expect(pairedRatio([110, 220, 330], [100, 200, 300])).toBeCloseTo(1.1);
+  });
+
+  it('takes the median of paired differences of runs side by side', () => {
+    expect(pairedDifference([28, 26, 27], [20, 30, 25])).toBe(2);
+    expect(pairedDifference([1], [Number.NaN])).toBeNaN();
   });
 
   it('leaves out rounds whose ratio cannot be taken', () => {
