@@ -19,11 +19,12 @@ export interface BenchSettings {
 export interface BenchArgs {
   help: boolean;
   json: boolean;
+  markdown: boolean;
   quick: boolean;
   settings: BenchSettings;
 }
 
-export const HELP = `Usage: npm run bench -- [--json] [--quick]
+export const HELP = `Usage: npm run --silent bench -- [--json | --markdown] [--quick]
 
 Measures the project against baselines run on this machine in this run (ratios, not absolute
 speeds): invocation through the project's Worker and a hand-written Worker on local workerd, bundle
@@ -31,9 +32,12 @@ size and start-up CPU against a bare zod Worker, sync of 200 functions against t
 emulator, and heap per registered function. The default run takes about 3 minutes.
 
 Options:
-  --json    Print one JSON document on stdout (progress still goes to stderr).
-  --quick   One short round of everything (about 1 minute): a smoke run, too noisy to quote.
+  --json      Print one JSON document on stdout (progress still goes to stderr).
+  --markdown  Print the tables as Markdown, as the README's "Performance" section shows them.
+  --quick     One short round of everything (about 1 minute): a smoke run, too noisy to quote.
   -h, --help  Show this help.
+
+(--silent keeps npm's own header off stdout, so --json output parses.)
 `;
 
 /** The default run: about 3 minutes on 2 shared cores. */
@@ -66,6 +70,7 @@ export const parseBenchArgs = (argv: string[]): BenchArgs => {
     options: {
       help: { type: 'boolean', short: 'h', default: false },
       json: { type: 'boolean', default: false },
+      markdown: { type: 'boolean', default: false },
       quick: { type: 'boolean', default: false },
     },
     strict: true,
@@ -74,6 +79,7 @@ export const parseBenchArgs = (argv: string[]): BenchArgs => {
   return {
     help: values.help,
     json: values.json,
+    markdown: values.markdown,
     quick: values.quick,
     settings: values.quick ? QUICK_SETTINGS : DEFAULT_SETTINGS,
   };

@@ -10,7 +10,7 @@ import { measureMemory } from './memory.ts';
 import { allTables, type BenchResults, type SizeResult, SYNC_FUNCTIONS, targetVerdicts } from './report.ts';
 import { startupCpuMs } from './startupProfile.ts';
 import { measureSync } from './syncBench.ts';
-import { renderTable } from './table.ts';
+import { renderMarkdown, renderTable } from './table.ts';
 
 // Every Worker this run builds: entry, build-time defines, and whether part 2 profiles it.
 const BUILDS = {
@@ -117,10 +117,11 @@ const main = async (): Promise<number> => {
     process.stdout.write(`${JSON.stringify({ ...results, targets: targetVerdicts(results) }, null, 2)}\n`);
   } else {
     const { cpus: count, cpuModel, node, date } = results.machine;
+    const render = args.markdown ? renderMarkdown : renderTable;
     process.stdout.write(
       `agent-functions benchmark, ${date}: ${count} x ${cpuModel}, Node ${node}${args.quick ? ' (--quick: a smoke run, too noisy to quote)' : ''}\n\n`,
     );
-    process.stdout.write(`${allTables(results).map(renderTable).join('\n\n')}\n`);
+    process.stdout.write(`${allTables(results).map(render).join('\n\n')}\n`);
   }
   return 0;
 };
