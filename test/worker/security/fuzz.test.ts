@@ -1,0 +1,502 @@
+// Throws thousands of hostile requests at the Worker (fixed seed, so every run is the same run) and
+// checks every answer against the invariants in audit.ts. Test-only functions go through
+// createWorker with an env we choose; the shipped functions go through the real entry.
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_BODY_LIMIT } from '../../../src/define.ts';
+import { inputJsonSchema } from '../../../src/describe.ts';
+import { functions as shipped } from '../../../src/functions.gen.ts';
+import { signWebhook } from '../../../src/platform/signature.ts';
+import { captureLogs, guarded, logLines, prototypeSnapshot, type Run, runs, type Sent, violations } from './audit.ts';
+import {
+  anyString,
+  type Credential,
+  contentType,
+  credential,
+  credentialIsValid,
+  DANGEROUS_KEYS,
+  deepNesting,
+  type Encoding,
+  encode,
+  encodings,
+  envelopeKey,
+  hostileNumberText,
+  invalidUtf8,
+  method,
+  noiseHeaders,
+  noiseQuery,
+  objectOf,
+  POLLUTING_MEMBERS,
+  signature,
+  sizeAroundLimit,
+} from './fuzz-arbitraries.ts';
+import { TEST_FUNCTIONS, type TestFunctionName, VALID_EXAMPLES } from './fuzz-functions.ts';
+import { entry, FUNCTIONS_SECRET, keyOf, nowSeconds, ORIGIN, SIGNING_SECRET, workerOf } from './harness.ts';
+
+/** Fixed, so a failure is reproducible; change it only to explore, never to make a failure go away. */
+const SEED = 20_261_117;
+/** Generous: a property takes 1-4 s alone, more on a busy 2-core machine. */
+const FUZZ_TIMEOUT_MS = 60_000;
+const FAKE_PLATFORM_API_KEY = 'pk_live_fuzz_9d2f6c1e0b7a';
+
+const testNames = Object.keys(TEST_FUNCTIONS) as TestFunctionName[];
+const shippedNames = Object.keys(shipped);
+const testFetch = workerOf(Object.fromEntries(testNames.map((name) => [name, guarded(name, TEST_FUNCTIONS[name])])), {
+  PLATFORM_API_KEY: FAKE_PLATFORM_API_KEY,
+});
+
+const stats = { requests: 0, byStatus: new Map<number, number>(), shippedRuns: 0, testRuns: 0 };
+let secrets: string[] = [];
+let snapshot: Record<string, string[]> = {};
+let stopCapture: () => void = () => {};
+const originalHandlers = new Map<string, (typeof shipped)[string]['handler']>();
+
+beforeAll(async () => {
+  snapshot = prototypeSnapshot();
+  const keys = await Promise.all([...testNames, ...shippedNames].map((name) => keyOf(name)));
+  secrets = [FUNCTIONS_SECRET, SIGNING_SECRET, FAKE_PLATFORM_API_KEY, ...keys];
+  // The entry's registry holds these very definition objects: wrap their handlers in place.
+  for (const name of shippedNames) {
+    const definition = shipped[name];
+    if (!definition) continue;
+    originalHandlers.set(name, definition.handler);
+    definition.handler = guarded(name, { ...definition }).handler;
+  }
+  stopCapture = captureLogs();
+});
+
+afterAll(() => {
+  stopCapture();
+  for (const [name, handler] of originalHandlers) if (shipped[name]) shipped[name].handler = handler;
+});
+
+// The fetch spec upper-cases these six; any other method keeps its spelling.
+const NORMALISED = new Set(['DELETE', 'GET', 'HEAD', 'OPTIONS', 'POST', 'PUT']);
+const normalise = (m: string) => (NORMALISED.has(m.toUpperCase()) ? m.toUpperCase() : m);
+const isInvocationMethod = (m: string) => m === 'GET' || m === 'POST';
+
+const credentialParts = async (
+  name: string,
+  c: Credential,
+): Promise<{ query: string; headers: Record<string, string> }> => {
+  const key = await keyOf(name);
+  switch (c) {
+    case 'query':
+      return { query: `key=${key}`, headers: {} };
+    case 'header':
+      return { query: '', headers: { 'x-function-key': key } };
+    case 'bearer':
+      return { query: '', headers: { authorization: `Bearer ${key}` } };
+    case 'wrong':
+      return { query: `key=${'A'.repeat(43)}`, headers: {} };
+    case 'other-function':
+      return { query: `key=${await keyOf(`${name}_other`)}`, headers: {} };
+    case 'padded':
+      return { query: `key=${key}=`, headers: {} };
+    case 'truncated':
+      return { query: `key=${key.slice(0, -1)}`, headers: {} };
+    case 'lowercase':
+      return { query: `key=${key.toLowerCase()}`, headers: {} };
+    case 'old-secret':
+      return { query: `key=${await keyOf(name, `${FUNCTIONS_SECRET}-old`)}`, headers: {} };
+    default:
+      return { query: '', headers: {} };
+  }
+};
+
+const signatureParts = async (kind: string, body: string): Promise<Record<string, string>> => {
+  const now = nowSeconds();
+  const sign = async (secret: string, at: number) => ({
+    'x-webhook-timestamp': String(at),
+    'x-webhook-signature': await signWebhook(secret, String(at), body),
+  });
+  switch (kind) {
+    case 'valid':
+      return sign(SIGNING_SECRET, now);
+    case 'wrong-secret':
+      return sign('not-the-signing-secret', now);
+    case 'stale':
+      return sign(SIGNING_SECRET, now - 3600);
+    case 'future':
+      return sign(SIGNING_SECRET, now + 3600);
+    case 'garbage':
+      return { 'x-webhook-timestamp': String(now), 'x-webhook-signature': 'v1=nothex' };
+    case 'only-timestamp':
+      return { 'x-webhook-timestamp': String(now) };
+    default:
+      return {};
+  }
+};
+
+/** Signatures a request has already presented past the key check: the replay guard holds them. */
+const claimedSignatures = new Set<string>();
+
+/** Whether this validly signed request repeats one already claimed (and claims it otherwise). */
+const isReplay = (headers: Record<string, string>, reachesGuard: boolean): boolean => {
+  const signed = headers['x-webhook-signature'];
+  if (!signed || !reachesGuard) return false;
+  if (claimedSignatures.has(signed)) return true;
+  claimedSignatures.add(signed);
+  return false;
+};
+
+const FORBIDDEN_NOISE = /^(?:authorization|x-function-key|content-type|content-length|x-webhook-.*|host)$/;
+
+/** String values inside a JSON value (not its keys: parameter names are no secret), for the log audit. */
+const leaves = (value: unknown, out: string[] = []): string[] => {
+  const stack = [value];
+  while (stack.length > 0 && out.length < 200) {
+    const item = stack.pop();
+    if (typeof item === 'string') out.push(item);
+    else if (typeof item === 'object' && item !== null) stack.push(...Object.values(item));
+  }
+  return out;
+};
+
+/** Arguments as a query string: arrays as repeated parameters, objects as JSON. */
+const toQuery = (args: Record<string, unknown>): [string, string][] =>
+  Object.entries(args).flatMap(([key, value]) =>
+    (Array.isArray(value) ? value : [value]).map((v): [string, string] => [
+      key,
+      typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v),
+    ]),
+  );
+
+const toRequest = (sent: Sent): Request =>
+  new Request(`${ORIGIN}${sent.path}`, {
+    method: sent.method,
+    headers: sent.headers,
+    ...(sent.method === 'GET' || sent.method === 'HEAD' || sent.body === undefined ? {} : { body: sent.body }),
+  });
+
+/** Sends one request, audits its answer and fails with every broken invariant. */
+const exercise = async (sent: Sent, target: 'test' | 'entry', request: Request = toRequest(sent)) => {
+  const runsBefore = runs.length;
+  const linesBefore = logLines.length;
+  const response = await (target === 'test' ? testFetch(request) : entry.fetch(request));
+  const ran: Run[] = runs.slice(runsBefore);
+  stats.requests++;
+  stats.byStatus.set(response.status, (stats.byStatus.get(response.status) ?? 0) + 1);
+  if (target === 'test') stats.testRuns += ran.length;
+  else stats.shippedRuns += ran.length;
+  const found = await violations({
+    sent,
+    response,
+    ran,
+    lines: logLines.slice(linesBefore),
+    secrets,
+    loggingFunctions: new Set(['fuzz_logged']),
+    snapshot,
+  });
+  if (found.length > 0) {
+    const body = typeof sent.body === 'string' ? sent.body.slice(0, 300) : `${sent.body?.byteLength ?? 0} bytes`;
+    throw new Error(`${found.join('; ')}\n  for ${sent.method} ${sent.path.slice(0, 200)} ${body}`);
+  }
+};
+
+const schemas = new Map<string, ReturnType<typeof inputJsonSchema>>();
+const schemaOf = (name: string) => {
+  let schema = schemas.get(name);
+  if (!schema) {
+    const definition = (TEST_FUNCTIONS as Record<string, (typeof shipped)[string]>)[name] ?? shipped[name];
+    schema = inputJsonSchema(name, definition?.parameters ?? TEST_FUNCTIONS.fuzz_record.parameters);
+    schemas.set(name, schema);
+  }
+  return schema;
+};
+
+const GET_FRIENDLY = new Set<string>(['fuzz_record', 'fuzz_loose', 'fuzz_strict', 'fuzz_logged']);
+
+describe('the Worker under fuzzing (fast-check, fixed seed)', () => {
+  it(
+    'keeps every invariant for well-formed and subtly wrong calls of the test functions',
+    async () => {
+      const spec = fc.constantFrom(...testNames).chain((fn) =>
+        fc.record({
+          fn: fc.constant(fn),
+          example: fc.boolean(),
+          args: objectOf(schemaOf(fn)),
+          mutation: fc.option(
+            fc.tuple(
+              fc.constantFrom('drop', 'replace', 'stringify', 'extra'),
+              anyString,
+              fc.jsonValue({ maxDepth: 2 }),
+            ),
+            { freq: 3 },
+          ),
+          encoding: fc.constantFrom(...encodings),
+          envelope: envelopeKey,
+          method,
+          contentType,
+          credential,
+          signature,
+          headers: noiseHeaders,
+          query: noiseQuery,
+        }),
+      );
+      await fc.assert(
+        fc.asyncProperty(spec, async (s) => {
+          const args = structuredClone(s.example ? VALID_EXAMPLES[s.fn] : s.args);
+          if (s.mutation) {
+            const [kind, key, value] = s.mutation;
+            const target = Object.keys(args)[0] ?? key;
+            if (kind === 'drop') delete args[target];
+            else if (kind === 'replace') args[target] = value;
+            else if (kind === 'stringify') args[target] = JSON.stringify(args[target] ?? null);
+            else Object.defineProperty(args, key, { value, enumerable: true, writable: true, configurable: true });
+          }
+          const m = normalise(s.method);
+          const body = m === 'GET' ? '' : encode(args, s.encoding as Encoding, s.envelope);
+          const cred = await credentialParts(s.fn, s.credential);
+          const noise = Object.fromEntries(Object.entries(s.headers).filter(([k]) => !FORBIDDEN_NOISE.test(k)));
+          const query = new URLSearchParams(m === 'GET' ? toQuery(args) : []);
+          for (const [k, v] of s.query) query.append(k, v);
+          const path = `/functions/${s.fn}?${[query.toString(), cred.query].filter(Boolean).join('&')}`;
+          const headers = {
+            ...noise,
+            ...(s.contentType !== undefined ? { 'content-type': s.contentType } : {}),
+            ...cred.headers,
+            ...(await signatureParts(s.signature, body)),
+          };
+          // The oracle: what the contract prescribes, where the request makes it certain.
+          const replay =
+            s.signature === 'valid' && isReplay(headers, isInvocationMethod(m) && credentialIsValid(s.credential));
+          const clean = s.example && !s.mutation;
+          const noiseFree = !s.query.some(
+            ([k]) => Object.hasOwn(args, k) || ['arguments', 'args', 'parameters', 'input'].includes(k),
+          );
+          let expected: number | undefined;
+          if (!isInvocationMethod(m)) expected = 405;
+          else if (!credentialIsValid(s.credential)) expected = 401;
+          else if ((s.signature !== 'none' && s.signature !== 'valid') || replay) expected = 401;
+          else if (clean && s.fn === 'fuzz_throws') expected = 500;
+          else if (clean && m === 'POST' && !(s.contentType ?? '').startsWith('application/x-www-form-urlencoded'))
+            expected = s.fn === 'fuzz_strict' && s.encoding === 'polluting' ? 422 : 200;
+          else if (
+            clean &&
+            m === 'GET' &&
+            GET_FRIENDLY.has(s.fn) &&
+            noiseFree &&
+            (s.fn !== 'fuzz_strict' || s.query.length === 0)
+          )
+            expected = 200;
+          const sent: Sent = {
+            fn: s.fn,
+            method: m,
+            path,
+            headers,
+            body,
+            ...(expected !== undefined ? { expected } : {}),
+            argumentValues: leaves(args),
+          };
+          await exercise(sent, 'test');
+        }),
+        { seed: SEED, numRuns: 3000 },
+      );
+    },
+    FUZZ_TIMEOUT_MS,
+  );
+
+  it(
+    'keeps every invariant for garbage: random methods, paths, headers, bytes, nesting and numbers',
+    async () => {
+      const body = fc.oneof(
+        fc.uint8Array({ maxLength: 512 }),
+        fc.string({ unit: 'binary', maxLength: 200 }),
+        fc.jsonValue().map((v) => JSON.stringify(v) ?? ''),
+        deepNesting,
+        deepNesting.map((deep) => `{"name":"x","count":1,"kind":"a","meta":${deep}}`),
+        deepNesting.map((deep) => `{"id":"x","note":"y","extra":${deep}}`),
+        hostileNumberText.map((n) => `{"name":"x","count":${n},"kind":"a","n":${n}}`),
+        invalidUtf8,
+        fc.constantFrom('', ' ', '\n\t', 'null', '[]', '"x"', '0', 'true', '{', '{"a":', '\uFEFF{"id":"x"}', '{}'),
+        fc.constant(`{${POLLUTING_MEMBERS},"id":"x","note":"y","name":"x","count":1,"kind":"a"}`),
+        fc.constant('__proto__[polluted]=1&constructor[prototype][polluted]=1&id=x&note=y'),
+        fc.dictionary(fc.constantFrom(...DANGEROUS_KEYS), fc.jsonValue({ maxDepth: 2 })).map((d) => JSON.stringify(d)),
+      );
+      const path = fc.oneof(
+        { arbitrary: fc.constantFrom(...testNames, ...shippedNames).map((n) => `/functions/${n}`), weight: 5 },
+        fc.webPath(),
+        anyString.map((s) => `/functions/${encodeURIComponent(s)}`),
+        fc.constantFrom(
+          '/functions',
+          '/functions/',
+          '/functions/%',
+          '/functions/%E0%A4%A',
+          '/functions/__proto__',
+          '/functions/constructor',
+          '/functions/hasOwnProperty',
+          '/functions/..%2f..%2fetc',
+          '/functions//quote_price',
+          '/functions/quote_price/extra',
+          '/functions/QUOTE_PRICE',
+          '/',
+          '/%00',
+        ),
+      );
+      const spec = fc.record({
+        target: fc.constantFrom('test' as const, 'entry' as const),
+        method,
+        path,
+        credential,
+        contentType,
+        headers: noiseHeaders,
+        query: noiseQuery,
+        body,
+      });
+      await fc.assert(
+        fc.asyncProperty(spec, async (s) => {
+          const m = normalise(s.method);
+          const named = /^\/functions\/([a-z0-9_]+)$/.exec(s.path)?.[1];
+          const cred = await credentialParts(named ?? 'quote_price', s.credential);
+          const query = new URLSearchParams(s.query);
+          const path = `${s.path}?${[query.toString(), cred.query].filter(Boolean).join('&')}`;
+          const noise = Object.fromEntries(Object.entries(s.headers).filter(([k]) => !FORBIDDEN_NOISE.test(k)));
+          const registered = s.target === 'test' ? (testNames as string[]) : shippedNames;
+          let expected: number | undefined;
+          if (named !== undefined && !registered.includes(named)) expected = 404;
+          else if (named !== undefined && !isInvocationMethod(m)) expected = 405;
+          else if (named !== undefined && !credentialIsValid(s.credential)) expected = 401;
+          let values: string[] = [];
+          if (typeof s.body === 'string') {
+            try {
+              values = leaves(JSON.parse(s.body));
+            } catch {
+              values = [];
+            }
+          }
+          const sent: Sent = {
+            ...(named !== undefined ? { fn: named } : {}),
+            method: m,
+            path,
+            headers: {
+              ...noise,
+              ...(s.contentType !== undefined ? { 'content-type': s.contentType } : {}),
+              ...cred.headers,
+            },
+            body: s.body,
+            ...(expected !== undefined ? { expected } : {}),
+            argumentValues: values,
+          };
+          await exercise(sent, s.target);
+        }),
+        { seed: SEED, numRuns: 2000 },
+      );
+    },
+    FUZZ_TIMEOUT_MS,
+  );
+
+  it(
+    'answers 413 for every body over the limit and accepts every valid body up to it, streamed or not',
+    async () => {
+      const spec = fc.record({
+        size: sizeAroundLimit,
+        pad: fc.constantFrom('spaces', 'multibyte', 'stream'),
+      });
+      await fc.assert(
+        fc.asyncProperty(spec, async ({ size, pad }) => {
+          const encoder = new TextEncoder();
+          const base = JSON.stringify(VALID_EXAMPLES.fuzz_record);
+          let text: string;
+          if (pad === 'multibyte') {
+            // Two-byte characters put the limit between the bytes of one character.
+            const prefix = `${base.slice(0, -1)},"padding":"`;
+            const room = Math.max(0, size - encoder.encode(`${prefix}"}`).byteLength);
+            text = `${prefix}${'\u00e9'.repeat(Math.floor(room / 2))}${room % 2 ? ' ' : ''}"}`;
+          } else {
+            text = base + ' '.repeat(Math.max(0, size - base.length));
+          }
+          const bytes = encoder.encode(text);
+          const expected = bytes.byteLength > DEFAULT_BODY_LIMIT ? 413 : 200;
+          const path = `/functions/fuzz_record?key=${await keyOf('fuzz_record')}`;
+          const sent: Sent = {
+            fn: 'fuzz_record',
+            method: 'POST',
+            path,
+            headers: { 'content-type': 'application/json' },
+            body: text,
+            expected,
+            argumentValues: ['Ada'],
+          };
+          const request =
+            pad === 'stream'
+              ? new Request(`${ORIGIN}${path}`, {
+                  method: 'POST',
+                  headers: sent.headers,
+                  // No Content-Length: the limit must hold while the body streams in.
+                  body: new ReadableStream({
+                    start(controller) {
+                      for (let at = 0; at < bytes.byteLength; at += 8192)
+                        controller.enqueue(bytes.slice(at, at + 8192));
+                      controller.close();
+                    },
+                  }),
+                })
+              : undefined;
+          await exercise(sent, 'test', request);
+        }),
+        { seed: SEED, numRuns: 200 },
+      );
+    },
+    FUZZ_TIMEOUT_MS,
+  );
+
+  it(
+    'keeps every invariant for the shipped functions called through the real entry',
+    async () => {
+      const spec = fc.constantFrom(...shippedNames).chain((fn) =>
+        fc.record({
+          fn: fc.constant(fn),
+          args: objectOf(schemaOf(fn)),
+          encoding: fc.constantFrom(...encodings),
+          envelope: envelopeKey,
+          get: fc.boolean(),
+          credential,
+          signature,
+        }),
+      );
+      await fc.assert(
+        fc.asyncProperty(spec, async (s) => {
+          const m = s.get ? 'GET' : 'POST';
+          const body = m === 'GET' ? '' : encode(s.args, s.encoding, s.envelope);
+          const cred = await credentialParts(s.fn, s.credential);
+          const query = new URLSearchParams(m === 'GET' ? toQuery(s.args) : []);
+          const path = `/functions/${s.fn}?${[query.toString(), cred.query].filter(Boolean).join('&')}`;
+          const headers = {
+            'content-type': 'application/json',
+            ...cred.headers,
+            ...(await signatureParts(s.signature, body)),
+          };
+          const replay = s.signature === 'valid' && isReplay(headers, credentialIsValid(s.credential));
+          let expected: number | undefined;
+          if (!credentialIsValid(s.credential)) expected = 401;
+          else if ((s.signature !== 'none' && s.signature !== 'valid') || replay) expected = 401;
+          const sent: Sent = {
+            fn: s.fn,
+            method: m,
+            path,
+            headers,
+            body,
+            ...(expected !== undefined ? { expected } : {}),
+            argumentValues: leaves(s.args),
+          };
+          await exercise(sent, 'entry');
+        }),
+        { seed: SEED, numRuns: 1200 },
+      );
+    },
+    FUZZ_TIMEOUT_MS,
+  );
+
+  it('reached every answer and every handler, and its log audit saw the logs (the fuzzer is not blind)', () => {
+    expect(stats.requests).toBeGreaterThanOrEqual(6000);
+    for (const status of [200, 400, 401, 404, 405, 413, 422, 500]) {
+      expect(stats.byStatus.get(status) ?? 0, `answers with status ${status}`).toBeGreaterThan(0);
+    }
+    expect(stats.testRuns).toBeGreaterThan(200);
+    expect(stats.shippedRuns).toBeGreaterThan(50);
+    expect(logLines.some((line) => line.includes('"event":"invocation"'))).toBe(true);
+    // The opted-in function's arguments do reach the log, so the audit would see a leak.
+    expect(logLines.some((line) => line.includes('logged on purpose'))).toBe(true);
+  });
+});
