@@ -36,26 +36,44 @@ export const fromBase64Url = (text: string): Uint8Array<ArrayBuffer> | undefined
   return Uint8Array.from(binary, (c) => c.charCodeAt(0));
 };
 
+const derive = async (secret: string, context: string): Promise<string> =>
+  toBase64Url(await crypto.subtle.sign('HMAC', await hmacKey(secret), encoder.encode(context)));
+
+// HMAC verification compares in constant time: the answer leaks nothing about how close a guess was.
+const verify = async (secret: string, context: string, presented: string): Promise<boolean> => {
+  const bytes = fromBase64Url(presented);
+  if (bytes?.length !== 32) return false;
+  return crypto.subtle.verify('HMAC', await hmacKey(secret), bytes, encoder.encode(context));
+};
+
 /**
  * The invocation key of one function.
  * @example await functionKey(env.FUNCTIONS_SECRET, 'quote_price') // 'Zk3...'
  */
-export const functionKey = async (secret: string, name: string): Promise<string> =>
-  toBase64Url(await crypto.subtle.sign('HMAC', await hmacKey(secret), encoder.encode(KEY_CONTEXT + name)));
+export const functionKey = (secret: string, name: string): Promise<string> => derive(secret, KEY_CONTEXT + name);
+
+/** Whether `presented` is the key of function `name`, compared in constant time. */
+export const isFunctionKey = (secret: string, name: string, presented: string): Promise<boolean> =>
+  verify(secret, KEY_CONTEXT + name, presented);
+
+// No function name contains a colon-free "manifest" after "function:", so the two never collide.
+const MANIFEST_CONTEXT = 'manifest';
 
 /**
- * Whether `presented` is the key of function `name`. HMAC verification compares in constant time,
- * so the answer leaks nothing about how close a guess was.
+ * The key that reads the manifest (`GET /functions`): derived, so FUNCTIONS_SECRET itself never
+ * travels over the wire.
+ * @example fetch(`${origin}/functions`, { headers: { authorization: `Bearer ${await manifestKey(secret)}` } })
  */
-export const isFunctionKey = async (secret: string, name: string, presented: string): Promise<boolean> => {
-  const bytes = fromBase64Url(presented);
-  if (bytes?.length !== 32) return false;
-  return crypto.subtle.verify('HMAC', await hmacKey(secret), bytes, encoder.encode(KEY_CONTEXT + name));
-};
+export const manifestKey = (secret: string): Promise<string> => derive(secret, MANIFEST_CONTEXT);
+
+/** Whether `presented` is the manifest key, compared in constant time. */
+export const isManifestKey = (secret: string, presented: string): Promise<boolean> =>
+  verify(secret, MANIFEST_CONTEXT, presented);
 
 /**
- * Constant-time equality of two strings (for bearer secrets that are not HMAC keys).
+ * Constant-time equality of two strings that are not keys (an email a customer gave, say).
  * Both sides are hashed first so neither the length nor the content leaks through timing.
+ * @example await safeEqual(order.email, args.email)
  */
 export const safeEqual = async (a: string, b: string): Promise<boolean> => {
   const key = await hmacKey('safe-equal');

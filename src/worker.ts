@@ -4,7 +4,7 @@ import { DefinitionError } from './describe.ts';
 import { type Env, isDevelopment } from './env.ts';
 import { FunctionError } from './errors.ts';
 import { invoke } from './invoke.ts';
-import { safeEqual } from './keys.ts';
+import { isManifestKey } from './keys.ts';
 import { createLogger } from './log.ts';
 import type { Registry } from './registry.ts';
 import { errorResponse, jsonResponse, requestIdOf } from './respond.ts';
@@ -15,7 +15,7 @@ type RoutedRequest = Request & { params: Record<string, string>; requestId: stri
 const manifestAllowed = async (request: Request, env: Env): Promise<boolean> => {
   if (isDevelopment(env)) return true;
   const token = /^Bearer\s+(\S+)$/i.exec(request.headers.get('authorization') ?? '')?.[1];
-  return Boolean(env.FUNCTIONS_SECRET && token && (await safeEqual(token, env.FUNCTIONS_SECRET)));
+  return Boolean(env.FUNCTIONS_SECRET && token && (await isManifestKey(env.FUNCTIONS_SECRET, token)));
 };
 
 /**
@@ -35,7 +35,11 @@ export const createWorker = (registry: Registry) => {
 
   router.get('/functions', async (request, env) => {
     if (!(await manifestAllowed(request, env))) {
-      throw new FunctionError(401, 'unauthorized', 'The manifest needs "Authorization: Bearer <FUNCTIONS_SECRET>".');
+      throw new FunctionError(
+        401,
+        'unauthorized',
+        'The manifest needs "Authorization: Bearer <manifest key>" (manifestKey(FUNCTIONS_SECRET) in src/keys.ts; npm run sync sends it).',
+      );
     }
     try {
       const functions = registry.names().map((name) => registry.get(name)?.manifest);

@@ -3,6 +3,7 @@
 // `GET /functions` with the manifest that src/describe.ts derives. Sync registers exactly that.
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { manifestKey } from '../../src/keys.ts';
 
 /** The project's root (where wrangler.toml and functions/ live). */
 export const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -76,7 +77,7 @@ export const readManifest = async (options: { secret: string; root?: string }): 
       throw new ManifestError(`The Worker did not start: ${(error as Error).message}`);
     }
     const response = await server.getWorker().fetch('http://localhost/functions', {
-      headers: { authorization: `Bearer ${options.secret}` },
+      headers: { authorization: `Bearer ${await manifestKey(options.secret)}` },
     });
     return parseManifest(response.status, await response.text());
   } finally {

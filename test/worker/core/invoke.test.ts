@@ -3,10 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineFunction } from '../../../src/define.ts';
 import type { Env } from '../../../src/env.ts';
-import { functionKey } from '../../../src/keys.ts';
+import { functionKey, manifestKey } from '../../../src/keys.ts';
 import { createRegistry } from '../../../src/registry.ts';
 import { createWorker } from '../../../src/worker.ts';
-import { call, errorOf, keyOf, send } from '../helpers.ts';
+import { call, errorOf, keyOf, SECRET as SECRET_OF_TESTS, send } from '../helpers.ts';
 
 const SECRET = 'unit-secret';
 let aborted: unknown;
@@ -242,9 +242,14 @@ describe('arguments as the platform may send them', () => {
 });
 
 describe('the manifest at GET /functions', () => {
-  it('needs Bearer FUNCTIONS_SECRET in production', async () => {
-    const list = () => send('/functions', { headers: { authorization: 'Bearer test-functions-secret' } });
+  it('needs the manifest key derived from FUNCTIONS_SECRET in production, never the secret itself', async () => {
+    const list = async () =>
+      send('/functions', { headers: { authorization: `Bearer ${await manifestKey(SECRET_OF_TESTS)}` } });
     expect((await send('/functions')).status).toBe(401);
+    expect((await send('/functions', { headers: { authorization: `Bearer ${SECRET_OF_TESTS}` } })).status).toBe(401);
+    expect(
+      (await send('/functions', { headers: { authorization: `Bearer ${await keyOf('quote_price')}` } })).status,
+    ).toBe(401);
     expect((await send('/functions', { headers: { authorization: 'Bearer wrong' } })).status).toBe(401);
     const res = await list();
     expect(res.status).toBe(200);
