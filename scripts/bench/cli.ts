@@ -15,6 +15,7 @@ import { renderMarkdown, renderTable } from './table.ts';
 // Every Worker this run builds: entry, build-time defines, and whether part 2 profiles it.
 const BUILDS = {
   baseline: { label: 'baseline (by hand)', entry: 'bench/baseline.ts', defines: {}, profile: true },
+  baselineZod: { label: 'baseline validating with zod', entry: 'bench/baselineZod.ts', defines: {}, profile: false },
   bareZod: { label: 'bare zod', entry: 'bench/bareZod.ts', defines: {}, profile: true },
   bareZodJitless: {
     label: 'bare zod, z.config({ jitless: true })',
@@ -99,7 +100,12 @@ const main = async (): Promise<number> => {
 
     progress('invocation: warm-up, then interleaved rounds');
     results.invocation = await measureInvocation(
-      { baseline: built.baseline, project10: built.project10, project1000: built.project1000 },
+      {
+        baseline: built.baseline,
+        baselineZod: built.baselineZod,
+        project10: built.project10,
+        project1000: built.project1000,
+      },
       settings,
       progress,
     );

@@ -24,9 +24,11 @@ export const INVALID_BODY = JSON.stringify({ plan: 'growth', seats: 900, email: 
 export const CASES = [
   { id: 'project-10/valid', worker: 'project10', body: VALID_BODY, status: 200 },
   { id: 'baseline/valid', worker: 'baseline', body: VALID_BODY, status: 200 },
+  { id: 'baseline-zod/valid', worker: 'baselineZod', body: VALID_BODY, status: 200 },
   { id: 'project-1000/valid', worker: 'project1000', body: VALID_BODY, status: 200 },
   { id: 'project-10/invalid', worker: 'project10', body: INVALID_BODY, status: 422 },
   { id: 'baseline/invalid', worker: 'baseline', body: INVALID_BODY, status: 422 },
+  { id: 'baseline-zod/invalid', worker: 'baselineZod', body: INVALID_BODY, status: 422 },
 ] as const;
 
 export type CaseId = (typeof CASES)[number]['id'];
@@ -41,7 +43,7 @@ export const medianOf = (rounds: LoadResult[], metric: keyof LoadResult): number
 
 /**
  * Serves the three Workers and runs `rounds` interleaved rounds of every case after a warm-up.
- * @example await measureInvocation({ baseline, project10, project1000 }, { rounds: 5, seconds: 2, connections: 10 })
+ * @example await measureInvocation({ baseline, baselineZod, project10, project1000 }, { rounds: 5, seconds: 2, connections: 10 })
  */
 export const measureInvocation = async (
   workers: Record<WorkerId, BuiltWorker>,

@@ -51,6 +51,10 @@ export const invocationRatios = (inv: InvocationRounds) => ({
   invalidThroughput: paired(inv, 'project-10/invalid', 'baseline/invalid', 'requestsPerSecond'),
   invalidP50: paired(inv, 'project-10/invalid', 'baseline/invalid', 'p50Ms'),
   invalidP99: paired(inv, 'project-10/invalid', 'baseline/invalid', 'p99Ms'),
+  validZodThroughput: paired(inv, 'baseline-zod/valid', 'baseline/valid', 'requestsPerSecond'),
+  validOverZodThroughput: paired(inv, 'project-10/valid', 'baseline-zod/valid', 'requestsPerSecond'),
+  invalidZodP50: paired(inv, 'baseline-zod/invalid', 'baseline/invalid', 'p50Ms'),
+  invalidOverZodP50: paired(inv, 'project-10/invalid', 'baseline-zod/invalid', 'p50Ms'),
   manyP50: paired(inv, 'project-1000/valid', 'project-10/valid', 'p50Ms'),
   manyThroughput: paired(inv, 'project-1000/valid', 'project-10/valid', 'requestsPerSecond'),
 });
@@ -72,6 +76,11 @@ export const invocationTable = (inv: InvocationRounds, settings: BenchSettings):
     rows: [
       row('project, 10 functions, valid', 'project-10/valid', 'baseline', [r.validThroughput, r.validP50, r.validP99]),
       row('baseline (by hand), valid', 'baseline/valid', '-', null),
+      row('baseline validating with zod, valid', 'baseline-zod/valid', 'baseline', [
+        r.validZodThroughput,
+        paired(inv, 'baseline-zod/valid', 'baseline/valid', 'p50Ms'),
+        paired(inv, 'baseline-zod/valid', 'baseline/valid', 'p99Ms'),
+      ]),
       row('project, 1,000 functions, valid', 'project-1000/valid', '10 functions', [
         r.manyThroughput,
         r.manyP50,
@@ -83,9 +92,15 @@ export const invocationTable = (inv: InvocationRounds, settings: BenchSettings):
         r.invalidP99,
       ]),
       row('baseline (by hand), invalid (422)', 'baseline/invalid', '-', null),
+      row('baseline validating with zod, invalid (422)', 'baseline-zod/invalid', 'baseline', [
+        paired(inv, 'baseline-zod/invalid', 'baseline/invalid', 'requestsPerSecond'),
+        r.invalidZodP50,
+        paired(inv, 'baseline-zod/invalid', 'baseline/invalid', 'p99Ms'),
+      ]),
     ],
     notes: [
       `${settings.connections} connections, closed loop (autocannon), ${settings.rounds} round(s) of ${settings.seconds} s per call after a warm-up; ratios are medians of per-round paired ratios.`,
+      `Split of the valid-call gap: zod alone ${ratio(r.validZodThroughput)} of the baseline's req/s; the framework around zod ${ratio(r.validOverZodThroughput)} of the zod baseline's.`,
     ],
   };
 };

@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { parseBenchArgs, QUICK_SETTINGS } from '../../../scripts/bench/args.ts';
 import type { InvocationRounds } from '../../../scripts/bench/invocation.ts';
 import type { LoadResult } from '../../../scripts/bench/loadTest.ts';
-import { allTables, type BenchResults, sizeTable, targetVerdicts } from '../../../scripts/bench/report.ts';
+import {
+  allTables,
+  type BenchResults,
+  invocationTable,
+  sizeTable,
+  targetVerdicts,
+} from '../../../scripts/bench/report.ts';
 import { activeCpuMs } from '../../../scripts/bench/startupProfile.ts';
 import type { SyncRunResult } from '../../../scripts/bench/syncBench.ts';
 
@@ -17,9 +23,11 @@ const load = (requestsPerSecond: number, p50Ms: number, p99Ms: number): LoadResu
 const invocation = (project: LoadResult, invalid: LoadResult, many: LoadResult): InvocationRounds => ({
   'project-10/valid': [project],
   'baseline/valid': [load(1000, 4, 10)],
+  'baseline-zod/valid': [load(980, 4.1, 10)],
   'project-1000/valid': [many],
   'project-10/invalid': [invalid],
   'baseline/invalid': [load(1000, 4, 10)],
+  'baseline-zod/invalid': [load(960, 4.2, 10)],
 });
 
 const sync = (noopWrites: number, changedWrites: number): SyncRunResult[] => [
@@ -72,6 +80,14 @@ describe('bench report', () => {
       'no-op sync: zero writes, only the 10 list pages': '3 writes, 10 reads',
       '10 changed: exactly 10 writes': '12 writes',
     });
+  });
+
+  it("splits the valid call's gap into zod's part and the framework's", () => {
+    const table = invocationTable(invocation(load(784, 5, 12), load(900, 5, 12), load(800, 5, 12)), QUICK_SETTINGS);
+    expect(table.rows).toHaveLength(7);
+    expect(table.notes?.[1]).toBe(
+      "Split of the valid-call gap: zod alone 0.98x of the baseline's req/s; the framework around zod 0.80x of the zod baseline's.",
+    );
   });
 
   it('adds the framework share as project minus bare zod', () => {
