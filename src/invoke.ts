@@ -1,4 +1,4 @@
-// One invocation: key -> rate limit -> body -> signature (and replay) -> arguments -> handler under a time limit -> answer.
+// One invocation: key -> rate limit -> body -> signature and replay -> arguments -> handler under a time limit -> answer.
 import { coerceArguments, rawArguments, readBody, validateArguments } from './args.ts';
 import { DEFAULT_BODY_LIMIT } from './define.ts';
 import { type Env, isDevelopment } from './env.ts';
@@ -7,10 +7,9 @@ import { isFunctionKey } from './keys.ts';
 import type { Logger } from './log.ts';
 import type { PlatformClient } from './platform/client.ts';
 import { platformFromEnv } from './platform/fromEnv.ts';
-import { verifyWebhook } from './platform/signature.ts';
 import { checkRateLimit } from './ratelimit.ts';
 import type { RegisteredFunction } from './registry.ts';
-import { isFirstUse } from './replay.ts';
+import { checkSignature } from './signed.ts';
 
 /** Everything one invocation needs beside the function itself. */
 export interface Invocation {
@@ -57,39 +56,6 @@ const checkKey = async (fn: RegisteredFunction, { request, url, env, log }: Invo
       401,
       'unauthorized',
       'The function key is missing or wrong. This is a configuration problem, not something the customer can fix: tell them you cannot do this right now.',
-    );
-  }
-};
-
-const checkSignature = async (request: Request, env: Env, body: string) => {
-  const timestamp = request.headers.get('x-webhook-timestamp');
-  const signature = request.headers.get('x-webhook-signature');
-  if (!env.PLATFORM_SIGNING_SECRET || (!timestamp && !signature)) return;
-  const verdict = await verifyWebhook(env.PLATFORM_SIGNING_SECRET, timestamp, signature, body);
-  if (verdict !== 'ok') {
-    throw new FunctionError(
-      401,
-      'bad_signature',
-      `The request signature is ${verdict === 'stale' ? 'too old or in the future' : 'not valid'}. This is a configuration problem, not something the customer can fix.`,
-    );
-  }
-  if (!env.REPLAY_GUARD || !timestamp || !signature) return;
-  let first: boolean;
-  try {
-    first = await isFirstUse(env.REPLAY_GUARD, signature, timestamp);
-  } catch {
-    // Fail closed: without the seen-signature store a replay cannot be told from a first use.
-    throw new FunctionError(
-      503,
-      'unavailable',
-      'This function is not available right now. Tell the customer you cannot do this at the moment and offer to try again later.',
-    );
-  }
-  if (!first) {
-    throw new FunctionError(
-      401,
-      'replayed',
-      'This signed request was already received once and is refused as a replay. This is a configuration problem, not something the customer can fix.',
     );
   }
 };
