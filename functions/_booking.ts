@@ -50,6 +50,16 @@ export const alternatives = async (env: Env, config: CalendarConfig, date: strin
  * A start-time argument: the `local` value of a slot from check_availability, or any ISO 8601
  * time with an offset, or a local "YYYY-MM-DDTHH:MM" in the calendar's timezone.
  */
+/** The booking reference argument of cancel and reschedule. */
+export const referenceSchema = () =>
+  z
+    .string()
+    .trim()
+    .min(4)
+    .max(20)
+    .describe('The booking reference the customer was given, like "K7M2-Q9TX"')
+    .meta({ examples: ['K7M2-Q9TX'] });
+
 export const startSchema = (config: CalendarConfig, description: string) =>
   z
     .string()

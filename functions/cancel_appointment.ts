@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineFunction } from '../src/define.ts';
 import { FunctionError } from '../src/errors.ts';
-import { bookingNotFound } from './_booking.ts';
+import { bookingNotFound, referenceSchema } from './_booking.ts';
 import { calendarOf, normalizeReference } from './_calendar.ts';
 import { normalizePhone, phoneSchema } from './_customer.ts';
 import { CALENDAR, spokenTime } from './_slots.ts';
@@ -9,13 +9,7 @@ import { CALENDAR, spokenTime } from './_slots.ts';
 export default defineFunction({
   description: `Cancels a booking of ${CALENDAR.label}, found by its booking reference and the phone number it was booked with. Call it when the customer asks to cancel and has confirmed which booking. To move a booking instead, use reschedule_appointment.`,
   parameters: z.object({
-    reference: z
-      .string()
-      .trim()
-      .min(4)
-      .max(20)
-      .describe('The booking reference the customer was given, like "K7M2-Q9TX"')
-      .meta({ examples: ['K7M2-Q9TX'] }),
+    reference: referenceSchema(),
     phone: phoneSchema('The phone number the booking was made with, in international format'),
   }),
   handler: async ({ reference, phone }, { env }) => {

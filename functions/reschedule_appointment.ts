@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineFunction } from '../src/define.ts';
 import { FunctionError } from '../src/errors.ts';
-import { bookingNotFound, requireSlot, slotTaken, startSchema } from './_booking.ts';
+import { bookingNotFound, referenceSchema, requireSlot, slotTaken, startSchema } from './_booking.ts';
 import { calendarOf, normalizeReference } from './_calendar.ts';
 import { normalizePhone, phoneSchema } from './_customer.ts';
 import { CALENDAR, spokenTime } from './_slots.ts';
@@ -9,13 +9,7 @@ import { CALENDAR, spokenTime } from './_slots.ts';
 export default defineFunction({
   description: `Moves a booking of ${CALENDAR.label} to another free time, keeping its reference. Call it when the customer wants a different time and has chosen one from check_availability; it needs the booking reference and the phone number the booking was made with.`,
   parameters: z.object({
-    reference: z
-      .string()
-      .trim()
-      .min(4)
-      .max(20)
-      .describe('The booking reference the customer was given, like "K7M2-Q9TX"')
-      .meta({ examples: ['K7M2-Q9TX'] }),
+    reference: referenceSchema(),
     phone: phoneSchema('The phone number the booking was made with, in international format'),
     newStart: startSchema(CALENDAR, 'The new slot\'s "start" exactly as check_availability listed it'),
   }),
