@@ -60,6 +60,9 @@ const checkKey = async (fn: RegisteredFunction, { request, url, env, log }: Invo
   }
 };
 
+const isThenable = (value: unknown): value is PromiseLike<unknown> =>
+  typeof (value as PromiseLike<unknown> | null)?.then === 'function';
+
 const runWithTimeout = async (
   fn: RegisteredFunction,
   args: Record<string, unknown>,
@@ -67,6 +70,23 @@ const runWithTimeout = async (
 ): Promise<unknown> => {
   const controller = new AbortController();
   const timeoutMs = fn.manifest.timeoutMs;
+  let platform: PlatformClient | undefined;
+  const context = {
+    env: inv.env,
+    requestId: inv.requestId,
+    signal: controller.signal,
+    waitUntil: (promise: Promise<unknown>) => inv.ctx.waitUntil(promise),
+    request: inv.request,
+    log: inv.log,
+    // Lazy: a function that never calls the platform needs neither secret.
+    get platform(): PlatformClient {
+      platform ??= platformFromEnv(inv.env, controller.signal);
+      return platform;
+    },
+  };
+  const result = fn.definition.handler(args, context);
+  // A synchronous handler has already finished (no timer could have stopped it): skip the timer.
+  if (!isThenable(result)) return result;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const expired = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
@@ -80,22 +100,8 @@ const runWithTimeout = async (
       );
     }, timeoutMs);
   });
-  let platform: PlatformClient | undefined;
   try {
-    const context = {
-      env: inv.env,
-      requestId: inv.requestId,
-      signal: controller.signal,
-      waitUntil: (promise: Promise<unknown>) => inv.ctx.waitUntil(promise),
-      request: inv.request,
-      log: inv.log,
-      // Lazy: a function that never calls the platform needs neither secret.
-      get platform(): PlatformClient {
-        platform ??= platformFromEnv(inv.env, controller.signal);
-        return platform;
-      },
-    };
-    return await Promise.race([Promise.resolve().then(() => fn.definition.handler(args, context)), expired]);
+    return await Promise.race([result, expired]);
   } finally {
     if (timer !== undefined) clearTimeout(timer);
   }
