@@ -125,7 +125,7 @@ export const sizeTable = (size: SizeResult[]): Table => {
     columns: ['worker', 'gzip KiB', 'start-up CPU ms', 'runs'],
     rows,
     notes: [
-      'gzip: node:zlib (default level) of the module wrangler deploy --dry-run bundles (not minified, as deployed).',
+      'gzip: node:zlib (default level) of the module wrangler deploy --dry-run bundles (minified, as deployed).',
       'start-up: wrangler check startup; active CPU = sum of sample time deltas except (idle) and (program), GC included; median of round-robin runs.',
       "The share's start-up is the median of per-run differences. Sample deltas are wall-clock: on a busy machine they swing by tens of ms.",
     ],
