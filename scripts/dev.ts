@@ -51,6 +51,8 @@ const agencyKey = platform?.accounts.find((a) => a.plan === 'agency')?.apiKey ??
 const worker: ChildProcess = spawn('wrangler', ['dev', '--var', 'AGENT_FUNCTIONS_MODE:development', ...wranglerArgs], {
   cwd: PROJECT_ROOT,
   stdio: 'inherit',
+  // No Request.cf lookup: it reaches out to the network at every start, and only warns when offline.
+  env: { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: process.env.CLOUDFLARE_CF_FETCH_ENABLED ?? 'false' },
 });
 
 let stopping = false;

@@ -26,6 +26,8 @@ export const serveWorker = async (scriptPath: string): Promise<ServedWorker> => 
       // is the project folder (tried: "internal error" at start-up from the repo root, fine elsewhere).
       rootPath: dirname(scriptPath),
       compatibilityDate: '2026-11-01',
+      // No Request.cf lookup over the network: a benchmark reaches nothing but 127.0.0.1.
+      cf: false,
       bindings: { FUNCTIONS_SECRET: BENCH_SECRET },
       host: '127.0.0.1',
       port: 0,
