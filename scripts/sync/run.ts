@@ -19,7 +19,7 @@ import { PROJECT_ROOT, readManifest, type ServedFunction } from './manifest.ts';
 import { paintFor, plain } from './paint.ts';
 import { createProgress } from './progress.ts';
 import { renderPlan, renderResult, statusLine } from './render.ts';
-import { type AccountReport, syncAccount } from './sync.ts';
+import { type AccountReport, emptyReport, syncAccount } from './sync.ts';
 
 export interface SyncIo {
   env: Record<string, string | undefined>;
@@ -116,15 +116,7 @@ export const runSync = async (argv: string[], io: SyncIo): Promise<SyncRun> => {
     const missing = (account.functions ?? []).filter((name) => !names.has(name));
     if (missing.length > 0) {
       const report: AccountReport = {
-        account: account.name,
-        baseUrl: account.baseUrl,
-        status: 'failed',
-        plan: undefined,
-        applied: [],
-        left: [],
-        conflicts: [],
-        writes: 0,
-        rounds: 0,
+        ...emptyReport(account.name, account.baseUrl, 'failed'),
         error: {
           kind: 'error',
           message: `its "functions" list names functions not in functions/: ${missing.join(', ')}`,

@@ -59,6 +59,19 @@ export interface SyncAccountOptions {
   onStep?: (outcome: StepOutcome, done: number, total: number) => void;
 }
 
+/** A report of an account before anything was done for it. */
+export const emptyReport = (account: string, baseUrl: string, status: AccountReport['status']): AccountReport => ({
+  account,
+  baseUrl,
+  status,
+  plan: undefined,
+  applied: [],
+  left: [],
+  conflicts: [],
+  writes: 0,
+  rounds: 0,
+});
+
 /** The message a 401 or 403 deserves: what to do about it. */
 export const accessMessage = (error: unknown, account: string): string =>
   error instanceof AuthenticationError
@@ -72,17 +85,7 @@ export const accessMessage = (error: unknown, account: string): string =>
 export const syncAccount = async (options: SyncAccountOptions): Promise<AccountReport> => {
   const { api, desired, origin, prune, scope } = options;
   const maxRounds = options.maxRounds ?? 5;
-  const report: AccountReport = {
-    account: options.account,
-    baseUrl: options.baseUrl,
-    status: 'in-sync',
-    plan: undefined,
-    applied: [],
-    left: [],
-    conflicts: [],
-    writes: 0,
-    rounds: 0,
-  };
+  const report = emptyReport(options.account, options.baseUrl, 'in-sync');
   const latest = new Map<string, StepOutcome>();
   const refused = new Set<string>();
   let delayMs = options.roundDelayMs ?? 1000;

@@ -1,6 +1,8 @@
+import { expect } from 'vitest';
 // Dates for the appointment tests: real future days of the example calendar, so the tests run
 // the functions as they are, against the clock, on any day of the year.
 import { CALENDAR, isoLocal, localDate, localInstant, weekdayOf } from '../../../functions/_slots.ts';
+import { call } from '../helpers.ts';
 
 const DAY_MS = 24 * 3600_000;
 
@@ -20,3 +22,18 @@ export const startAt = (date: string, time: string): string =>
 
 /** A booking's arguments for a customer; phone numbers differ by `n`. */
 export const customer = (n: number) => ({ name: `Customer ${n}`, phone: `+44 7700 900${String(n).padStart(3, '0')}` });
+
+/** Books `time` on `date` for customer `n` and returns the booking reference. */
+export const bookAt = async (date: string, time: string, n: number): Promise<string> => {
+  const response = await call('book_appointment', { start: startAt(date, time), ...customer(n) });
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { reference: string }).reference;
+};
+
+/** The free times check_availability lists for `date`. */
+export const freeTimes = async (date: string): Promise<string[] | undefined> =>
+  (
+    (await (await call('check_availability', { date })).json()) as {
+      days: Array<{ slots: Array<{ time: string }> }>;
+    }
+  ).days[0]?.slots.map((s) => s.time);

@@ -1,19 +1,7 @@
 import { reset } from 'cloudflare:test';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { call, errorOf } from '../helpers.ts';
-import { customer, futureDay, startAt } from './calendar.ts';
-
-const bookAt = async (date: string, time: string, n: number) => {
-  const response = await call('book_appointment', { start: startAt(date, time), ...customer(n) });
-  expect(response.status).toBe(200);
-  return ((await response.json()) as { reference: string }).reference;
-};
-const freeTimes = async (date: string) =>
-  (
-    (await (await call('check_availability', { date })).json()) as {
-      days: Array<{ slots: Array<{ time: string }> }>;
-    }
-  ).days[0]?.slots.map((s) => s.time);
+import { bookAt, customer, freeTimes, futureDay } from './calendar.ts';
 
 describe('cancel_appointment', () => {
   beforeEach(() => reset());
