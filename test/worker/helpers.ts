@@ -1,5 +1,7 @@
 import { env, exports } from 'cloudflare:workers';
+import type { FunctionContext } from '../../src/define.ts';
 import { functionKey } from '../../src/keys.ts';
+import { createLogger } from '../../src/log.ts';
 
 export const SECRET = 'test-functions-secret';
 export const ORIGIN = 'https://functions.example.com';
@@ -28,3 +30,14 @@ export const errorOf = async (response: Response) =>
     .error;
 
 export { env };
+
+/** A handler context with an empty env, for calling a handler directly without its bindings. */
+export const bareContext = (): FunctionContext =>
+  ({
+    env: {},
+    requestId: 'test',
+    signal: new AbortController().signal,
+    waitUntil: () => {},
+    request: new Request('https://functions.example.com'),
+    log: createLogger(),
+  }) as unknown as FunctionContext;

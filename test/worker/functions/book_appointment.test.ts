@@ -2,10 +2,8 @@ import { reset } from 'cloudflare:test';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { CALENDAR } from '../../../functions/_slots.ts';
 import bookAppointment from '../../../functions/book_appointment.ts';
-import type { FunctionContext } from '../../../src/define.ts';
 import type { FunctionError } from '../../../src/errors.ts';
-import { createLogger } from '../../../src/log.ts';
-import { call, errorOf } from '../helpers.ts';
+import { bareContext, call, errorOf } from '../helpers.ts';
 import { customer, futureDay, startAt } from './calendar.ts';
 
 interface Booked {
@@ -133,14 +131,7 @@ describe('book_appointment', () => {
   });
 
   it('answers 503 when the calendar binding is missing', async () => {
-    const context = {
-      env: {},
-      requestId: 'test',
-      signal: new AbortController().signal,
-      waitUntil: () => {},
-      request: new Request('https://functions.example.com'),
-      log: createLogger(),
-    } as unknown as FunctionContext;
+    const context = bareContext();
     const run = bookAppointment.handler(
       { start: startAt(futureDay(1), '09:00'), name: 'Ann', phone: '+447700900012' },
       context,

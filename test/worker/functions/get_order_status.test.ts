@@ -1,8 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import getOrderStatus from '../../../functions/get_order_status.ts';
-import type { FunctionContext } from '../../../src/define.ts';
-import { createLogger, setLogSink } from '../../../src/log.ts';
-import { call, errorOf } from '../helpers.ts';
+import { setLogSink } from '../../../src/log.ts';
+import { bareContext, call, errorOf } from '../helpers.ts';
 import { hang, mockOutbound, type Outbound } from '../outbound.ts';
 
 const STORE = 'https://store.test/api/orders/';
@@ -136,14 +135,7 @@ describe('get_order_status', () => {
   });
 
   it('answers 503 when the store is not configured', async () => {
-    const context = {
-      env: {},
-      requestId: 'test',
-      signal: new AbortController().signal,
-      waitUntil: () => {},
-      request: new Request('https://functions.example.com'),
-      log: createLogger(),
-    } as unknown as FunctionContext;
+    const context = bareContext();
     await expect(getOrderStatus.handler({ orderNumber: '1', email: 'a@b.co' }, context)).rejects.toMatchObject({
       status: 503,
       code: 'not_configured',
