@@ -48,8 +48,10 @@ export const inputJsonSchema = (name: string, schema: z.ZodType): JsonSchema => 
 };
 
 /** Each top-level parameter, in declaration order, with what the flat map cannot carry. */
-export const describeParameters = (name: string, schema: z.ZodType): ParameterInfo[] => {
-  const json = inputJsonSchema(name, schema);
+export const describeParameters = (name: string, schema: z.ZodType): ParameterInfo[] =>
+  parametersOf(name, inputJsonSchema(name, schema));
+
+const parametersOf = (name: string, json: JsonSchema): ParameterInfo[] => {
   if (json.type !== 'object' || !json.properties) {
     throw new DefinitionError(
       `Function "${name}": parameters must be z.object({...}) of named arguments, not ${json.type ?? 'a union or any'}.`,
@@ -86,23 +88,32 @@ export const enrichedDescription = (description: string, parameters: ParameterIn
   return `${base}\n\nParameters:\n${parameters.map(parameterLine).join('\n')}`;
 };
 
-/**
- * Everything the platform sees of one function, derived from its definition.
- * @example describeFunction('quote_price', quotePrice).parameters // { plan: 'string', seats: 'number' }
- */
-export const describeFunction = (name: string, definition: AnyFunctionDefinition): FunctionManifest => {
+/** The manifest and the parameter details the runtime needs, from one JSON Schema pass. */
+export const translateFunction = (
+  name: string,
+  definition: AnyFunctionDefinition,
+): { manifest: FunctionManifest; parameters: ParameterInfo[] } => {
   if (typeof definition.description !== 'string' || definition.description.trim().length < 10) {
     throw new DefinitionError(
       `Function "${name}": description is missing or too short; say what it does and when the agent should call it.`,
     );
   }
-  const infos = describeParameters(name, definition.parameters);
-  return {
+  const jsonSchema = inputJsonSchema(name, definition.parameters);
+  const parameters = parametersOf(name, jsonSchema);
+  const manifest: FunctionManifest = {
     name,
-    description: enrichedDescription(definition.description, infos),
-    parameters: Object.fromEntries(infos.map((info) => [info.name, info.type])),
+    description: enrichedDescription(definition.description, parameters),
+    parameters: Object.fromEntries(parameters.map((info) => [info.name, info.type])),
     path: functionPath(name),
-    jsonSchema: inputJsonSchema(name, definition.parameters),
+    jsonSchema,
     timeoutMs: definition.timeoutMs ?? DEFAULT_TIMEOUT_MS,
   };
+  return { manifest, parameters };
 };
+
+/**
+ * Everything the platform sees of one function, derived from its definition.
+ * @example describeFunction('quote_price', quotePrice).parameters // { plan: 'string', seats: 'number' }
+ */
+export const describeFunction = (name: string, definition: AnyFunctionDefinition): FunctionManifest =>
+  translateFunction(name, definition).manifest;

@@ -2,7 +2,7 @@
 // stays flat however many functions there are.
 import { isDateField } from './args.ts';
 import type { AnyFunctionDefinition } from './define.ts';
-import { describeFunction, describeParameters, type FunctionManifest } from './describe.ts';
+import { type FunctionManifest, translateFunction } from './describe.ts';
 import type { ParameterInfo } from './parameters.ts';
 
 /** A definition with what the runtime derives from it. */
@@ -34,12 +34,13 @@ export const createRegistry = (definitions: Record<string, AnyFunctionDefinition
       if (!Object.hasOwn(definitions, name)) return undefined;
       const definition = definitions[name] as AnyFunctionDefinition;
       const shape = definition.parameters.shape as Record<string, Parameters<typeof isDateField>[0]>;
+      const { manifest, parameters } = translateFunction(name, definition);
       const entry: RegisteredFunction = {
         name,
         definition,
-        parameters: describeParameters(name, definition.parameters),
+        parameters,
         dates: new Set(Object.keys(shape).filter((key) => isDateField(shape[key]))),
-        manifest: describeFunction(name, definition),
+        manifest,
       };
       compiled.set(name, entry);
       return entry;
