@@ -1,8 +1,7 @@
 // Benchmark entry: the project's own registry and Worker (src/) serving BENCH_FUNCTIONS generated
-// functions. Built by scripts/bench with `--define BENCH_FUNCTIONS:<n>`; never part of src/index.ts.
+// functions. Built by scripts/bench with `--define BENCH_FUNCTIONS:<n>`; never part of worker.ts.
 import { z } from 'zod';
 import type { Env } from '../src/env.ts';
-import { createRegistry } from '../src/registry.ts';
 import { createWorker } from '../src/worker.ts';
 import { benchFunctions } from './benchFunctions.ts';
 
@@ -12,6 +11,6 @@ declare const BENCH_JITLESS: boolean;
 
 if (typeof BENCH_JITLESS === 'boolean' && BENCH_JITLESS) z.config({ jitless: true });
 
-const fetch = createWorker(createRegistry(benchFunctions(typeof BENCH_FUNCTIONS === 'number' ? BENCH_FUNCTIONS : 1)));
+const functions = benchFunctions(typeof BENCH_FUNCTIONS === 'number' ? BENCH_FUNCTIONS : 1);
 
-export default { fetch } satisfies ExportedHandler<Env>;
+export default createWorker({ functions }) satisfies ExportedHandler<Env>;

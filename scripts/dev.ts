@@ -10,8 +10,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { parseEnv, styleText } from 'node:util';
 import { functionUrl } from '../src/url.ts';
 import { DEFAULT_PORT, type RunningEmulator, startEmulator } from './platform/emulator.ts';
+import { runSync } from './sync/cli.ts';
 import { PROJECT_ROOT, parseManifest, type ServedFunction } from './sync/manifest.ts';
-import { runSync } from './sync/run.ts';
 
 const wranglerArgs = process.argv.slice(2);
 const flag = (name: string): string | undefined => {

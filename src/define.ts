@@ -2,7 +2,6 @@ import type { z } from 'zod';
 import type { Env } from './env.ts';
 import type { Logger } from './log.ts';
 import type { PlatformClient } from './platform/client.ts';
-import type { RateLimitOption } from './ratelimit.ts';
 
 /** What a handler receives beside its arguments. */
 export interface FunctionContext {
@@ -24,6 +23,11 @@ export interface FunctionContext {
    * @example await context.platform.contacts.create({ name, phone, channel: 'whatsapp' })
    */
   readonly platform: PlatformClient;
+}
+
+/** What a function opts in to: one budget for the function, or one per caller IP address. */
+export interface RateLimitOption {
+  key: 'function' | 'caller';
 }
 
 /** A top-level parameter schema: always an object of named arguments. */

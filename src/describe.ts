@@ -5,9 +5,7 @@ import { z } from 'zod';
 import type { AnyFunctionDefinition } from './define.ts';
 import { DEFAULT_TIMEOUT_MS } from './define.ts';
 import { type JsonSchema, type ParameterInfo, parameterInfo } from './parameters.ts';
-
-/** The platform's type names for the parameter map (CONTRACT section 5, assumption A). */
-export type ParameterType = 'string' | 'number' | 'boolean' | 'array' | 'object';
+import type { ParameterType } from './platform/function.ts';
 
 /** Everything the platform and tools see of one function. */
 export interface FunctionManifest {

@@ -1,9 +1,7 @@
-import type { BookingCalendar } from '../functions/_calendar.ts';
-import type { ContactDirectory } from '../functions/_contacts.ts';
 import type { ReplayGuard } from './replay.ts';
 
-/** What the Worker reads from its environment (wrangler.toml vars and `wrangler secret put`). */
-export interface Env {
+/** The bindings the framework reads itself (wrangler.toml vars and `wrangler secret put`). */
+export interface FrameworkEnv {
   /** "development" only under `npm run dev`; anything else is production. */
   AGENT_FUNCTIONS_MODE?: string;
   /** Secret from which every function's invocation key is derived (CONTRACT section 4). */
@@ -18,19 +16,14 @@ export interface Env {
   REPLAY_GUARD?: DurableObjectNamespace<ReplayGuard>;
   /** Rate limiter counting calls of functions that set `rateLimit` (wrangler.toml [[ratelimits]]). */
   FUNCTION_RATE_LIMIT?: RateLimit;
-  /** One Durable Object per calendar, holding its bookings (functions/_calendar.ts, wrangler.toml). */
-  CALENDAR?: DurableObjectNamespace<BookingCalendar>;
-  /** The store's API origin for get_order_status, e.g. "https://shop.example.com/api" (a var). */
-  STORE_API_URL?: string;
-  /** The store's API key for get_order_status (a secret: wrangler secret put STORE_API_KEY). */
-  STORE_API_KEY?: string;
-  /** One Durable Object per phone number: capture_lead's contacts (functions/_contacts.ts, wrangler.toml). */
-  CONTACTS?: DurableObjectNamespace<ContactDirectory>;
-  /** The platform contact id of the team's inbox, where handoff_to_human sends its summary (a var). */
-  HANDOFF_CONTACT_ID?: string;
-  /** The channel of that inbox (a var; default "whatsapp"). */
-  HANDOFF_CHANNEL?: string;
 }
+
+/**
+ * What the Worker reads from its environment: the project's own bindings, generated from
+ * wrangler.toml by `wrangler types` (worker-configuration.d.ts), and the framework's. Each may be
+ * unset (a secret not put yet, a binding removed), so code checks before use.
+ */
+export type Env = Partial<Cloudflare.Env> & FrameworkEnv;
 
 /** True when the Worker runs under `npm run dev` (wrangler dev with the development var). */
 export const isDevelopment = (env: Env): boolean => env.AGENT_FUNCTIONS_MODE === 'development';

@@ -1,6 +1,6 @@
 // One top-level parameter's JSON Schema -> its flat type name, its constraints in words and an
 // example of a valid value. Unions of different types and untyped values are refused.
-import type { ParameterType } from './describe.ts';
+import type { ParameterType } from './platform/function.ts';
 
 /** The subset of JSON Schema that zod's toJSONSchema emits and this module reads. */
 export interface JsonSchema {

@@ -4,11 +4,6 @@ import type { Env } from './env.ts';
 import { FunctionError } from './errors.ts';
 import type { RegisteredFunction } from './registry.ts';
 
-/** What a function opts in to: one budget for the function, or one per caller IP address. */
-export interface RateLimitOption {
-  key: 'function' | 'caller';
-}
-
 /** Seconds a refused caller is told to wait: the `period` of FUNCTION_RATE_LIMIT in wrangler.toml. */
 export const RATE_LIMIT_RETRY_AFTER_SECONDS = 60;
 

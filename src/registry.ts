@@ -22,7 +22,7 @@ export interface Registry {
 }
 
 /**
- * A registry over `{ name: definition }` (the generated src/functions.gen.ts).
+ * A registry over `{ name: definition }` (generated/functions.ts lists functions/).
  * @example createRegistry({ quote_price }).get('quote_price')?.manifest.parameters
  */
 export const createRegistry = (definitions: Record<string, AnyFunctionDefinition>): Registry => {

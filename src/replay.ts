@@ -2,7 +2,6 @@
 // so a captured request could be replayed within it; one memory shared by every isolate (a Durable
 // Object per shard) remembers each accepted signature until its timestamp has left the window.
 import { DurableObject } from 'cloudflare:workers';
-import type { Env } from './env.ts';
 import { SIGNATURE_TOLERANCE_SECONDS } from './platform/signature.ts';
 
 /** How many leading hex digits of a signature pick its shard: 1 digit = 16 Durable Objects. */
@@ -12,8 +11,8 @@ const SHARD_DIGITS = 1;
  * The seen-signature store: one SQLite row per accepted signature, deleted by an alarm once its
  * timestamp is too old to verify anyway.
  */
-export class ReplayGuard extends DurableObject<Env> {
-  constructor(ctx: DurableObjectState, env: Env) {
+export class ReplayGuard extends DurableObject {
+  constructor(ctx: DurableObjectState, env: Cloudflare.Env) {
     super(ctx, env);
     ctx.storage.sql.exec('CREATE TABLE IF NOT EXISTS seen (signature TEXT PRIMARY KEY, expires INTEGER NOT NULL)');
   }

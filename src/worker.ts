@@ -1,12 +1,13 @@
 // The Worker as a function of its registry: itty-router routes, one pipeline per request.
 import { Router } from 'itty-router/Router';
+import type { AnyFunctionDefinition } from './define.ts';
 import { DefinitionError } from './describe.ts';
 import { type Env, isDevelopment } from './env.ts';
 import { FunctionError } from './errors.ts';
 import { invoke } from './invoke.ts';
 import { isManifestKey } from './keys.ts';
 import { createLogger } from './log.ts';
-import type { Registry } from './registry.ts';
+import { createRegistry } from './registry.ts';
 import { errorResponse, jsonResponse, requestIdOf } from './respond.ts';
 
 type Args = [Env, ExecutionContext];
@@ -18,11 +19,18 @@ const manifestAllowed = async (request: Request, env: Env): Promise<boolean> => 
   return Boolean(env.FUNCTIONS_SECRET && token && (await isManifestKey(env.FUNCTIONS_SECRET, token)));
 };
 
+/** What the project's worker.ts hands the framework; a feature is an option, so an unused one is not bundled. */
+export interface WorkerOptions {
+  /** The functions to serve, `{ name: definition }` (generated/functions.ts lists functions/). */
+  functions: Record<string, AnyFunctionDefinition>;
+}
+
 /**
- * The fetch handler serving every function of `registry` (CONTRACT section 4) and the manifest.
- * @example export default { fetch: createWorker(createRegistry(functions)) }
+ * The Worker serving every function of `options.functions` (CONTRACT section 4) and the manifest.
+ * @example export default createWorker({ functions }) satisfies ExportedHandler<Env>;
  */
-export const createWorker = (registry: Registry) => {
+export const createWorker = (options: WorkerOptions) => {
+  const registry = createRegistry(options.functions);
   const router = Router<RoutedRequest, Args>({
     before: [
       (request) => {
@@ -87,5 +95,7 @@ export const createWorker = (registry: Registry) => {
     throw new FunctionError(404, 'not_found', 'Nothing is served here. Functions live under /functions/<name>.');
   });
 
-  return (request: Request, env: Env, ctx: ExecutionContext): Promise<Response> => router.fetch(request, env, ctx);
+  return {
+    fetch: (request: Request, env: Env, ctx: ExecutionContext): Promise<Response> => router.fetch(request, env, ctx),
+  };
 };

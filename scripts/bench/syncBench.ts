@@ -1,10 +1,9 @@
 // Part 3: requests and wall time of sync for 200 functions against the local platform emulator,
 // through the real sync code (scripts/sync) and the real emulator (scripts/platform).
 import { startEmulator } from '../platform/emulator.ts';
-import { accountApi } from '../sync/client.ts';
-import { type DesiredFunction, desiredFunctions } from '../sync/desired.ts';
-import type { ServedFunction } from '../sync/manifest.ts';
-import { syncAccount } from '../sync/sync.ts';
+import { accountApi } from '../sync/accounts.ts';
+import { syncAccount } from '../sync/apply.ts';
+import { type DesiredFunction, desiredFunctions, type ServedFunction } from '../sync/manifest.ts';
 import { loadBenchModules } from './benchModules.ts';
 
 const ORIGIN = 'https://bench.example.dev';

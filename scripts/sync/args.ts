@@ -1,6 +1,6 @@
 // The command line of `npm run sync` and its help (CONTRACT section 2).
 import { parseArgs } from 'node:util';
-import { ACCOUNTS_FILE } from './config.ts';
+import { ACCOUNTS_FILE } from './accounts.ts';
 
 /** What the flags ask for. */
 export interface SyncArgs {

@@ -1,9 +1,11 @@
 // Reads what the Worker serves, from the Worker itself: the project runs in workerd through
 // wrangler's test harness (so functions may import `cloudflare:workers`) and answers
-// `GET /functions` with the manifest that src/describe.ts derives. Sync registers exactly that.
+// `GET /functions` with the manifest that src/describe.ts derives. Sync registers exactly that,
+// each with its url carrying the function's key.
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { manifestKey } from '../../src/keys.ts';
+import { functionUrl } from '../../src/url.ts';
 
 /** The project's root (where wrangler.toml and functions/ live). */
 export const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -84,3 +86,33 @@ export const readManifest = async (options: { secret: string; root?: string }): 
     await server.close();
   }
 };
+
+/** One function as it should be registered on the platform (CONTRACT section 5). */
+export interface DesiredFunction {
+  name: string;
+  description: string;
+  parameters: Record<string, string>;
+  url: string;
+}
+
+/**
+ * The registration of every served function, its url built from `origin` and the secret.
+ * @example await desiredFunctions(served, 'https://fns.example.dev', secret)
+ */
+export const desiredFunctions = (
+  served: ServedFunction[],
+  origin: string,
+  secret: string,
+): Promise<DesiredFunction[]> =>
+  Promise.all(
+    served.map(async (fn) => ({
+      name: fn.name,
+      description: fn.description,
+      parameters: fn.parameters,
+      url: await functionUrl(origin, fn, secret),
+    })),
+  );
+
+/** Keeps the functions named in `names` (all when `names` is undefined). */
+export const selectFunctions = (desired: DesiredFunction[], names: readonly string[] | undefined): DesiredFunction[] =>
+  names ? desired.filter((fn) => names.includes(fn.name)) : desired;

@@ -2,7 +2,7 @@
 // desired functions. Pure data in, data out; applying it is apply.ts.
 import type { RemoteFunction } from '../../src/platform/types.ts';
 import { normalizeOrigin } from '../../src/url.ts';
-import type { DesiredFunction } from './desired.ts';
+import type { DesiredFunction } from './manifest.ts';
 
 export type { RemoteFunction };
 
@@ -26,6 +26,13 @@ export type PlanEntry =
   | { action: 'conflict'; name: string; id: string; url: string };
 
 export type Action = PlanEntry['action'];
+
+/** A plan entry that writes to the platform. */
+export type WriteEntry = Extract<PlanEntry, { action: 'create' | 'update' | 'delete' }>;
+
+/** Whether a plan entry writes. */
+export const isWrite = (entry: PlanEntry): entry is WriteEntry =>
+  entry.action === 'create' || entry.action === 'update' || entry.action === 'delete';
 
 /** Actions that write to the platform. */
 export const WRITES: readonly Action[] = ['create', 'update', 'delete'];

@@ -4,7 +4,7 @@ import { structuredPatch } from 'diff';
 import type { Paint } from './paint.ts';
 import type { FieldChange, Plan, PlanEntry } from './plan.ts';
 import { onlyKeyDiffers, redactUrl } from './redact.ts';
-import type { AccountReport } from './sync.ts';
+import type { AccountReport } from './report.ts';
 
 const MAX_DIFF_LINES = 12;
 

@@ -7,7 +7,6 @@ import { functionNames, generate, registrySource } from '../../scripts/generate.
 const project = (files: string[]) => {
   const base = mkdtempSync(join(tmpdir(), 'generate-'));
   mkdirSync(join(base, 'functions'));
-  mkdirSync(join(base, 'src'));
   for (const file of files) writeFileSync(join(base, 'functions', file), 'export default {};\n');
   return base;
 };
@@ -29,10 +28,10 @@ describe('the registry generator', () => {
     expect(source).toContain('  functions: $functions,');
   });
 
-  it('writes src/functions.gen.ts only when it changed', () => {
+  it('writes generated/functions.ts only when it changed', () => {
     const base = project(['quote.ts']);
     expect(generate(base)).toEqual(['quote']);
-    const target = join(base, 'src', 'functions.gen.ts');
+    const target = join(base, 'generated', 'functions.ts');
     expect(readFileSync(target, 'utf8')).toContain('quote: $quote,');
     writeFileSync(target, 'stale');
     generate(base);

@@ -10,7 +10,7 @@ import {
   loadAccountsConfig,
   parseAccountsConfig,
   resolveSync,
-} from '../../../scripts/sync/config.ts';
+} from '../../../scripts/sync/accounts.ts';
 import type { ServedFunction } from '../../../scripts/sync/manifest.ts';
 import { keyOf, platform, recordsOf, sync } from './helpers.ts';
 

@@ -2,9 +2,9 @@
 // and an in-process run of the command whose output is captured.
 import { Writable } from 'node:stream';
 import { type EmulatorOptions, type RunningEmulator, startEmulator } from '../../../scripts/platform/emulator.ts';
-import { accountApi } from '../../../scripts/sync/client.ts';
+import { accountApi } from '../../../scripts/sync/accounts.ts';
+import { runSync, type SyncIo } from '../../../scripts/sync/cli.ts';
 import type { ServedFunction } from '../../../scripts/sync/manifest.ts';
-import { runSync, type SyncIo } from '../../../scripts/sync/run.ts';
 
 export const SECRET = 'sync-test-functions-secret';
 export const ORIGIN = 'https://fns.example.dev';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { DesiredFunction } from '../../../scripts/sync/desired.ts';
+import type { DesiredFunction } from '../../../scripts/sync/manifest.ts';
 import { hasChanges, isOwnedUrl, planSync, type RemoteFunction } from '../../../scripts/sync/plan.ts';
 
 const ORIGIN = 'https://fns.example.dev';

@@ -1,7 +1,7 @@
 // Sync against the local platform over real HTTP, with the functions the Worker really serves.
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../../scripts/platform/emulator.ts';
-import { accountApi } from '../../../scripts/sync/client.ts';
+import { accountApi } from '../../../scripts/sync/accounts.ts';
 import { readManifest, type ServedFunction } from '../../../scripts/sync/manifest.ts';
 import { functionUrl } from '../../../src/url.ts';
 import { keyOf, ORIGIN, platform, recordsOf, SECRET, sync, writesIn } from './helpers.ts';

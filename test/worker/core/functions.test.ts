@@ -1,9 +1,9 @@
 // Every file in functions/ (through the generated registry): a broken new function fails here,
 // before it can be synced.
 import { describe, expect, it } from 'vitest';
+import { functions } from '../../../generated/functions.ts';
 import { FUNCTION_NAME } from '../../../src/define.ts';
 import { describeFunction, describeParameters } from '../../../src/describe.ts';
-import { functions } from '../../../src/functions.gen.ts';
 
 describe.each(Object.entries(functions))('functions/%s.ts', (name, definition) => {
   it('has a platform-safe snake_case name', () => {

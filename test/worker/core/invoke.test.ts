@@ -4,15 +4,14 @@ import { z } from 'zod';
 import { defineFunction } from '../../../src/define.ts';
 import type { Env } from '../../../src/env.ts';
 import { functionKey, manifestKey } from '../../../src/keys.ts';
-import { createRegistry } from '../../../src/registry.ts';
 import { createWorker } from '../../../src/worker.ts';
 import { call, errorOf, keyOf, SECRET as SECRET_OF_TESTS, send } from '../helpers.ts';
 
 const SECRET = 'unit-secret';
 let aborted: unknown;
 
-const fetchTest = createWorker(
-  createRegistry({
+const fetchTest = createWorker({
+  functions: {
     boom: defineFunction({
       description: 'Always throws, to prove failures reveal nothing.',
       parameters: z.object({}),
@@ -50,8 +49,8 @@ const fetchTest = createWorker(
       parameters: z.object({ input: z.string().describe('Free text') }),
       handler: ({ input }) => ({ input }),
     }),
-  }),
-);
+  },
+}).fetch;
 
 const env = (extra: Partial<Env> = {}): Env => ({ FUNCTIONS_SECRET: SECRET, ...extra });
 
@@ -274,15 +273,15 @@ describe('the manifest at GET /functions', () => {
 
 describe('a definition the platform cannot carry', () => {
   it('makes the manifest answer 500 naming the function and the field', async () => {
-    const broken = createWorker(
-      createRegistry({
+    const broken = createWorker({
+      functions: {
         mixed: defineFunction({
           description: 'Takes a value of two types, which the flat map cannot express.',
           parameters: z.object({ when: z.union([z.string(), z.number()]).describe('When') }),
           handler: () => null,
         }),
-      }),
-    );
+      },
+    }).fetch;
     const res = await broken(
       new Request('https://fn.example/functions'),
       { AGENT_FUNCTIONS_MODE: 'development' },

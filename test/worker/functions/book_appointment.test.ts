@@ -1,7 +1,7 @@
 import { reset } from 'cloudflare:test';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { CALENDAR } from '../../../functions/_slots.ts';
 import bookAppointment from '../../../functions/book_appointment.ts';
+import { CALENDAR } from '../../../lib/slots.ts';
 import type { FunctionError } from '../../../src/errors.ts';
 import { bareContext, call, errorOf } from '../helpers.ts';
 import { customer, futureDay, startAt } from './calendar.ts';

@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 // Dates for the appointment tests: real future days of the example calendar, so the tests run
 // the functions as they are, against the clock, on any day of the year.
-import { CALENDAR, isoLocal, localDate, localInstant, weekdayOf } from '../../../functions/_slots.ts';
+import { CALENDAR, isoLocal, localDate, localInstant, weekdayOf } from '../../../lib/slots.ts';
 import { call } from '../helpers.ts';
 
 const DAY_MS = 24 * 3600_000;

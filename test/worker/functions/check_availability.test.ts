@@ -1,6 +1,6 @@
 import { reset } from 'cloudflare:test';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { CALENDAR, localDate } from '../../../functions/_slots.ts';
+import { CALENDAR, localDate } from '../../../lib/slots.ts';
 import { call, errorOf } from '../helpers.ts';
 import { customer, futureDay, startAt } from './calendar.ts';
 

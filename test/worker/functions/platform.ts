@@ -6,7 +6,6 @@ import { env } from 'cloudflare:workers';
 import capture_lead from '../../../functions/capture_lead.ts';
 import handoff_to_human from '../../../functions/handoff_to_human.ts';
 import type { Env } from '../../../src/env.ts';
-import { createRegistry } from '../../../src/registry.ts';
 import { createWorker } from '../../../src/worker.ts';
 import { keyOf } from '../helpers.ts';
 import type { Outbound } from '../outbound.ts';
@@ -41,7 +40,7 @@ export const fakePlatform = (outbound: Outbound, delayMs = 0): FakePlatform => {
   return state;
 };
 
-const worker = createWorker(createRegistry({ capture_lead, handoff_to_human }));
+const worker = createWorker({ functions: { capture_lead, handoff_to_human } }).fetch;
 
 /** The test env plus the platform's address and key and the team inbox; `extra` overrides. */
 export const platformEnv = (extra: Partial<Env> = {}): Env => ({

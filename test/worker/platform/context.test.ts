@@ -9,15 +9,14 @@ import { functionKey } from '../../../src/keys.ts';
 import { createPlatformClient } from '../../../src/platform/client.ts';
 import { PLATFORM_FUNCTION_NAME } from '../../../src/platform/contract.ts';
 import { signWebhook, verifyWebhook } from '../../../src/platform/signature.ts';
-import { createRegistry } from '../../../src/registry.ts';
 import { createWorker } from '../../../src/worker.ts';
 import { hang, mockOutbound, type Outbound } from '../outbound.ts';
 
 const SECRET = 'context-secret';
 const PLATFORM = 'https://platform.test';
 
-const worker = createWorker(
-  createRegistry({
+const worker = createWorker({
+  functions: {
     save_lead: defineFunction({
       description: 'Saves the customer as a contact on the platform.',
       parameters: z.object({ name: z.string().describe('Full name'), phone: z.string().describe('Phone, with +') }),
@@ -37,8 +36,8 @@ const worker = createWorker(
       parameters: z.object({}),
       handler: () => ({ ok: true }),
     }),
-  }),
-);
+  },
+}).fetch;
 
 const env = (extra: Partial<Env> = {}): Env => ({
   FUNCTIONS_SECRET: SECRET,

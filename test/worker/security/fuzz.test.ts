@@ -3,9 +3,9 @@
 // createWorker with an env we choose; the shipped functions go through the real entry.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { functions as shipped } from '../../../generated/functions.ts';
 import { DEFAULT_BODY_LIMIT } from '../../../src/define.ts';
 import { inputJsonSchema } from '../../../src/describe.ts';
-import { functions as shipped } from '../../../src/functions.gen.ts';
 import { signWebhook } from '../../../src/platform/signature.ts';
 import { captureLogs, guarded, logLines, prototypeSnapshot, type Run, runs, type Sent, violations } from './audit.ts';
 import {

@@ -7,7 +7,6 @@ import type { AnyFunctionDefinition } from '../../../src/define.ts';
 import type { Env } from '../../../src/env.ts';
 import { functionKey } from '../../../src/keys.ts';
 import { signWebhook } from '../../../src/platform/signature.ts';
-import { createRegistry } from '../../../src/registry.ts';
 import { createWorker } from '../../../src/worker.ts';
 
 export const FUNCTIONS_SECRET = 'test-functions-secret';
@@ -17,12 +16,12 @@ export const ORIGIN = 'https://functions.example.com';
 /** The Worker's bindings as the tests run it (secrets from vitest.config.ts, bindings from wrangler.toml). */
 export const testEnv = env as unknown as Env;
 
-/** The real entry: `export default { fetch }` of src/index.ts with the shipped functions. */
+/** The real entry: the default export of worker.ts with the shipped functions. */
 export const entry = (exports as unknown as { default: Fetcher }).default;
 
 /** A fetch over test-only functions, run with `overrides` on top of the test env. */
 export const workerOf = (definitions: Record<string, AnyFunctionDefinition>, overrides: Partial<Env> = {}) => {
-  const fetch = createWorker(createRegistry(definitions));
+  const { fetch } = createWorker({ functions: definitions });
   return async (request: Request): Promise<Response> => {
     const ctx = createExecutionContext();
     const response = await fetch(request, { ...testEnv, ...overrides }, ctx);

@@ -8,7 +8,7 @@ import { FunctionError } from '../src/errors.ts';
 import { createPlatformClient } from '../src/platform/client.ts';
 import { PlatformError } from '../src/platform/errors.ts';
 import type { Contact } from '../src/platform/types.ts';
-import { normalizePhone } from './_customer.ts';
+import { normalizePhone } from './customer.ts';
 
 /** What the directory needs to find or create a contact; `phone` is normalised ("+447700900123"). */
 export interface ContactRequest {
@@ -33,7 +33,7 @@ const PLATFORM_TIMEOUT_MS = 3_000;
 // A contact deleted on the platform is found again after a day.
 const REMEMBER_MS = 24 * 3600_000;
 
-/** The contact of one phone number (wrangler.toml binds it as CONTACTS; src/index.ts exports it). */
+/** The contact of one phone number (wrangler.toml binds it as CONTACTS; worker.ts exports it). */
 export class ContactDirectory extends DurableObject<Env> {
   private queue: Promise<unknown> = Promise.resolve();
 

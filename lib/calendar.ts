@@ -5,7 +5,7 @@
 import { DurableObject } from 'cloudflare:workers';
 import type { Env } from '../src/env.ts';
 import { FunctionError } from '../src/errors.ts';
-import type { CalendarConfig } from './_slots.ts';
+import type { CalendarConfig } from './slots.ts';
 
 /** One booking as stored; times are UTC ISO instants. */
 export interface Booking {
@@ -94,7 +94,7 @@ const toBooking = (row: Row): Booking => ({
   createdAt: String(row.created_at),
 });
 
-/** One calendar's bookings (wrangler.toml binds it as CALENDAR; src/index.ts exports it). */
+/** One calendar's bookings (wrangler.toml binds it as CALENDAR; worker.ts exports it). */
 export class BookingCalendar extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import type { Env } from '../src/env.ts';
 import { FunctionError } from '../src/errors.ts';
-import { calendarOf } from './_calendar.ts';
+import { calendarOf } from './calendar.ts';
 import {
   addDays,
   type CalendarConfig,
@@ -15,7 +15,7 @@ import {
   spokenDate,
   spokenTime,
   withinBookingWindow,
-} from './_slots.ts';
+} from './slots.ts';
 
 const DAY_MS = 24 * 3600_000;
 

@@ -1,8 +1,11 @@
 // Which accounts one sync run writes to, and with which keys: the committed accounts file
-// (platform.accounts.json) names environment variables, never the keys themselves.
+// (platform.accounts.json) names environment variables, never the keys themselves; and the
+// platform client of one account, counting the write requests it sends (retries included).
 import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { createPlatformClient } from '../../src/platform/client.ts';
 import type { KeyPlacement } from '../../src/platform/contract.ts';
+import type { FunctionsApi } from './apply.ts';
 
 /** The accounts file at the project's root. */
 export const ACCOUNTS_FILE = 'platform.accounts.json';
@@ -153,4 +156,27 @@ export const resolveSync = (
       functions: account.functions,
     }));
   return { accounts, sync, problems };
+};
+
+/** A custom-functions client for one account and a counter of its HTTP writes. */
+export const accountApi = (options: {
+  baseUrl: string;
+  apiKey: string;
+  keyPlacement?: KeyPlacement | undefined;
+  fetch?: typeof fetch;
+  retry?: { retries?: number; baseDelayMs?: number; maxDelayMs?: number };
+}): { api: FunctionsApi; requests: { reads: number; writes: number } } => {
+  const requests = { reads: 0, writes: 0 };
+  const client = createPlatformClient({
+    baseUrl: options.baseUrl,
+    apiKey: options.apiKey,
+    ...(options.keyPlacement ? { keyPlacement: options.keyPlacement } : {}),
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+    ...(options.retry ? { retry: options.retry } : {}),
+    onRequest: (info) => {
+      if (info.method === 'GET') requests.reads++;
+      else requests.writes++;
+    },
+  });
+  return { api: client.customFunctions, requests };
 };

@@ -1,14 +1,7 @@
 // The slot arithmetic under clock changes, on fixed dates (London changes on the last Sunday of
 // March and October at 01:00 UTC; New York on the second Sunday of March).
 import { describe, expect, it } from 'vitest';
-import {
-  type CalendarConfig,
-  isoLocal,
-  localInstant,
-  parseStart,
-  slotsOn,
-  spokenTime,
-} from '../../../functions/_slots.ts';
+import { type CalendarConfig, isoLocal, localInstant, parseStart, slotsOn, spokenTime } from '../../../lib/slots.ts';
 
 const night: CalendarConfig = {
   id: 'test',
