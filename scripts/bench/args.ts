@@ -10,21 +10,29 @@ export interface BenchSettings {
   warmupSeconds: number;
   /** Requests in flight (closed loop), the same for every Worker. */
   connections: number;
-  /** `wrangler check startup` runs per Worker. */
+  /** Fresh workerd processes of the start-up measurement. */
   startupRuns: number;
+  /** Isolates of each bundle per process: start-up samples per Worker = runs x copies. */
+  startupCopies: number;
   /** Whether part 3 includes the rate-limit storm (about 12 s of Retry-After waits). */
   storm: boolean;
 }
 
+/** The parts of a run, in the order they run. */
+export const PARTS = ['size', 'invocation', 'memory', 'sync'] as const;
+export type Part = (typeof PARTS)[number];
+
 export interface BenchArgs {
   help: boolean;
+  /** The parts to run (--only); all by default. */
+  parts: Part[];
   json: boolean;
   markdown: boolean;
   quick: boolean;
   settings: BenchSettings;
 }
 
-export const HELP = `Usage: npm run --silent bench -- [--json | --markdown] [--quick]
+export const HELP = `Usage: npm run --silent bench -- [--json | --markdown] [--quick] [--only <part>[,<part>]]
 
 Measures the project against baselines run on this machine in this run (ratios, not absolute
 speeds): invocation through the project's Worker and a hand-written Worker on local workerd, bundle
@@ -35,6 +43,7 @@ Options:
   --json      Print one JSON document on stdout (progress still goes to stderr).
   --markdown  Print the tables as Markdown, as the README's "Performance" section shows them.
   --quick     One short round of everything (about 1 minute): a smoke run, too noisy to quote.
+  --only      Run only these parts: ${PARTS.join(', ')} (comma-separated), e.g. --only size.
   -h, --help  Show this help.
 
 (--silent keeps npm's own header off stdout, so --json output parses.)
@@ -46,7 +55,8 @@ export const DEFAULT_SETTINGS: BenchSettings = {
   seconds: 2,
   warmupSeconds: 1,
   connections: 10,
-  startupRuns: 4,
+  startupRuns: 6,
+  startupCopies: 4,
   storm: true,
 };
 
@@ -57,6 +67,7 @@ export const QUICK_SETTINGS: BenchSettings = {
   warmupSeconds: 0.5,
   connections: 10,
   startupRuns: 1,
+  startupCopies: 3,
   storm: false,
 };
 
@@ -72,12 +83,19 @@ export const parseBenchArgs = (argv: string[]): BenchArgs => {
       json: { type: 'boolean', default: false },
       markdown: { type: 'boolean', default: false },
       quick: { type: 'boolean', default: false },
+      only: { type: 'string' },
     },
     strict: true,
     allowPositionals: false,
   });
+  const parts = values.only === undefined ? [...PARTS] : values.only.split(',').map((p) => p.trim());
+  const unknown = parts.filter((p) => !(PARTS as readonly string[]).includes(p));
+  if (unknown.length > 0 || parts.length === 0) {
+    throw new Error(`--only takes ${PARTS.join(', ')}; got "${values.only}"`);
+  }
   return {
     help: values.help,
+    parts: parts as Part[],
     json: values.json,
     markdown: values.markdown,
     quick: values.quick,

@@ -1,5 +1,5 @@
-// Bundles a benchmark entry exactly as a deploy would (wrangler deploy --dry-run), once as a
-// module for workerd and once as an upload bundle for `wrangler check startup`.
+// Bundles a benchmark entry exactly as a deploy would (wrangler deploy --dry-run), as the one ES
+// module workerd loads.
 import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
@@ -22,8 +22,6 @@ export const wranglerEnv = (): NodeJS.ProcessEnv => ({ ...process.env, WRANGLER_
 export interface BuiltWorker {
   /** The bundled ES module, for Miniflare. */
   scriptPath: string;
-  /** The multipart upload bundle, for `wrangler check startup --worker`. */
-  bundlePath: string;
   bytes: number;
   gzipBytes: number;
 }
@@ -36,8 +34,8 @@ export const buildWorker = async (
   entry: string,
   defines: Record<string, string>,
   outDir: string,
+  options: { minify?: boolean } = {},
 ): Promise<BuiltWorker> => {
-  const bundlePath = join(outDir, 'worker.bundle');
   const defineArgs = Object.entries(defines).flatMap(([key, value]) => ['--define', `${key}:${value}`]);
   await run(
     process.execPath,
@@ -48,15 +46,14 @@ export const buildWorker = async (
       '--dry-run',
       '--outdir',
       outDir,
-      '--outfile',
-      bundlePath,
       '-c',
       'bench/wrangler.toml',
       ...defineArgs,
+      ...(options.minify === false ? ['--no-minify'] : []),
     ],
     { cwd: ROOT, env: wranglerEnv(), maxBuffer: 16 * 1024 * 1024 },
   );
   const scriptPath = join(outDir, basename(entry).replace(/\.ts$/, '.js'));
   const code = await readFile(scriptPath);
-  return { scriptPath, bundlePath, bytes: code.byteLength, gzipBytes: gzipSync(code).byteLength };
+  return { scriptPath, bytes: code.byteLength, gzipBytes: gzipSync(code).byteLength };
 };

@@ -1,6 +1,6 @@
 // `npm run bench`: builds the benchmark Workers, measures every part side by side in one run, and
 // prints the tables (or --json). A benchmark, not a test: it asserts nothing about speed.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HELP, parseBenchArgs } from './args.ts';
@@ -8,7 +8,7 @@ import { type BuiltWorker, buildWorker } from './buildWorker.ts';
 import { measureInvocation } from './invocation.ts';
 import { measureMemory } from './memory.ts';
 import { allTables, type BenchResults, type SizeResult, SYNC_FUNCTIONS, targetVerdicts } from './report.ts';
-import { startupCpuMs } from './startupProfile.ts';
+import { canCountCpu, measureStartup } from './startupCpu.ts';
 import { measureSync } from './syncBench.ts';
 import { renderMarkdown, renderTable } from './table.ts';
 
@@ -82,39 +82,50 @@ const main = async (): Promise<number> => {
     }
 
     const profiled = (Object.keys(BUILDS) as BuildId[]).filter((id) => BUILDS[id].profile);
-    const startup = new Map<BuildId, number[]>(profiled.map((id) => [id, []]));
-    // Round-robin, so a busy moment of the shared machine touches every Worker alike.
-    for (let run = 0; run < settings.startupRuns; run++) {
-      for (const id of profiled) {
-        progress(`start-up profile ${run + 1}/${settings.startupRuns}: ${BUILDS[id].label}`);
-        startup.get(id)?.push(await startupCpuMs(built[id].bundlePath, join(dir, `${id}-${run}.cpuprofile`)));
-      }
+    const startup =
+      args.parts.includes('size') && (await canCountCpu())
+        ? await measureStartup(
+            Object.fromEntries(
+              await Promise.all(
+                profiled.map(async (id) => [id, await readFile(built[id].scriptPath, 'utf8')] as const),
+              ),
+            ),
+            settings.startupRuns,
+            settings.startupCopies,
+            progress,
+          )
+        : {};
+    if (args.parts.includes('size')) {
+      results.size = profiled.map(
+        (id): SizeResult => ({
+          worker: BUILDS[id].label,
+          gzipBytes: built[id].gzipBytes,
+          startupMs: startup[id] ?? [],
+        }),
+      );
     }
-    results.size = profiled.map(
-      (id): SizeResult => ({
-        worker: BUILDS[id].label,
-        gzipBytes: built[id].gzipBytes,
-        startupMs: startup.get(id) ?? [],
-      }),
-    );
 
-    progress('invocation: warm-up, then interleaved rounds');
-    results.invocation = await measureInvocation(
-      {
-        baseline: built.baseline,
-        baselineZod: built.baselineZod,
-        project10: built.project10,
-        project1000: built.project1000,
-      },
-      settings,
-      progress,
-    );
-
-    progress('memory: 10 and 1,000 functions');
-    results.memory = [await measureMemory(10), await measureMemory(1000)];
-
-    progress(`sync: ${SYNC_FUNCTIONS} functions against the local emulator`);
-    results.sync = await measureSync(SYNC_FUNCTIONS, { storm: settings.storm });
+    if (args.parts.includes('invocation')) {
+      progress('invocation: warm-up, then interleaved rounds');
+      results.invocation = await measureInvocation(
+        {
+          baseline: built.baseline,
+          baselineZod: built.baselineZod,
+          project10: built.project10,
+          project1000: built.project1000,
+        },
+        settings,
+        progress,
+      );
+    }
+    if (args.parts.includes('memory')) {
+      progress('memory: 10 and 1,000 functions');
+      results.memory = [await measureMemory(10), await measureMemory(1000)];
+    }
+    if (args.parts.includes('sync')) {
+      progress(`sync: ${SYNC_FUNCTIONS} functions against the local emulator`);
+      results.sync = await measureSync(SYNC_FUNCTIONS, { storm: settings.storm });
+    }
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

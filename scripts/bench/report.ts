@@ -3,7 +3,7 @@ import type { BenchSettings } from './args.ts';
 import type { CaseId, InvocationRounds } from './invocation.ts';
 import type { LoadResult } from './loadTest.ts';
 import type { MemoryResult } from './memory.ts';
-import { median, pairedDifference, pairedRatio } from './stats.ts';
+import { median, pairedDifference, pairedDifferences, pairedRatio, percentile } from './stats.ts';
 import type { SyncRunResult } from './syncBench.ts';
 import type { Cell, Table } from './table.ts';
 
@@ -11,7 +11,7 @@ import type { Cell, Table } from './table.ts';
 export interface SizeResult {
   worker: string;
   gzipBytes: number;
-  /** Active start-up CPU of each `wrangler check startup` run, in ms. */
+  /** workerd main-thread CPU of each start-up sample (scripts/bench/startupCpu.ts), in ms; entry k of every Worker was measured side by side. */
   startupMs: number[];
 }
 
@@ -112,13 +112,18 @@ export const sizeTable = (size: SizeResult[]): Table => {
   const project = byName.get('project');
   const bare = byName.get('bare zod');
   const rows = size.map((s): Cell[] => [s.worker, s.gzipBytes / KIB, startup(s), s.startupMs.length]);
+  const notes: string[] = [];
   if (project && bare) {
+    const differences = pairedDifferences(project.startupMs, bare.startupMs);
     rows.push([
       'framework share (project - bare zod)',
       (project.gzipBytes - bare.gzipBytes) / KIB,
-      pairedDifference(project.startupMs, bare.startupMs),
+      median(differences),
       null,
     ]);
+    notes.push(
+      `The share's start-up is the median of ${differences.length} paired differences; their middle half spans ${percentile(differences, 25).toFixed(2)} to ${percentile(differences, 75).toFixed(2)} ms.`,
+    );
   }
   return {
     title: '2. Bundle size and start-up',
@@ -126,8 +131,8 @@ export const sizeTable = (size: SizeResult[]): Table => {
     rows,
     notes: [
       'gzip: node:zlib (default level) of the module wrangler deploy --dry-run bundles (minified, as deployed).',
-      'start-up: wrangler check startup; active CPU = sum of sample time deltas except (idle) and (program), GC included; median of round-robin runs.',
-      "The share's start-up is the median of per-run differences. Sample deltas are wall-clock: on a busy machine they swing by tens of ms.",
+      "start-up: CPU time of workerd's main thread (Linux schedstat, not wall-clock) for an isolate's first request, which compiles and evaluates the bundle, minus an empty bundle's; median of fresh isolates, several per workerd process, in rotated order.",
+      ...notes,
     ],
   };
 };
@@ -213,7 +218,7 @@ export const targetsTable = (verdicts: TargetVerdict[]): Table => ({
 export const allTables = (results: BenchResults): Table[] => [
   ...(results.invocation ? [invocationTable(results.invocation, results.settings)] : []),
   ...(results.size ? [sizeTable(results.size)] : []),
-  syncTable(results.sync),
+  ...(results.sync ? [syncTable(results.sync)] : []),
   ...(results.memory ? [memoryTable(results.memory)] : []),
   targetsTable(targetVerdicts(results)),
 ];

@@ -8,19 +8,57 @@ export const BENCH_SECRET = 'bench-functions-secret';
 /** A Worker running on workerd until stopped. */
 export interface ServedWorker {
   url: URL;
+  /** The Worker's V8 inspector (only when served with `inspectorPort`). */
+  inspector(): Promise<Inspector>;
   stop(): Promise<void>;
 }
+
+/** A DevTools protocol session with the Worker's isolate. */
+export interface Inspector {
+  send(method: string, params?: object): Promise<unknown>;
+  close(): void;
+}
+
+const WORKER_NAME = 'bench';
+
+const openInspector = async (base: URL): Promise<Inspector> => {
+  const socket = new WebSocket(new URL(`/core:user:${WORKER_NAME}`, base));
+  await new Promise((resolve, reject) => {
+    socket.addEventListener('open', resolve, { once: true });
+    socket.addEventListener('error', () => reject(new Error('cannot reach the Worker inspector')), { once: true });
+  });
+  const pending = new Map<number, (result: unknown) => void>();
+  socket.addEventListener('message', (event) => {
+    const message = JSON.parse(String(event.data)) as { id?: number; result?: unknown };
+    if (message.id !== undefined) pending.get(message.id)?.(message.result);
+  });
+  let next = 0;
+  return {
+    send: (method, params = {}) =>
+      new Promise((resolve) => {
+        const id = ++next;
+        pending.set(id, resolve);
+        socket.send(JSON.stringify({ id, method, params }));
+      }),
+    close: () => socket.close(),
+  };
+};
 
 /**
  * Starts `scriptPath` (an ES module bundle) on workerd; log lines are read and dropped so both
  * Workers pay for writing them and neither pays for a terminal.
  * @example const served = await serveWorker('/tmp/bench/baseline/baseline.js')
  */
-export const serveWorker = async (scriptPath: string): Promise<ServedWorker> => {
+export const serveWorker = async (
+  scriptPath: string,
+  options: { inspectorPort?: number } = {},
+): Promise<ServedWorker> => {
   // Miniflare 5 takes per-worker `config` objects; its converter accepts the familiar v4 shape.
   const mf = new Miniflare(
     convertV4MiniflareOptions({
+      name: WORKER_NAME,
       modules: true,
+      ...(options.inspectorPort === undefined ? {} : { inspectorPort: options.inspectorPort }),
       scriptPath,
       // Resolved against the bundle's own folder: workerd fails to start the bundle when its root
       // is the project folder (tried: "internal error" at start-up from the repo root, fine elsewhere).
@@ -39,5 +77,9 @@ export const serveWorker = async (scriptPath: string): Promise<ServedWorker> => 
   );
   await mf.ready;
   const url = await mf.unsafeGetDirectURL();
-  return { url, stop: () => mf.dispose() };
+  return {
+    url,
+    inspector: async () => openInspector(await mf.getInspectorURL()),
+    stop: () => mf.dispose(),
+  };
 };

@@ -37,14 +37,20 @@ export const pairedRatio = (a: readonly number[], b: readonly number[]): number 
 };
 
 /**
- * The median of paired differences a[i] - b[i], for measurements taken side by side in runs.
- * @example pairedDifference([12, 25], [10, 20]) // 3.5
+ * The paired differences a[i] - b[i] of measurements taken side by side.
+ * @example pairedDifferences([12, 25], [10, 20]) // [2, 5]
  */
-export const pairedDifference = (a: readonly number[], b: readonly number[]): number => {
+export const pairedDifferences = (a: readonly number[], b: readonly number[]): number[] => {
   const differences: number[] = [];
   for (let i = 0; i < Math.min(a.length, b.length); i++) {
     const d = (a[i] as number) - (b[i] as number);
     if (Number.isFinite(d)) differences.push(d);
   }
-  return median(differences);
+  return differences;
 };
+
+/**
+ * The median of paired differences a[i] - b[i], for measurements taken side by side in runs.
+ * @example pairedDifference([12, 25], [10, 20]) // 3.5
+ */
+export const pairedDifference = (a: readonly number[], b: readonly number[]): number => median(pairedDifferences(a, b));

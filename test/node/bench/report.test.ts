@@ -9,7 +9,6 @@ import {
   sizeTable,
   targetVerdicts,
 } from '../../../scripts/bench/report.ts';
-import { activeCpuMs } from '../../../scripts/bench/startupProfile.ts';
 import type { SyncRunResult } from '../../../scripts/bench/syncBench.ts';
 
 const load = (requestsPerSecond: number, p50Ms: number, p99Ms: number): LoadResult => ({
@@ -105,18 +104,10 @@ describe('bench report', () => {
     expect(syncPart?.notes).toEqual(['sync is not ready']);
   });
 
-  it('counts only active samples of a start-up profile', () => {
-    const profile = {
-      nodes: [
-        { id: 1, callFrame: { functionName: '(idle)' } },
-        { id: 2, callFrame: { functionName: '' } },
-        { id: 3, callFrame: { functionName: '(garbage collector)' } },
-        { id: 4, callFrame: { functionName: '(program)' } },
-      ],
-      samples: [1, 2, 3, 4, 2],
-      timeDeltas: [40_000, 1_500, 500, 900, 1_000],
-    };
-    expect(activeCpuMs(profile)).toBe(3);
+  it('runs only the parts --only names, and refuses a part it does not know', () => {
+    expect(parseBenchArgs([]).parts).toEqual(['size', 'invocation', 'memory', 'sync']);
+    expect(parseBenchArgs(['--only', 'size,sync']).parts).toEqual(['size', 'sync']);
+    expect(() => parseBenchArgs(['--only', 'speed'])).toThrow(/--only takes size, invocation, memory, sync/);
   });
 
   it('reads --quick and --json, and refuses unknown flags', () => {
