@@ -1,9 +1,17 @@
 // The typed client of the platform's REST API (spec endpoints plus CONTRACT section 5). Fetch only,
 // so the Worker (functions) and Node (sync) share it.
 import type { z } from 'zod';
-import { CURSOR_PARAM, DEFAULT_KEY_PLACEMENT, type KeyPlacement, MAX_PAGES } from './contract.ts';
+import {
+  CURSOR_PARAM,
+  DEFAULT_KEY_PLACEMENT,
+  DEFAULT_MAX_RESPONSE_BYTES,
+  type KeyPlacement,
+  MAX_PAGES,
+  SAFE_ID,
+} from './contract.ts';
 import { PlatformError, ValidationError } from './errors.ts';
 import { parsePage, toRemoteFunction, unwrapRecord, withId } from './normalise.ts';
+import { printable } from './printable.ts';
 import { DEFAULT_RETRY, type RetryOptions } from './retry.ts';
 import {
   type ContactInput,
@@ -20,7 +28,7 @@ import {
   type WebhookInput,
   webhookInput,
 } from './schemas.ts';
-import { createTransport, type RequestInfo, type Transport } from './transport.ts';
+import { createTransport, type RequestInfo, type Transport, tooLarge } from './transport.ts';
 import type { Contact, Message, RemoteFunction, SigningSecret, SubAccount, Webhook } from './types.ts';
 
 export interface PlatformClientOptions {
@@ -34,6 +42,8 @@ export interface PlatformClientOptions {
   fetch?: typeof fetch;
   /** Time limit of each attempt in milliseconds (default 10 000). */
   timeoutMs?: number;
+  /** Cap of one answer's body in bytes (default 4 MiB); a list's pages together may hold 8 times this. */
+  maxResponseBytes?: number;
   retry?: RetryOptions;
   /** Aborts every request of this client, including waits between retries. */
   signal?: AbortSignal;
@@ -83,14 +93,16 @@ const valid = <S extends z.ZodType>(schema: S, input: unknown, what: string): z.
   });
 };
 
+/** The id as one path segment, or a ValidationError: an id like `..` or `a/b` would address another resource. */
 const segment = (id: string, what: string): string => {
-  if (typeof id !== 'string' || id === '') {
-    throw new ValidationError(`Not sent: the ${what} id must be a non-empty string.`, {
-      status: 0,
-      code: 'invalid_id',
-    });
+  if (typeof id !== 'string' || !SAFE_ID.test(id)) {
+    const shown = typeof id === 'string' ? JSON.stringify(printable(id, 80)) : String(id);
+    throw new ValidationError(
+      `Not sent: the ${what} id ${shown} is not one safe path segment (letters, digits, ".", "_", "~", "-"; not "." or ".."). The platform sent an id this client will not put in a url.`,
+      { status: 0, code: 'invalid_id' },
+    );
   }
-  return encodeURIComponent(id);
+  return id;
 };
 
 const secretOf = (body: unknown, webhookId: string): SigningSecret => {
@@ -100,12 +112,20 @@ const secretOf = (body: unknown, webhookId: string): SigningSecret => {
 };
 
 /** Every record of a list, following cursors and Link headers; refuses to send the key to another origin. */
-const listAll = async <T>(transport: Transport, path: string, map: (item: unknown) => T): Promise<T[]> => {
+const listAll = async <T>(
+  transport: Transport,
+  path: string,
+  map: (item: unknown) => T,
+  maxBytes: number,
+): Promise<T[]> => {
   const results: T[] = [];
   const seen = new Set<string>();
   let target: string | URL = path;
+  let bytes = 0;
   for (let page = 0; page < MAX_PAGES; page++) {
     const answer = await transport('GET', target);
+    bytes += answer.bytes;
+    if (bytes > maxBytes) throw tooLarge('GET', path, answer.status, maxBytes, 'list (all pages together)');
     const { items, next } = parsePage(answer.body, answer.headers);
     results.push(...items.map(map));
     if (!next) return results;
@@ -147,12 +167,18 @@ const listAll = async <T>(transport: Transport, path: string, map: (item: unknow
  */
 export const createPlatformClient = (options: PlatformClientOptions): PlatformClient => {
   if (!options.apiKey) throw new TypeError('The platform client needs an API key (PLATFORM_API_KEY).');
+  const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+  if (!(Number.isInteger(maxResponseBytes) && maxResponseBytes > 0)) {
+    throw new TypeError(`maxResponseBytes must be a positive whole number of bytes, not ${maxResponseBytes}.`);
+  }
+  const maxListBytes = maxResponseBytes * 8;
   const transport = createTransport({
     baseUrl: options.baseUrl,
     apiKey: options.apiKey,
     keyPlacement: options.keyPlacement ?? DEFAULT_KEY_PLACEMENT,
     fetch: options.fetch ?? ((input, init) => fetch(input, init)),
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    maxResponseBytes,
     retry: { ...DEFAULT_RETRY, ...options.retry },
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.onRequest ? { onRequest: options.onRequest } : {}),
@@ -162,7 +188,7 @@ export const createPlatformClient = (options: PlatformClientOptions): PlatformCl
 
   return {
     contacts: {
-      list: () => listAll(transport, '/v1/contacts', (item) => withId<Contact>(item)),
+      list: () => listAll(transport, '/v1/contacts', (item) => withId<Contact>(item), maxListBytes),
       create: async (input) => withId<Contact>(await post('/v1/contacts', valid(contactInput, input, 'contact'))),
     },
     messages: {
@@ -180,7 +206,7 @@ export const createPlatformClient = (options: PlatformClientOptions): PlatformCl
       },
     },
     customFunctions: {
-      list: () => listAll(transport, '/v1/custom-functions', toRemoteFunction),
+      list: () => listAll(transport, '/v1/custom-functions', toRemoteFunction, maxListBytes),
       create: async (input) =>
         toRemoteFunction(await post('/v1/custom-functions', valid(customFunctionInput, input, 'custom function'))),
       update: async (id, input) =>

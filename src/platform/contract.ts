@@ -39,3 +39,13 @@ export const EVENT_NAME = /^[a-z][a-z_]*(?:\.[a-z][a-z_]*)+$/;
 
 /** Pages a list may span before the client assumes the platform is looping. */
 export const MAX_PAGES = 1000;
+
+/**
+ * A record id the client puts into a path (A: the spec shows no id): one segment of RFC 3986
+ * unreserved characters, at most 256 of them, and never `.` or `..`, which a URL resolves to the
+ * parent (`DELETE /v1/custom-functions/..` would be `DELETE /v1/`).
+ */
+export const SAFE_ID = /^(?!\.{1,2}$)[A-Za-z0-9._~-]{1,256}$/;
+
+/** Default cap of one answer's body, in bytes; a list's pages together may hold eight times this. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 4 * 1024 * 1024;

@@ -10,18 +10,19 @@ import {
   ServerError,
   ValidationError,
 } from './errors.ts';
+import { printable } from './printable.ts';
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** What the platform said about its refusal, from `{error: {code, message}}`, `{code, message}` or `{error: "..."}`. */
 export const refusalOf = (body: unknown): { code?: string; message?: string; details?: unknown } => {
-  if (!isObject(body)) return typeof body === 'string' && body ? { message: body.slice(0, 300) } : {};
+  if (!isObject(body)) return typeof body === 'string' && body ? { message: printable(body, 300) } : {};
   const inner = isObject(body.error) ? body.error : body;
   const message = typeof inner.message === 'string' ? inner.message : typeof body.error === 'string' ? body.error : '';
   return {
-    ...(typeof inner.code === 'string' ? { code: inner.code } : {}),
-    ...(message ? { message: message.slice(0, 500) } : {}),
+    ...(typeof inner.code === 'string' ? { code: printable(inner.code, 100) } : {}),
+    ...(message ? { message: printable(message) } : {}),
     ...(inner.details === undefined ? {} : { details: inner.details }),
   };
 };

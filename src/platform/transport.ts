@@ -2,7 +2,7 @@
 // signal, and retries per CONTRACT section 5 (429 for every method; 5xx and network errors only for
 // GET, PATCH and DELETE, since a POST without a clear answer may already have been applied).
 import { API_KEY_HEADER, API_KEY_QUERY, type KeyPlacement } from './contract.ts';
-import { NetworkError } from './errors.ts';
+import { NetworkError, PlatformError } from './errors.ts';
 import { backoffDelay, parseRetryAfter, type RetryOptions, sleep } from './retry.ts';
 import { errorFromAnswer } from './toError.ts';
 
@@ -21,6 +21,8 @@ export interface TransportOptions {
   keyPlacement: KeyPlacement;
   fetch: typeof fetch;
   timeoutMs: number;
+  /** Cap of one answer's body in bytes; a larger one is not read (ResponseTooLargeError). */
+  maxResponseBytes: number;
   retry: Required<RetryOptions>;
   signal?: AbortSignal;
   onRequest?: (info: RequestInfo) => void;
@@ -34,6 +36,8 @@ export interface Answered {
   body: unknown;
   /** The url that was requested, without the key, for resolving relative `next` links. */
   url: URL;
+  /** Bytes of the body as received. */
+  bytes: number;
 }
 
 export interface CallOptions {
@@ -51,6 +55,50 @@ export const normaliseBaseUrl = (baseUrl: string): string => {
   }
   return baseUrl.replace(/\/+$/, '').replace(/\/v1$/, '');
 };
+
+/** A body was larger than the cap; whatever arrived is dropped. */
+const TOO_LARGE = Symbol('too large');
+
+/** The body as text, read chunk by chunk and abandoned as soon as it passes `limit` bytes. */
+const readCapped = async (
+  response: Response,
+  limit: number,
+): Promise<{ text: string; bytes: number } | typeof TOO_LARGE> => {
+  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
+  if (declared > limit || !response.body) {
+    await response.body?.cancel();
+    return declared > limit ? TOO_LARGE : { text: '', bytes: 0 };
+  }
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  let bytes = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return { text: text + decoder.decode(), bytes };
+    bytes += value.byteLength;
+    if (bytes > limit) {
+      await reader.cancel();
+      return TOO_LARGE;
+    }
+    text += decoder.decode(value, { stream: true });
+  }
+};
+
+/** `4 MiB`, `512 KiB` or `300 bytes`, for messages. */
+export const formatBytes = (bytes: number): string =>
+  bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0
+    ? `${bytes / (1024 * 1024)} MiB`
+    : bytes >= 1024 && bytes % 1024 === 0
+      ? `${bytes / 1024} KiB`
+      : `${bytes} bytes`;
+
+/** The error of an answer over the cap: never retried, since the same answer would come back. */
+export const tooLarge = (method: string, path: string, status: number, limit: number, what = 'answer'): PlatformError =>
+  new PlatformError(
+    `${method} ${path}: the platform's ${what} is larger than ${formatBytes(limit)}; stopped reading it. No platform answer should be this large: check PLATFORM_BASE_URL, or raise the limit (maxResponseBytes; sync: --max-response-mib).`,
+    { status, code: 'response_too_large', method, path },
+  );
 
 const parseBody = (text: string): unknown => {
   if (!text) return undefined;
@@ -93,12 +141,20 @@ export const createTransport = (options: TransportOptions) => {
       let status: number;
       let responseHeaders: Headers;
       let body: unknown;
+      let bytes: number;
       try {
         const response = await options.fetch(sent, { method, headers, body: payload, signal, redirect: 'manual' });
         status = response.status;
         responseHeaders = response.headers;
-        body = parseBody(await response.text());
+        const read = await readCapped(response, options.maxResponseBytes);
+        if (read === TOO_LARGE) {
+          options.onRequest?.({ method, path, status, attempt });
+          throw tooLarge(method, path, status, options.maxResponseBytes);
+        }
+        body = parseBody(read.text);
+        bytes = read.bytes;
       } catch (error) {
+        if (error instanceof PlatformError) throw error;
         if (options.signal?.aborted) throw options.signal.reason;
         options.onRequest?.({ method, path, status: 'network-error', attempt });
         if (idempotent && canRetry) {
@@ -123,7 +179,7 @@ export const createTransport = (options: TransportOptions) => {
       }
       options.onRequest?.({ method, path, status, attempt });
       if ((status >= 200 && status < 300) || (attempt > 1 && call.successOnRetry?.includes(status))) {
-        return { status, headers: responseHeaders, body, url };
+        return { status, headers: responseHeaders, body, url, bytes };
       }
       const retryAfterMs = parseRetryAfter(responseHeaders.get('retry-after'));
       const waitable = retryAfterMs === undefined || retryAfterMs <= retry.maxRetryAfterMs;
