@@ -44,6 +44,8 @@ export default defineFunction({
       .default('unknown')
       .describe('When the customer wants to start'),
   }),
+  secrets: ['PLATFORM_API_KEY'],
+  vars: ['PLATFORM_BASE_URL'],
   handler: async ({ name, phone, channel, need, monthlyBudget, timeline }, { env, log }) => {
     const budgetFits = monthlyBudget === undefined ? undefined : monthlyBudget >= MIN_MONTHLY_BUDGET;
     const soon = timeline === 'unknown' ? undefined : SOON.has(timeline);

@@ -61,6 +61,8 @@ export default defineFunction({
       .meta({ examples: ['10452'] }),
     email: emailSchema('The email address the order was placed with'),
   }),
+  secrets: ['STORE_API_KEY'],
+  vars: ['STORE_API_URL'],
   handler: async ({ orderNumber, email }, { env, signal, log }) => {
     if (!env.STORE_API_URL || !env.STORE_API_KEY) {
       log.error('store_not_configured', { hint: 'set STORE_API_URL (var) and STORE_API_KEY (secret)' });

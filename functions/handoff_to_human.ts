@@ -32,6 +32,8 @@ export default defineFunction({
     customerName: z.string().trim().min(1).max(100).optional().describe("The customer's name, if known"),
     customerPhone: phoneSchema("The customer's phone number, if known, in international format").optional(),
   }),
+  secrets: ['PLATFORM_API_KEY'],
+  vars: ['PLATFORM_BASE_URL', 'HANDOFF_CONTACT_ID'],
   handler: async ({ summary, reason, urgency, customerName, customerPhone }, context) => {
     const { env, log } = context;
     if (!env.HANDOFF_CONTACT_ID) {

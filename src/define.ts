@@ -50,6 +50,14 @@ export interface FunctionDefinition<S extends ParameterSchema = ParameterSchema,
    * money (a paid API): over the limit the agent gets a 429. `key: 'caller'` counts per caller IP.
    */
   rateLimit?: RateLimitOption;
+  /**
+   * Secrets the handler reads from `env` (API keys). The manifest carries them; `npm run secrets`
+   * checks that each is set before deploy and puts each; the README's secrets table lists them.
+   * @example secrets: ['STORE_API_KEY']
+   */
+  secrets?: readonly string[];
+  /** Plain settings the handler reads from `env` (wrangler.toml [vars] or secrets), checked like `secrets`. */
+  vars?: readonly string[];
 }
 
 /** A definition of any schema, as the runtime and the registry hold them. */
@@ -75,6 +83,9 @@ export const DEFAULT_TIMEOUT_MS = 10_000;
 
 /** Default limit of a request body, in bytes. */
 export const DEFAULT_BODY_LIMIT = 64 * 1024;
+
+/** What a declared secret or var may be called: an environment variable name. */
+export const SETTING_NAME = /^[A-Z][A-Z0-9_]{0,63}$/;
 
 /** What a function may be called: the file name in `functions/`. */
 export const FUNCTION_NAME = /^[a-z][a-z0-9_]{0,63}$/;

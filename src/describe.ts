@@ -3,7 +3,7 @@
 // messages and the sync command all read this one module, so they cannot disagree.
 import { z } from 'zod';
 import type { AnyFunctionDefinition } from './define.ts';
-import { DEFAULT_TIMEOUT_MS } from './define.ts';
+import { DEFAULT_TIMEOUT_MS, SETTING_NAME } from './define.ts';
 import { type JsonSchema, type ParameterInfo, parameterInfo } from './parameters.ts';
 import type { ParameterType } from './platform/function.ts';
 
@@ -16,6 +16,10 @@ export interface FunctionManifest {
   path: string;
   jsonSchema: JsonSchema;
   timeoutMs: number;
+  /** Secrets the handler needs on the Worker (sorted); deploy puts them, preflight checks them. */
+  secrets: string[];
+  /** Plain settings the handler needs (sorted). */
+  vars: string[];
 }
 
 /** A definition the platform's flat parameter map cannot carry; the message names the field. */
@@ -96,6 +100,16 @@ export const translateFunction = (
       `Function "${name}": description is missing or too short; say what it does and when the agent should call it.`,
     );
   }
+  const settings = (field: 'secrets' | 'vars'): string[] => {
+    const names = definition[field] ?? [];
+    const bad = names.find((setting) => typeof setting !== 'string' || !SETTING_NAME.test(setting));
+    if (!Array.isArray(names) || bad !== undefined) {
+      throw new DefinitionError(
+        `Function "${name}": ${field} must list environment variable names such as "STORE_API_KEY", not ${JSON.stringify(bad ?? names)}.`,
+      );
+    }
+    return [...new Set(names)].sort();
+  };
   const jsonSchema = inputJsonSchema(name, definition.parameters);
   const parameters = parametersOf(name, jsonSchema);
   const manifest: FunctionManifest = {
@@ -105,6 +119,8 @@ export const translateFunction = (
     path: functionPath(name),
     jsonSchema,
     timeoutMs: definition.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    secrets: settings('secrets'),
+    vars: settings('vars'),
   };
   return { manifest, parameters };
 };

@@ -19,6 +19,8 @@ const manifestSchema = z.object({
       description: z.string().min(1),
       parameters: z.record(z.string(), parameterType),
       path: z.string().startsWith('/'),
+      secrets: z.array(z.string()).optional(),
+      vars: z.array(z.string()).optional(),
     }),
   ),
 });

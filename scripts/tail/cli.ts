@@ -1,9 +1,7 @@
 // `npm run tail`: follows the deployed Worker's logs (wrangler tail --format json) and prints one
 // readable line per call: time, status, function, duration, request id. Ctrl-C stops it.
-import { spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import { parseArgs, styleText } from 'node:util';
+import { spawnWrangler } from '../wrangler.ts';
 import { type Call, callOf, formatCall, matches, type TailFilter } from './format.ts';
 import { jsonSplitter } from './split.ts';
 
@@ -78,15 +76,13 @@ export const parseTailArgs = (argv: string[]): TailArgs => {
 
 /** wrangler tail of the project's Worker, JSON format; its own messages go to our stderr. */
 const wranglerTail = (args: TailArgs, stderr: NodeJS.WritableStream): NodeJS.ReadableStream => {
-  const bin = join(dirname(createRequire(import.meta.url).resolve('wrangler/package.json')), 'bin', 'wrangler.js');
-  const child = spawn(process.execPath, [bin, 'tail', '--format', 'json', ...(args.env ? ['--env', args.env] : [])], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stderr.pipe(stderr, { end: false });
+  const child = spawnWrangler(['tail', '--format', 'json', ...(args.env ? ['--env', args.env] : [])]);
+  child.stdin?.end();
+  child.stderr?.pipe(stderr, { end: false });
   child.on('exit', (code) => {
     if (code) process.exitCode = code;
   });
-  return child.stdout;
+  return child.stdout as NodeJS.ReadableStream;
 };
 
 /**

@@ -1,0 +1,206 @@
+// `npm run secrets`: the secrets and vars the functions declare (defineFunction `secrets`/`vars`),
+// checked against a target before deploy and put on it by the deploy workflow.
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { parseArgs, parseEnv } from 'node:util';
+import { PROJECT_ROOT, readManifest, type ServedFunction } from '../sync/manifest.ts';
+import { runWrangler } from '../wrangler.ts';
+import { missingLines, type Setting, settingsOf, settingsTable, withTable } from './settings.ts';
+
+export const HELP = `Usage: npm run secrets -- <command> [options]
+
+The secrets and vars the functions declare (defineFunction's \`secrets\` and \`vars\`), plus the
+Worker's own FUNCTIONS_SECRET.
+
+Commands:
+  list               Print each setting, its kind and the functions that need it.
+  check --local      Check .dev.vars (and wrangler.toml [vars]) before npm run dev: one line per missing one.
+  check [--env NAME] Check a deployed Worker before deploy: wrangler.toml [vars] of that environment,
+                     the secrets already on its Worker (wrangler secret list), and the values this
+                     run could put (see put). One line per missing one; exit 1 when any is.
+  put [--env NAME]   Put every declared setting whose value this run has (and that is not a
+                     wrangler.toml var) on the Worker, in one wrangler secret bulk. Never prints a value.
+  readme             Rewrite the secrets table in README.md from the declarations.
+
+Options:
+  --env NAME         The wrangler.toml environment (for example staging); default production.
+  --dev-vars FILE    With check --local: the file to check (default .dev.vars).
+  -h, --help         Show this help.
+
+Values come from the environment of this run; in GitHub Actions also from SECRETS_JSON (set to
+\${{ toJSON(secrets) }}), so a newly declared secret (or var not in wrangler.toml) needs only a new
+secret in the GitHub environment, no edit of the workflow.
+`;
+
+export interface SecretsIo {
+  env: Record<string, string | undefined>;
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  root?: string;
+  /** What the Worker serves (default: start it locally and read its manifest). */
+  readFunctions?: () => Promise<Pick<ServedFunction, 'name' | 'secrets' | 'vars'>[]>;
+  /** Runs wrangler (default: the project's own). */
+  wrangler?: typeof runWrangler;
+}
+
+/** Names of wrangler.toml [vars] of an environment, read as wrangler reads them. */
+const tomlVars = async (root: string, env: string | undefined): Promise<string[]> => {
+  const { unstable_readConfig } = await import('wrangler');
+  const config = unstable_readConfig(
+    { config: join(root, 'wrangler.toml'), ...(env ? { env } : {}) },
+    { hideWarnings: true },
+  );
+  return Object.keys(config.vars ?? {});
+};
+
+/** Declared values this run has: its environment, then GitHub's toJSON(secrets). */
+const valuesOf = (env: SecretsIo['env'], settings: readonly Setting[]): Record<string, string> => {
+  const pool: Record<string, unknown> = { ...env };
+  if (env.SECRETS_JSON) {
+    try {
+      Object.assign(pool, JSON.parse(env.SECRETS_JSON) as Record<string, unknown>);
+    } catch {
+      throw new Error(`SECRETS_JSON is not JSON; set it to \${{ toJSON(secrets) }}.`);
+    }
+  }
+  return Object.fromEntries(
+    settings.flatMap((setting) => {
+      const value = pool[setting.name];
+      return typeof value === 'string' && value.trim() ? [[setting.name, value]] : [];
+    }),
+  );
+};
+
+/**
+ * Runs the command; returns the exit code (1 for anything missing or refused).
+ * @example process.exitCode = await runSecrets(['check', '--env', 'staging'], { env: process.env, stdout, stderr })
+ */
+export const runSecrets = async (argv: string[], io: SecretsIo): Promise<number> => {
+  const fail = (lines: string[]) => {
+    for (const line of lines) io.stderr.write(`${line}\n`);
+    return 1;
+  };
+  let parsed: ReturnType<
+    typeof parseArgs<{ allowPositionals: true; options: Record<string, { type: 'string' | 'boolean' }> }>
+  >;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        help: { type: 'boolean', short: 'h' },
+        env: { type: 'string', short: 'e' },
+        local: { type: 'boolean' },
+        'dev-vars': { type: 'string' },
+      },
+    });
+  } catch (error) {
+    return fail([`${(error as Error).message.split('. ')[0]}. See npm run secrets -- --help.`]);
+  }
+  const { values, positionals } = parsed;
+  const [command, ...rest] = positionals;
+  if (values.help || !command) {
+    io.stdout.write(HELP);
+    return values.help ? 0 : 1;
+  }
+  if (!['list', 'check', 'put', 'readme'].includes(command) || rest.length > 0) {
+    return fail([`Unknown command "${[command, ...rest].join(' ')}". See npm run secrets -- --help.`]);
+  }
+  const env = values.env as string | undefined;
+  if (env !== undefined && !/^[a-z][a-z0-9_-]*$/.test(env))
+    return fail([`--env must name an environment of wrangler.toml such as staging, not "${env}".`]);
+  const root = io.root ?? PROJECT_ROOT;
+  const wrangler = io.wrangler ?? runWrangler;
+  const envArgs = env ? ['--env', env] : [];
+  const target = env ? `environment "${env}"` : 'production (the top level of wrangler.toml)';
+
+  const settings = settingsOf(
+    await (io.readFunctions ?? (() => readManifest({ secret: randomBytes(24).toString('base64url'), root })))(),
+  );
+  if (command === 'list') {
+    io.stdout.write(`${settingsTable(settings)}\n`);
+    return 0;
+  }
+  if (command === 'readme') {
+    const path = join(root, 'README.md');
+    writeFileSync(path, withTable(readFileSync(path, 'utf8'), settingsTable(settings)));
+    io.stdout.write(`README.md: secrets table of ${settings.length} settings written.\n`);
+    return 0;
+  }
+  const vars = await tomlVars(root, env);
+
+  if (command === 'check' && values.local) {
+    const file = resolve(root, (values['dev-vars'] as string | undefined) ?? '.dev.vars');
+    const local = existsSync(file) ? parseEnv(readFileSync(file, 'utf8')) : {};
+    const available = new Set([...vars, ...Object.keys(local).filter((name) => local[name]?.trim())]);
+    const missing = missingLines(
+      settings,
+      available,
+      () => `add it to ${relative(root, file)} (see .dev.vars.example).`,
+    );
+    if (missing.length > 0) return fail(missing);
+    io.stdout.write(`All ${settings.length} settings are set for local development.\n`);
+    return 0;
+  }
+
+  let given: Record<string, string>;
+  try {
+    given = valuesOf(io.env, settings);
+  } catch (error) {
+    return fail([(error as Error).message]);
+  }
+  if (command === 'check') {
+    const listed = await wrangler(['secret', 'list', '--format', 'json', ...envArgs], { cwd: root });
+    let onWorker: string[] = [];
+    if (listed.code === 0) {
+      try {
+        onWorker = (JSON.parse(listed.stdout) as { name: string }[]).map((secret) => secret.name);
+      } catch {
+        return fail([`wrangler secret list answered something that is not JSON: ${listed.stdout.slice(0, 200)}`]);
+      }
+    } else if (/not found|does not exist|10007/i.test(listed.stderr + listed.stdout)) {
+      io.stdout.write(`The Worker of ${target} does not exist yet: only this run's values count.\n`);
+    } else {
+      return fail([
+        `wrangler secret list failed (${listed.code}): ${(listed.stderr || listed.stdout).trim().split('\n').slice(-3).join(' ')}`,
+      ]);
+    }
+    const available = new Set([...vars, ...onWorker, ...Object.keys(given)]);
+    const github = env ? `the GitHub environment "${env}"` : 'the GitHub environment "production"';
+    const missing = missingLines(
+      settings,
+      available,
+      (setting) =>
+        `add it as a secret of ${github} (the deploy puts it), or run npx wrangler secret put ${setting.name}${env ? ` --env ${env}` : ''}.`,
+    );
+    if (missing.length > 0) return fail([`Preflight of ${target} failed:`, ...missing]);
+    io.stdout.write(
+      `Preflight of ${target}: all ${settings.length} settings are set (${settings.map((s) => s.name).join(', ')}).\n`,
+    );
+    return 0;
+  }
+
+  // put
+  const toPut = Object.fromEntries(Object.entries(given).filter(([name]) => !vars.includes(name)));
+  const names = Object.keys(toPut);
+  if (names.length === 0) {
+    io.stdout.write(`Nothing to put on ${target}: this run has no value of a declared setting.\n`);
+    return 0;
+  }
+  const put = await wrangler(['secret', 'bulk', ...envArgs], { input: JSON.stringify(toPut), cwd: root });
+  if (put.code !== 0)
+    return fail([`wrangler secret bulk failed (${put.code}) for ${target}; nothing is known to be put.`]);
+  io.stdout.write(`Put ${names.length} secret(s) on ${target}: ${names.join(', ')}.\n`);
+  return 0;
+};
+
+if (import.meta.main) {
+  const dotenv = join(PROJECT_ROOT, '.env');
+  if (existsSync(dotenv)) process.loadEnvFile(dotenv);
+  process.exitCode = await runSecrets(process.argv.slice(2), {
+    env: process.env,
+    stdout: process.stdout,
+    stderr: process.stderr,
+  });
+}

@@ -1,0 +1,33 @@
+// The project's own wrangler, run as a child of this Node (never a global one, never through npx).
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+
+const bin = join(dirname(createRequire(import.meta.url).resolve('wrangler/package.json')), 'bin', 'wrangler.js');
+
+/** Starts `wrangler <args>`; the caller reads its streams. */
+export const spawnWrangler = (args: readonly string[], cwd?: string): ChildProcess =>
+  spawn(process.execPath, [bin, ...args], { stdio: ['pipe', 'pipe', 'pipe'], ...(cwd ? { cwd } : {}) });
+
+/**
+ * Runs `wrangler <args>` to the end, feeding `input` on stdin; resolves with its exit code and output.
+ * @example const { code, stdout } = await runWrangler(['secret', 'list', '--format', 'json'])
+ */
+export const runWrangler = (
+  args: readonly string[],
+  options: { input?: string; cwd?: string } = {},
+): Promise<{ code: number; stdout: string; stderr: string }> =>
+  new Promise((resolve, reject) => {
+    const child = spawnWrangler(args, options.cwd);
+    let stdout = '';
+    let stderr = '';
+    child.stdout?.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr?.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
+    child.stdin?.end(options.input ?? '');
+  });

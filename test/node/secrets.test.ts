@@ -1,0 +1,181 @@
+// npm run secrets: the functions' declared secrets and vars, checked against a target (one line per
+// missing one) and put by the deploy; the README's table and .dev.vars.example follow the declarations.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { runSecrets, type SecretsIo } from '../../scripts/secrets/cli.ts';
+import { settingsOf, settingsTable, TABLE_END, TABLE_START } from '../../scripts/secrets/settings.ts';
+import { PROJECT_ROOT, readManifest } from '../../scripts/sync/manifest.ts';
+import { defineFunction } from '../../src/define.ts';
+import { DefinitionError, describeFunction } from '../../src/describe.ts';
+
+const functions = [
+  { name: 'get_order_status', secrets: ['STORE_API_KEY'], vars: ['STORE_API_URL'] },
+  { name: 'handoff_to_human', secrets: ['PLATFORM_API_KEY'], vars: ['PLATFORM_BASE_URL', 'HANDOFF_CONTACT_ID'] },
+  { name: 'quote_price' },
+];
+
+/** Runs the command with a stand-in wrangler that has `onWorker` as the Worker's secrets. */
+const run = async (argv: string[], env: Record<string, string> = {}, onWorker: string[] | 'no-worker' = []) => {
+  let out = '';
+  let err = '';
+  const calls: { args: readonly string[]; input?: string }[] = [];
+  const sink = (append: (text: string) => void) =>
+    new Writable({
+      write(chunk, _encoding, done) {
+        append(String(chunk));
+        done();
+      },
+    });
+  const io: SecretsIo = {
+    env,
+    stdout: sink((t) => {
+      out += t;
+    }),
+    stderr: sink((t) => {
+      err += t;
+    }),
+    readFunctions: async () => functions,
+    wrangler: async (args, options = {}) => {
+      calls.push({ args, ...(options.input === undefined ? {} : { input: options.input }) });
+      if (args[1] === 'list') {
+        return onWorker === 'no-worker'
+          ? { code: 1, stdout: '', stderr: 'This Worker does not exist on your account. [code: 10007]' }
+          : { code: 0, stdout: JSON.stringify(onWorker.map((name) => ({ name, type: 'secret_text' }))), stderr: '' };
+      }
+      return { code: 0, stdout: 'Finished processing secrets file', stderr: '' };
+    },
+  };
+  const code = await runSecrets(argv, io);
+  return { code, out, err, calls };
+};
+
+// Loading wrangler (which reads wrangler.toml for each check) takes seconds on a busy machine.
+beforeAll(async () => {
+  await import('wrangler');
+}, 60_000);
+
+describe('declared settings', () => {
+  it('merges every function declaration with the Worker own FUNCTIONS_SECRET, sorted by name', () => {
+    expect(settingsOf(functions).map((s) => `${s.name}:${s.kind}:${s.usedBy.join('+')}`)).toEqual([
+      'FUNCTIONS_SECRET:secret:the Worker (every function key)',
+      'HANDOFF_CONTACT_ID:var:handoff_to_human',
+      'PLATFORM_API_KEY:secret:handoff_to_human',
+      'PLATFORM_BASE_URL:var:handoff_to_human',
+      'STORE_API_KEY:secret:get_order_status',
+      'STORE_API_URL:var:get_order_status',
+    ]);
+  });
+
+  it('carries them in the manifest, and refuses a name that is not an environment variable', () => {
+    const base = { description: 'Does a thing for the test.', parameters: z.object({}), handler: () => 1 };
+    const manifest = describeFunction('a_fn', defineFunction({ ...base, secrets: ['B_KEY', 'A_KEY', 'A_KEY'] }));
+    expect(manifest).toMatchObject({ secrets: ['A_KEY', 'B_KEY'], vars: [] });
+    expect(() => describeFunction('a_fn', defineFunction({ ...base, vars: ['store-url'] }))).toThrow(DefinitionError);
+  });
+});
+
+describe('npm run secrets -- check (before deploy)', () => {
+  it('fails with one line per missing setting, naming who needs it and how to set it', async () => {
+    const result = await run(['check', '--env', 'staging'], { SECRETS_JSON: JSON.stringify({ STORE_API_KEY: 'sk' }) }, [
+      'FUNCTIONS_SECRET',
+    ]);
+    expect(result.code).toBe(1);
+    expect(result.err.trim().split('\n')).toEqual([
+      'Preflight of environment "staging" failed:',
+      'Missing HANDOFF_CONTACT_ID (var of handoff_to_human): add it as a secret of the GitHub environment "staging" (the deploy puts it), or run npx wrangler secret put HANDOFF_CONTACT_ID --env staging.',
+      'Missing PLATFORM_API_KEY (secret of handoff_to_human): add it as a secret of the GitHub environment "staging" (the deploy puts it), or run npx wrangler secret put PLATFORM_API_KEY --env staging.',
+      'Missing PLATFORM_BASE_URL (var of handoff_to_human): add it as a secret of the GitHub environment "staging" (the deploy puts it), or run npx wrangler secret put PLATFORM_BASE_URL --env staging.',
+      'Missing STORE_API_URL (var of get_order_status): add it as a secret of the GitHub environment "staging" (the deploy puts it), or run npx wrangler secret put STORE_API_URL --env staging.',
+    ]);
+    expect(result.calls[0]?.args).toEqual(['secret', 'list', '--format', 'json', '--env', 'staging']);
+  });
+
+  it('passes when the Worker, wrangler.toml and this run hold every one', async () => {
+    const result = await run(
+      ['check'],
+      {
+        PLATFORM_API_KEY: 'pk',
+        SECRETS_JSON: JSON.stringify({ STORE_API_KEY: 'sk', STORE_API_URL: 'https://s', HANDOFF_CONTACT_ID: 'c1' }),
+      },
+      ['FUNCTIONS_SECRET', 'PLATFORM_BASE_URL'],
+    );
+    expect(result).toMatchObject({ code: 0, err: '' });
+    expect(result.out).toContain('Preflight of production (the top level of wrangler.toml): all 6 settings are set');
+    expect(result.calls[0]?.args).toEqual(['secret', 'list', '--format', 'json']);
+  });
+
+  it('counts only this run values before the first deploy', async () => {
+    const result = await run(['check', '--env', 'staging'], {}, 'no-worker');
+    expect(result.code).toBe(1);
+    expect(result.out).toContain('does not exist yet');
+    expect(result.err).toContain('Missing FUNCTIONS_SECRET');
+  });
+});
+
+describe('npm run secrets -- put', () => {
+  it('puts every declared setting this run has in one wrangler secret bulk, printing names only', async () => {
+    const secrets = {
+      FUNCTIONS_SECRET: 'fs-value',
+      STORE_API_KEY: 'sk-value',
+      CLOUDFLARE_API_TOKEN: 'cf',
+      github_token: 'gh',
+    };
+    const result = await run(['put', '--env', 'staging'], {
+      SECRETS_JSON: JSON.stringify(secrets),
+      HANDOFF_CONTACT_ID: 'c1',
+    });
+    expect(result.code).toBe(0);
+    expect(result.calls).toEqual([
+      {
+        args: ['secret', 'bulk', '--env', 'staging'],
+        input: JSON.stringify({ FUNCTIONS_SECRET: 'fs-value', HANDOFF_CONTACT_ID: 'c1', STORE_API_KEY: 'sk-value' }),
+      },
+    ]);
+    expect(result.out).toBe(
+      'Put 3 secret(s) on environment "staging": FUNCTIONS_SECRET, HANDOFF_CONTACT_ID, STORE_API_KEY.\n',
+    );
+    expect(result.out + result.err).not.toMatch(/fs-value|sk-value/);
+  });
+});
+
+describe('npm run secrets -- check --local', () => {
+  it('names each setting .dev.vars lacks', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'secrets-'));
+    const file = join(dir, 'dev.vars');
+    writeFileSync(
+      file,
+      'FUNCTIONS_SECRET=x\nSTORE_API_KEY=\n# PLATFORM_API_KEY=p\nSTORE_API_URL=https://s\nHANDOFF_CONTACT_ID=c\nPLATFORM_BASE_URL=http://127.0.0.1:8788\n',
+    );
+    const result = await run(['check', '--local', '--dev-vars', file]);
+    expect(result.code).toBe(1);
+    expect(result.err.trim().split('\n')).toEqual([
+      expect.stringMatching(/^Missing PLATFORM_API_KEY \(secret of handoff_to_human\): add it to .*dev\.vars/),
+      expect.stringMatching(/^Missing STORE_API_KEY \(secret of get_order_status\)/),
+    ]);
+  });
+
+  it('shows --help, and refuses an unknown command', async () => {
+    expect((await run(['--help'])).out).toContain('check [--env NAME]');
+    expect(await run(['deploy'])).toMatchObject({
+      code: 1,
+      err: 'Unknown command "deploy". See npm run secrets -- --help.\n',
+    });
+  });
+});
+
+describe('the project declarations', () => {
+  it('match the README secrets table and .dev.vars.example', async () => {
+    const served = await readManifest({ secret: 'test-secret' });
+    const settings = settingsOf(served);
+    const readme = readFileSync(join(PROJECT_ROOT, 'README.md'), 'utf8');
+    const table = readme.slice(readme.indexOf(TABLE_START) + TABLE_START.length, readme.indexOf(TABLE_END)).trim();
+    expect(table, 'README.md secrets table is stale: run npm run secrets -- readme').toBe(settingsTable(settings));
+    const example = readFileSync(join(PROJECT_ROOT, '.dev.vars.example'), 'utf8');
+    expect(settings.filter((s) => !new RegExp(`^#? ?${s.name}=`, 'm').test(example)).map((s) => s.name)).toEqual([]);
+    expect(settings.find((s) => s.name === 'STORE_API_KEY')?.usedBy).toEqual(['get_order_status']);
+  }, 60_000);
+});
