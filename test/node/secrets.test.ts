@@ -5,12 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { runSecrets, type SecretsIo } from '../../scripts/secrets/cli.ts';
 import { settingsOf, settingsTable, TABLE_END, TABLE_START } from '../../scripts/secrets/settings.ts';
 import { PROJECT_ROOT, readManifest } from '../../scripts/sync/manifest.ts';
-import { defineFunction } from '../../src/define.ts';
-import { DefinitionError, describeFunction } from '../../src/describe.ts';
 
 const functions = [
   { name: 'get_order_status', secrets: ['STORE_API_KEY'], vars: ['STORE_API_URL'] },
@@ -68,13 +65,6 @@ describe('declared settings', () => {
       'STORE_API_KEY:secret:get_order_status',
       'STORE_API_URL:var:get_order_status',
     ]);
-  });
-
-  it('carries them in the manifest, and refuses a name that is not an environment variable', () => {
-    const base = { description: 'Does a thing for the test.', parameters: z.object({}), handler: () => 1 };
-    const manifest = describeFunction('a_fn', defineFunction({ ...base, secrets: ['B_KEY', 'A_KEY', 'A_KEY'] }));
-    expect(manifest).toMatchObject({ secrets: ['A_KEY', 'B_KEY'], vars: [] });
-    expect(() => describeFunction('a_fn', defineFunction({ ...base, vars: ['store-url'] }))).toThrow(DefinitionError);
   });
 });
 

@@ -80,3 +80,24 @@ describe('describeFunction on a table of zod types', () => {
     expect(manifest.jsonSchema.required ?? []).not.toContain('n');
   });
 });
+
+describe('declared secrets and vars', () => {
+  const base = { description: 'Does a thing for the test.', parameters: z.object({}), handler: () => 1 };
+
+  it('carries them in the manifest, sorted and without repeats', () => {
+    const manifest = describeFunction(
+      'a_fn',
+      defineFunction({ ...base, secrets: ['B_KEY', 'A_KEY', 'A_KEY'], vars: ['C_URL'] }),
+    );
+    expect(manifest).toMatchObject({ secrets: ['A_KEY', 'B_KEY'], vars: ['C_URL'] });
+    expect(describeFunction('b_fn', defineFunction(base))).toMatchObject({ secrets: [], vars: [] });
+  });
+
+  it('refuses a name that is not an environment variable name', () => {
+    expect(() => describeFunction('a_fn', defineFunction({ ...base, vars: ['store-url'] }))).toThrow(
+      new DefinitionError(
+        'Function "a_fn": vars must list environment variable names such as "STORE_API_KEY", not "store-url".',
+      ),
+    );
+  });
+});
