@@ -1,10 +1,12 @@
 // The Worker entry (wrangler.toml `main`), yours to edit: it hands the framework your functions and
 // exports the Durable Object classes wrangler.toml binds. Remove an export with its binding.
 import { functions } from './generated/functions.ts';
+import { platformFromEnv } from './src/platform/fromEnv.ts';
 import { createWorker } from './src/worker.ts';
 
 export { BookingCalendar } from './lib/calendar.ts';
 export { ContactDirectory } from './lib/contacts.ts';
 export { ReplayGuard } from './src/replay.ts';
 
-export default createWorker({ functions }) satisfies ExportedHandler<Env>;
+// platform: context.platform for handoff_to_human and capture_lead; drop it if no function calls the platform.
+export default createWorker({ functions, platform: platformFromEnv }) satisfies ExportedHandler<Env>;

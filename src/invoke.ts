@@ -6,7 +6,6 @@ import { FunctionError } from './errors.ts';
 import { isFunctionKey } from './keys.ts';
 import type { Logger } from './log.ts';
 import type { PlatformClient } from './platform/client.ts';
-import { platformFromEnv } from './platform/fromEnv.ts';
 import { checkRateLimit } from './ratelimit.ts';
 import type { RegisteredFunction } from './registry.ts';
 import { checkSignature } from './signed.ts';
@@ -19,7 +18,23 @@ export interface Invocation {
   ctx: ExecutionContext;
   requestId: string;
   log: Logger;
+  /** Makes `context.platform`; absent when the Worker was created without the platform option. */
+  platform?: PlatformFactory | undefined;
 }
+
+/** How a Worker that opted in builds `context.platform` (src/platform/fromEnv.ts's platformFromEnv). */
+export type PlatformFactory = (env: Env, signal: AbortSignal) => PlatformClient;
+
+const platformNotEnabled = (log: Logger) => {
+  log.error('platform_not_enabled', {
+    hint: 'a handler used context.platform: pass platform: platformFromEnv (src/platform/fromEnv.ts) to createWorker in worker.ts',
+  });
+  return new FunctionError(
+    503,
+    'platform_not_configured',
+    'This function cannot reach the messaging platform: the Worker is not set up for it. Tell the customer you cannot do this right now.',
+  );
+};
 
 const ALLOWED_METHODS = 'GET, POST';
 
@@ -80,7 +95,8 @@ const runWithTimeout = async (
     log: inv.log,
     // Lazy: a function that never calls the platform needs neither secret.
     get platform(): PlatformClient {
-      platform ??= platformFromEnv(inv.env, controller.signal);
+      if (!inv.platform) throw platformNotEnabled(inv.log);
+      platform ??= inv.platform(inv.env, controller.signal);
       return platform;
     },
   };

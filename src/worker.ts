@@ -4,7 +4,7 @@ import type { AnyFunctionDefinition } from './define.ts';
 import { DefinitionError } from './describe.ts';
 import { type Env, isDevelopment } from './env.ts';
 import { FunctionError } from './errors.ts';
-import { invoke } from './invoke.ts';
+import { invoke, type PlatformFactory } from './invoke.ts';
 import { isManifestKey } from './keys.ts';
 import { createLogger } from './log.ts';
 import { createRegistry } from './registry.ts';
@@ -23,6 +23,11 @@ const manifestAllowed = async (request: Request, env: Env): Promise<boolean> => 
 export interface WorkerOptions {
   /** The functions to serve, `{ name: definition }` (generated/functions.ts lists functions/). */
   functions: Record<string, AnyFunctionDefinition>;
+  /**
+   * Gives handlers `context.platform` (pass `platformFromEnv` from src/platform/fromEnv.ts). Opt-in,
+   * so a project whose functions never call the platform does not bundle its client.
+   */
+  platform?: PlatformFactory;
 }
 
 /**
@@ -74,7 +79,15 @@ export const createWorker = (options: WorkerOptions) => {
     const started = Date.now();
     let response: Response;
     try {
-      const result = await invoke(fn, { request, url: new URL(request.url), env, ctx, requestId, log });
+      const result = await invoke(fn, {
+        request,
+        url: new URL(request.url),
+        env,
+        ctx,
+        requestId,
+        log,
+        platform: options.platform,
+      });
       response = jsonResponse(result, 200, requestId);
     } catch (error) {
       if (!(error instanceof FunctionError)) {

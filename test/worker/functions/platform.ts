@@ -6,6 +6,7 @@ import { env } from 'cloudflare:workers';
 import capture_lead from '../../../functions/capture_lead.ts';
 import handoff_to_human from '../../../functions/handoff_to_human.ts';
 import type { Env } from '../../../src/env.ts';
+import { platformFromEnv } from '../../../src/platform/fromEnv.ts';
 import { createWorker } from '../../../src/worker.ts';
 import { keyOf } from '../helpers.ts';
 import type { Outbound } from '../outbound.ts';
@@ -40,7 +41,7 @@ export const fakePlatform = (outbound: Outbound, delayMs = 0): FakePlatform => {
   return state;
 };
 
-const worker = createWorker({ functions: { capture_lead, handoff_to_human } }).fetch;
+const worker = createWorker({ functions: { capture_lead, handoff_to_human }, platform: platformFromEnv }).fetch;
 
 /** The test env plus the platform's address and key and the team inbox; `extra` overrides. */
 export const platformEnv = (extra: Partial<Env> = {}): Env => ({

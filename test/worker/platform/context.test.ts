@@ -6,8 +6,10 @@ import { z } from 'zod';
 import { defineFunction, FUNCTION_NAME } from '../../../src/define.ts';
 import type { Env } from '../../../src/env.ts';
 import { functionKey } from '../../../src/keys.ts';
+import { setLogSink } from '../../../src/log.ts';
 import { createPlatformClient } from '../../../src/platform/client.ts';
 import { PLATFORM_FUNCTION_NAME } from '../../../src/platform/contract.ts';
+import { platformFromEnv } from '../../../src/platform/fromEnv.ts';
 import { signWebhook, verifyWebhook } from '../../../src/platform/signature.ts';
 import { createWorker } from '../../../src/worker.ts';
 import { hang, mockOutbound, type Outbound } from '../outbound.ts';
@@ -15,29 +17,28 @@ import { hang, mockOutbound, type Outbound } from '../outbound.ts';
 const SECRET = 'context-secret';
 const PLATFORM = 'https://platform.test';
 
-const worker = createWorker({
-  functions: {
-    save_lead: defineFunction({
-      description: 'Saves the customer as a contact on the platform.',
-      parameters: z.object({ name: z.string().describe('Full name'), phone: z.string().describe('Phone, with +') }),
-      handler: async ({ name, phone }, { platform }) => {
-        const contact = await platform.contacts.create({ name, phone, channel: 'whatsapp' });
-        return { contactId: contact.id };
-      },
-    }),
-    hold_on: defineFunction({
-      description: 'Calls the platform, which never answers.',
-      parameters: z.object({}),
-      timeoutMs: 100,
-      handler: async (_args, { platform }) => platform.contacts.list(),
-    }),
-    offline: defineFunction({
-      description: 'Never touches the platform.',
-      parameters: z.object({}),
-      handler: () => ({ ok: true }),
-    }),
-  },
-}).fetch;
+const functions = {
+  save_lead: defineFunction({
+    description: 'Saves the customer as a contact on the platform.',
+    parameters: z.object({ name: z.string().describe('Full name'), phone: z.string().describe('Phone, with +') }),
+    handler: async ({ name, phone }, { platform }) => {
+      const contact = await platform.contacts.create({ name, phone, channel: 'whatsapp' });
+      return { contactId: contact.id };
+    },
+  }),
+  hold_on: defineFunction({
+    description: 'Calls the platform, which never answers.',
+    parameters: z.object({}),
+    timeoutMs: 100,
+    handler: async (_args, { platform }) => platform.contacts.list(),
+  }),
+  offline: defineFunction({
+    description: 'Never touches the platform.',
+    parameters: z.object({}),
+    handler: () => ({ ok: true }),
+  }),
+};
+const worker = createWorker({ functions, platform: platformFromEnv }).fetch;
 
 const env = (extra: Partial<Env> = {}): Env => ({
   FUNCTIONS_SECRET: SECRET,
@@ -46,8 +47,8 @@ const env = (extra: Partial<Env> = {}): Env => ({
   ...extra,
 });
 
-const invoke = async (name: string, args: unknown, environment = env()) =>
-  worker(
+const invoke = async (name: string, args: unknown, environment = env(), fetch = worker) =>
+  fetch(
     new Request(`https://fn.example/functions/${name}?key=${await functionKey(SECRET, name)}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -89,6 +90,23 @@ describe('context.platform', () => {
   it('needs neither secret in a function that never touches the platform', async () => {
     const response = await invoke('offline', {}, env({ PLATFORM_BASE_URL: undefined, PLATFORM_API_KEY: undefined }));
     expect(response.status).toBe(200);
+  });
+
+  it('answers 503 and tells the author in the log when worker.ts did not opt in to the platform', async () => {
+    const logs: string[] = [];
+    const restore = setLogSink((line) => logs.push(line));
+    try {
+      const withoutPlatform = createWorker({ functions }).fetch;
+      const response = await invoke('save_lead', { name: 'Ada', phone: '+14155550123' }, env(), withoutPlatform);
+      expect(response.status).toBe(503);
+      const { error } = (await response.json()) as { error: { code: string } };
+      expect(error.code).toBe('platform_not_configured');
+      const line = logs.map((l) => JSON.parse(l)).find((l) => l.event === 'platform_not_enabled');
+      expect(line?.hint).toContain('platform: platformFromEnv');
+      expect(line?.function).toBe('save_lead');
+    } finally {
+      setLogSink(restore);
+    }
   });
 
   it('aborts the platform request when the function runs out of time', async () => {
