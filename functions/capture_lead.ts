@@ -27,18 +27,18 @@ const tierOf = (budgetFits: boolean | undefined, soon: boolean | undefined): Tie
 };
 
 export default defineFunction({
-  description: `Saves the customer as a sales lead on the platform (one contact per phone number, never a duplicate) and qualifies it from what they said: their need, their monthly budget (${CURRENCY}) and when they want to start. Call it once the customer has said what they need and given their name; pass budget and timeline when they mention them. Follow the "nextStep" it returns.`,
+  description: `Saves the customer as a sales lead (one platform contact per phone number, never a duplicate) and qualifies it by need, monthly budget and start. Call it once the customer has said what they need and given their name; pass budget and timeline if they mention them. Follow the "nextStep" it returns.`,
   parameters: z.object({
     name: z.string().trim().min(1).max(100).describe("The customer's name"),
-    phone: phoneSchema("The customer's phone number, in international format with the country code"),
+    phone: phoneSchema("The customer's phone number with its country code"),
     channel: z.enum(CHANNELS).default('whatsapp').describe('The channel the customer is writing on'),
-    need: z.string().trim().min(3).max(500).describe('What the customer needs, in one or two sentences in their words'),
+    need: z.string().trim().min(3).max(500).describe('What the customer needs, in their words'),
     monthlyBudget: z
       .number()
       .min(0)
       .max(10_000_000)
       .optional()
-      .describe(`The monthly budget the customer mentioned, in ${CURRENCY}; leave out if they did not say`),
+      .describe(`Monthly budget in ${CURRENCY}; leave out if not said`),
     timeline: z
       .enum(['now', 'this_month', 'this_quarter', 'later', 'unknown'])
       .default('unknown')

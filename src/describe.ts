@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import type { AnyFunctionDefinition } from './define.ts';
 import { DEFAULT_TIMEOUT_MS, SETTING_NAME } from './define.ts';
-import { type JsonSchema, type ParameterInfo, parameterInfo } from './parameters.ts';
+import { fieldText, type JsonSchema, type ParameterInfo, parameterInfo } from './parameters.ts';
 import type { ParameterType } from './platform/function.ts';
 
 /** Everything the platform and tools see of one function. */
@@ -21,6 +21,12 @@ export interface FunctionManifest {
   /** Plain settings the handler needs (sorted). */
   vars: string[];
 }
+
+/**
+ * Length a description should stay under, the generated parameter list included: the spec gives no
+ * limit, but 1,024 characters is the cap of common function-calling APIs the platform's model may use.
+ */
+export const DESCRIPTION_LIMIT = 1024;
 
 /** A definition the platform's flat parameter map cannot carry; the message names the field. */
 export class DefinitionError extends Error {
@@ -69,19 +75,8 @@ const parametersOf = (name: string, json: JsonSchema): ParameterInfo[] => {
   });
 };
 
-/** One line per parameter: `- seats (required, number): whole number, from 1 to 500. How many users.` */
-export const parameterLine = (info: ParameterInfo): string => {
-  const flags = [info.required ? 'required' : 'optional', info.type];
-  if (info.nullable) flags.push('may be null');
-  if (info.default !== undefined) flags.push(`default ${JSON.stringify(info.default)}`);
-  const constraints = info.constraints.join(', ');
-  const sentences = [constraints && `${constraints[0]?.toUpperCase()}${constraints.slice(1)}`, info.description];
-  const text = sentences
-    .filter((part): part is string => Boolean(part))
-    .map((part) => part.replace(/\.?$/, '.'))
-    .join(' ');
-  return `- ${info.name} (${flags.join(', ')})${text ? `: ${text}` : ''}`;
-};
+/** One line per parameter: `- seats (required, number): Whole number, from 1 to 500. How many users.` */
+export const parameterLine = (info: ParameterInfo): string => `- ${fieldText(info)}`;
 
 /** The author's description followed by the compact parameter list. */
 export const enrichedDescription = (description: string, parameters: ParameterInfo[]): string => {

@@ -86,25 +86,27 @@ const typeNameOf = (schema: JsonSchema): ParameterType | 'null' | undefined => {
 
 const resolveRef = (schema: JsonSchema, root: JsonSchema): JsonSchema => {
   if (!schema.$ref) return schema;
+  if (schema.$ref === '#') return root;
   const key = schema.$ref.replace(/^#\/\$defs\//, '');
   const target = root.$defs?.[key];
   if (!target) throw new Error(`cannot resolve ${schema.$ref}`);
   return target;
 };
 
-/** Splits nullable and same-type unions into their members; refuses different types. */
-const flatten = (schema: JsonSchema, root: JsonSchema) => {
-  const members = (schema.anyOf ?? schema.oneOf ?? [schema]).map((m) => resolveRef(m, root));
+/** Splits nullable and same-type unions (or, nested, intersections) into their members. */
+const flatten = (schema: JsonSchema, root: JsonSchema, nested: boolean) => {
   if (Array.isArray(schema.type)) {
     return {
       members: schema.type.filter((t) => t !== 'null').map((type) => ({ ...schema, type })),
       nullable: schema.type.includes('null'),
+      joiner: ' or ',
     };
   }
-  if (schema.allOf)
+  if (schema.allOf && !nested)
     throw new Error('intersections (z.intersection / .and) cannot be described; merge them into one z.object');
+  const members = (schema.allOf ?? schema.anyOf ?? schema.oneOf ?? [schema]).map((m) => resolveRef(m, root));
   const nonNull = members.filter((m) => typeNameOf(m) !== 'null');
-  return { members: nonNull, nullable: nonNull.length < members.length };
+  return { members: nonNull, nullable: nonNull.length < members.length, joiner: schema.allOf ? ' and ' : ' or ' };
 };
 
 const quote = (value: unknown) => JSON.stringify(value);
@@ -162,8 +164,34 @@ const lengthWords = (min: number | undefined, max: number | undefined, singular:
 const valueWords = (values: unknown[]) =>
   values.length === 1 ? `exactly ${quote(values[0])}` : `one of ${values.map(quote).join(', ')}`;
 
+/** Nesting below this depth is named, not spelled out (and a recursive schema stops here). */
+const MAX_DEPTH = 3;
+
+/** What one schema translates into; a top-level parameter adds its name and whether it is required. */
+interface Translation {
+  /** Its JSON types other than null; more than one only for a union, which the flat map refuses. */
+  types: Set<ParameterType | undefined>;
+  nullable: boolean;
+  whole: boolean;
+  constraints: string[];
+  description?: string;
+  default?: unknown;
+  example?: unknown;
+}
+
+/** One member of a union (or the only one) in words, with an example and its values when it is an enum. */
+interface Described {
+  whole: boolean;
+  words: string[];
+  example: unknown;
+  values?: unknown[];
+}
+
+// Members are never null here: flatten() has taken null out.
+const memberType = (schema: JsonSchema) => typeNameOf(schema) as ParameterType | undefined;
+
 /** Describes one member schema of a known type: constraints in words and an example. */
-const describeMember = (s: JsonSchema, type: ParameterType) => {
+const describeMember = (s: JsonSchema, type: ParameterType | undefined, root: JsonSchema, depth: number): Described => {
   const whole = s.type === 'integer';
   const values = s.enum ?? (s.const !== undefined ? [s.const] : undefined);
   if (values) return { whole, words: [valueWords(values)], example: values[0], values };
@@ -182,33 +210,112 @@ const describeMember = (s: JsonSchema, type: ParameterType) => {
     case 'boolean':
       return { whole, words: ['true or false'], example: true };
     case 'array': {
-      const item = s.items ? typeNameOf(s.items) : undefined;
+      const item = s.items && depth < MAX_DEPTH ? translate(s.items, root, depth + 1) : undefined;
+      const [itemType] = item?.types ?? [];
+      const itemWords = item ? [...item.constraints, ...(item.nullable ? ['or null'] : [])].join(', ') : '';
       const words = [
-        `a list${item && item !== 'null' ? ` of ${item}s` : ''}`,
+        `a list${item?.types.size === 1 && itemType ? ` of ${itemType}s` : ''}`,
         ...lengthWords(s.minItems, s.maxItems, 'item'),
+        ...(itemWords ? [`each ${itemWords}`] : []),
       ];
-      const itemValues = s.items?.enum;
-      if (itemValues) words.push(`each ${valueWords(itemValues)}`);
-      return { whole, words, example: itemValues ? [itemValues[0]] : undefined };
+      const example = item?.example === undefined ? undefined : Array(Math.max(s.minItems ?? 1, 1)).fill(item.example);
+      return { whole, words, example };
     }
-    default: {
-      const keys = Object.keys(s.properties ?? {});
-      return { whole, words: keys.length ? [`an object with ${keys.join(', ')}`] : ['an object'], example: undefined };
-    }
+    case 'object':
+      return depth < MAX_DEPTH ? describeFields(s, root, depth) : { whole, words: ['an object'], example: undefined };
+    default:
+      return { whole, words: ['any value'], example: undefined };
   }
 };
 
-/** Translates one top-level property of a parameter schema. */
+/** An object's fields in braces, `{sku (required, string): ...; qty (optional, number)}`, and an example. */
+const describeFields = (s: JsonSchema, root: JsonSchema, depth: number): Described => {
+  const required = new Set(s.required ?? []);
+  const fields = Object.entries(s.properties ?? {}).map(([key, property]) =>
+    toField(key, required.has(key), translate(property, root, depth + 1)),
+  );
+  if (fields.length === 0) return { whole: false, words: ['an object'], example: undefined };
+  const complete = fields.every((f) => !f.required || f.example !== undefined);
+  const example = complete
+    ? Object.fromEntries(fields.filter((f) => f.required).map((f) => [f.name, f.example]))
+    : undefined;
+  return { whole: false, words: [`{${fields.map((f) => fieldText(f, true)).join('; ')}}`], example };
+};
+
+/** One schema, nested or not, in one pass: its types, constraints in words and an example. */
+const translate = (property: JsonSchema, root: JsonSchema, depth: number): Translation => {
+  const schema = resolveRef(property, root);
+  const { members, nullable, joiner } = flatten(schema, root, depth > 0);
+  const types = new Set(members.map(memberType));
+  const described = members.map((m) => describeMember(m, memberType(m), root, depth));
+  const allValues = described.every((d) => d.values) ? described.flatMap((d) => d.values ?? []) : undefined;
+  const constraints = allValues
+    ? [valueWords(allValues)]
+    : described.length === 1
+      ? (described[0]?.words ?? [])
+      : [
+          described
+            .map((d, i) => d.words.join(', ') || (memberType(members[i] as JsonSchema) ?? 'any value'))
+            .join(joiner),
+        ];
+  const example = schema.examples?.[0] ?? members[0]?.examples?.[0] ?? schema.default ?? described[0]?.example;
+  const description = schema.description ?? members.find((m) => m.description)?.description;
+  return {
+    types: members.length ? types : new Set([undefined]),
+    nullable,
+    whole: described.some((d) => d.whole),
+    constraints,
+    ...(description ? { description } : {}),
+    ...(schema.default !== undefined ? { default: schema.default } : {}),
+    ...(example !== undefined ? { example } : {}),
+  };
+};
+
+/** A parameter or a nested field; a nested field may be a union ("string or number"). */
+type Field = Omit<ParameterInfo, 'type'> & { type: string };
+
+const toField = (name: string, required: boolean, t: Translation): Field => {
+  const types = [...t.types].map((type) => type ?? 'any value');
+  return {
+    name,
+    type: [...new Set(types)].join(' or '),
+    required,
+    nullable: t.nullable,
+    whole: t.whole,
+    ...(t.description ? { description: t.description } : {}),
+    ...(t.default !== undefined ? { default: t.default } : {}),
+    constraints: t.constraints,
+    ...(t.example !== undefined ? { example: t.example } : {}),
+  };
+};
+
+/**
+ * A parameter in words. Top level: `seats (required, number): Whole number, from 1 to 500. How many users.`
+ * Nested (inside braces, fields joined by `; `): `qty (required, number): whole number, from 1 to 9`.
+ */
+export const fieldText = (info: Field, nested = false): string => {
+  const flags = [info.required ? 'required' : 'optional', info.type];
+  if (info.nullable) flags.push('may be null');
+  if (info.default !== undefined) flags.push(`default ${quote(info.default)}`);
+  const constraints = info.constraints.join(', ');
+  const parts = [
+    nested ? constraints : `${constraints.charAt(0).toUpperCase()}${constraints.slice(1)}`,
+    info.description?.trim(),
+  ].filter((part): part is string => Boolean(part));
+  const text = parts.map((part) => part.replace(/\.$/, '')).join('. ');
+  return `${info.name} (${flags.join(', ')})${text ? `: ${text}${nested ? '' : '.'}` : ''}`;
+};
+
+/** Translates one top-level property of a parameter schema; refuses what the flat map cannot hold. */
 export const parameterInfo = (
   name: string,
   property: JsonSchema,
   required: boolean,
   root: JsonSchema,
 ): ParameterInfo => {
-  const schema = resolveRef(property, root);
-  const { members, nullable } = flatten(schema, root);
-  const types = new Set(members.map(typeNameOf));
-  if (types.has(undefined) || members.length === 0) {
+  const translation = translate(property, root, 0);
+  const { types } = translation;
+  if (types.has(undefined)) {
     throw new Error('has no single JSON type (z.any, z.unknown or a custom type); give it a concrete zod type');
   }
   if (types.size > 1) {
@@ -216,25 +323,5 @@ export const parameterInfo = (
       `is a union of ${[...types].join(' and ')}; the platform's parameter map holds one type per parameter, so use one type (for example z.string() and parse it in the handler)`,
     );
   }
-  const type = [...types][0] as ParameterType;
-  const described = members.map((m) => describeMember(m, type));
-  const allValues = described.every((d) => d.values) ? described.flatMap((d) => d.values ?? []) : undefined;
-  const merged = {
-    whole: described.some((d) => d.whole),
-    words: allValues ? [valueWords(allValues)] : described.flatMap((d) => d.words),
-    example: described[0]?.example,
-  };
-  const example = schema.examples?.[0] ?? members[0]?.examples?.[0] ?? schema.default ?? merged.example;
-  const description = schema.description ?? members.find((m) => m.description)?.description;
-  return {
-    name,
-    type,
-    required,
-    nullable,
-    whole: merged.whole,
-    ...(description ? { description } : {}),
-    ...(schema.default !== undefined ? { default: schema.default } : {}),
-    constraints: merged.words,
-    ...(example !== undefined ? { example } : {}),
-  };
+  return { ...toField(name, required, translation), type: [...types][0] as ParameterType };
 };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineFunction } from '../../../src/define.ts';
-import { DefinitionError, describeFunction } from '../../../src/describe.ts';
+import { DefinitionError, describeFunction, describeParameters } from '../../../src/describe.ts';
 
 const describeSchema = (parameters: z.ZodObject) =>
   describeFunction(
@@ -32,7 +32,7 @@ describe('describeFunction on a table of zod types', () => {
       'array',
       /A list of strings, 1 to 3 items, each one of "x", "y"/,
     ],
-    ['object', z.object({ city: z.string() }), 'object', /An object with city/],
+    ['object', z.object({ city: z.string() }), 'object', /\{city \(required, string\)\}/],
     ['email', z.email(), 'string', /An email address/],
     ['url', z.url(), 'string', /A full URL/],
     ['iso date', z.iso.date(), 'string', /A date as YYYY-MM-DD/],
@@ -49,6 +49,83 @@ describe('describeFunction on a table of zod types', () => {
       expect(lineOf(manifest.description, 'field')).toMatch(line);
     });
   }
+
+  it('gives the fields of array items with their bounds and optionality (not just "a list of objects")', () => {
+    const manifest = describeSchema(
+      z.object({
+        items: z
+          .array(z.object({ sku: z.string().describe('Product code'), qty: z.int().min(1).max(9) }))
+          .min(1)
+          .max(5),
+      }),
+    );
+    expect(manifest.parameters).toEqual({ items: 'array' });
+    expect(lineOf(manifest.description, 'items')).toBe(
+      '- items (required, array): A list of objects, 1 to 5 items, each {sku (required, string): Product code; qty (required, number): whole number, from 1 to 9}.',
+    );
+  });
+
+  it('keeps a nested pattern, enum, default and optional field of an object', () => {
+    const manifest = describeSchema(
+      z.object({
+        address: z
+          .object({
+            zip: z.string().regex(/^\d{5}$/),
+            country: z.enum(['US', 'CA']).default('US'),
+            floor: z.int().min(0).optional().describe('Leave out for a house.'),
+          })
+          .describe('Where to ship'),
+      }),
+    );
+    expect(manifest.parameters).toEqual({ address: 'object' });
+    expect(lineOf(manifest.description, 'address')).toBe(
+      '- address (required, object): {zip (required, string): matching the pattern ^\\d{5}$; country (optional, string, default "US"): one of "US", "CA"; floor (optional, number): whole number, at least 0. Leave out for a house}. Where to ship.',
+    );
+  });
+
+  it('describes array items of a format, nested lists and null members', () => {
+    const manifest = describeSchema(
+      z.object({
+        emails: z.array(z.email()).max(3),
+        grid: z.array(z.array(z.int().min(0))),
+        stops: z.array(z.object({ city: z.string(), note: z.string().nullable() })).nullable(),
+      }),
+    );
+    expect(lineOf(manifest.description, 'emails')).toMatch(
+      /A list of strings, at most 3 items, each an email address\./,
+    );
+    expect(lineOf(manifest.description, 'grid')).toMatch(
+      /A list of arrays, each a list of numbers, each whole number, at least 0\./,
+    );
+    expect(lineOf(manifest.description, 'stops')).toMatch(
+      /\(required, array, may be null\): A list of objects, each \{city \(required, string\); note \(required, string, may be null\)\}\./,
+    );
+  });
+
+  it('stops at a recursive schema instead of looping', () => {
+    const Node = z.object({
+      name: z.string(),
+      get children() {
+        return z.array(Node).optional();
+      },
+    });
+    const line = lineOf(describeSchema(z.object({ tree: Node })).description, 'tree') ?? '';
+    expect(line).toMatch(/^- tree \(required, object\): \{name \(required, string\); children \(optional, array\)/);
+    expect(line.length).toBeLessThan(600);
+  });
+
+  it('gives a nested example the 422 message can show', () => {
+    const [info] = describeParameters(
+      'probe',
+      z.object({
+        items: z.array(z.object({ sku: z.string(), qty: z.int().min(2), gift: z.boolean().optional() })).min(2),
+      }),
+    );
+    expect(info?.example).toEqual([
+      { sku: 'text', qty: 2 },
+      { sku: 'text', qty: 2 },
+    ]);
+  });
 
   it('refuses a union of different types, naming the field', () => {
     expect(() => describeSchema(z.object({ when: z.union([z.string(), z.number()]) }))).toThrow(

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { functions } from '../../../generated/functions.ts';
 import { FUNCTION_NAME } from '../../../src/define.ts';
-import { describeFunction, describeParameters } from '../../../src/describe.ts';
+import { DESCRIPTION_LIMIT, describeFunction, describeParameters } from '../../../src/describe.ts';
 
 describe.each(Object.entries(functions))('functions/%s.ts', (name, definition) => {
   it('has a platform-safe snake_case name', () => {
@@ -24,6 +24,11 @@ describe.each(Object.entries(functions))('functions/%s.ts', (name, definition) =
       expect(['string', 'number', 'boolean', 'array', 'object']).toContain(type);
     }
     expect(manifest.description.startsWith(definition.description.trim())).toBe(true);
+  });
+
+  it(`keeps its description, parameter list included, under ${DESCRIPTION_LIMIT} characters`, () => {
+    const { description } = describeFunction(name, definition);
+    expect(description.length, 'shorten the description or the .describe() texts').toBeLessThan(DESCRIPTION_LIMIT);
   });
 
   it('describes every parameter for the model', () => {
