@@ -2,13 +2,14 @@
 // strict validation whose refusals tell the model exactly what to fix.
 import type { z } from 'zod';
 import { type ArgumentProblem, FunctionError } from './errors.ts';
+import { KEY_QUERY } from './keys.ts';
 import type { ParameterInfo } from './parameters.ts';
 
 /** Object keys under which platforms wrap the arguments (CONTRACT section 4, assumption A). */
 export const ENVELOPE_KEYS = ['arguments', 'args', 'parameters', 'input'] as const;
 
 /** Query parameters that carry credentials, never arguments. */
-const RESERVED_QUERY = new Set(['key']);
+const RESERVED_QUERY = new Set([KEY_QUERY]);
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);

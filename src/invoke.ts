@@ -3,7 +3,7 @@ import { coerceArguments, rawArguments, readBody, validateArguments } from './ar
 import { DEFAULT_BODY_LIMIT } from './define.ts';
 import { type Env, isDevelopment } from './env.ts';
 import { FunctionError } from './errors.ts';
-import { isFunctionKey } from './keys.ts';
+import { isFunctionKey, KEY_HEADER, KEY_QUERY } from './keys.ts';
 import type { Logger } from './log.ts';
 import type { PlatformClient } from './platform/client.ts';
 import { checkRateLimit } from './ratelimit.ts';
@@ -40,8 +40,8 @@ const ALLOWED_METHODS = 'GET, POST';
 
 /** The key as the platform sent it: `?key=`, `X-Function-Key`, or `Authorization: Bearer`. */
 export const presentedKey = (request: Request, url: URL): string | null =>
-  url.searchParams.get('key') ??
-  request.headers.get('x-function-key') ??
+  url.searchParams.get(KEY_QUERY) ??
+  request.headers.get(KEY_HEADER) ??
   /^Bearer\s+(\S+)$/i.exec(request.headers.get('authorization') ?? '')?.[1] ??
   null;
 

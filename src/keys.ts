@@ -2,6 +2,10 @@
 // key = base64url(HMAC-SHA256(FUNCTIONS_SECRET, "function:" + name)).
 // Web Crypto only, so the Worker and the Node sync share this file.
 
+/** Where a caller may put a function's key beside `Authorization: Bearer` (CONTRACT section 4). */
+export const KEY_QUERY = 'key';
+export const KEY_HEADER = 'X-Function-Key';
+
 const encoder = new TextEncoder();
 const KEY_CONTEXT = 'function:';
 

@@ -46,7 +46,8 @@ export const createWorker = (options: WorkerOptions) => {
       errorResponse(error, (request as unknown as RoutedRequest).requestId ?? crypto.randomUUID()),
   });
 
-  router.get('/functions', async (request, env) => {
+  // The manifest and the OpenAPI document derived from it: same guard, same error for a broken definition.
+  const manifests = async (request: RoutedRequest, env: Env) => {
     if (!(await manifestAllowed(request, env))) {
       throw new FunctionError(
         401,
@@ -55,13 +56,23 @@ export const createWorker = (options: WorkerOptions) => {
       );
     }
     try {
-      const functions = registry.names().map((name) => registry.get(name)?.manifest);
-      return jsonResponse({ functions }, 200, request.requestId);
+      return registry.names().flatMap((name) => registry.get(name)?.manifest ?? []);
     } catch (error) {
       // Only the secret's holder reads this: name the broken definition so sync can say which.
       if (!(error instanceof DefinitionError)) throw error;
       throw new FunctionError(500, 'invalid_definition', error.message);
     }
+  };
+
+  router.get('/functions', async (request, env) =>
+    jsonResponse({ functions: await manifests(request, env) }, 200, request.requestId),
+  );
+
+  router.get('/openapi.json', async (request, env) => {
+    const functions = await manifests(request, env);
+    // Loaded on this route only: no other request pays for building the document.
+    const { openApiDocument } = await import('./openapi.ts');
+    return jsonResponse(openApiDocument(functions, new URL(request.url).origin), 200, request.requestId);
   });
 
   router.all('/functions/:name', async (request, env, ctx) => {

@@ -36,30 +36,43 @@ export class ManifestError extends Error {
   }
 }
 
+/** A Worker's non-200 answer to `GET path` as a ManifestError with the Worker's own message. */
+export const refusedAnswer = (path: string, status: number, text: string): ManifestError => {
+  let detail = text.slice(0, 300);
+  try {
+    detail = (JSON.parse(text) as { error?: { message?: string } }).error?.message ?? detail;
+  } catch {
+    // Not JSON: show the start of the text.
+  }
+  // A definition the platform's flat map cannot carry fails the manifest as a whole.
+  const hint =
+    status >= 500 ? ' A function definition is probably invalid: `npm test` names the file and the field.' : '';
+  return new ManifestError(`The Worker answered ${status} to GET ${path}: ${detail}${hint}`);
+};
+
 /** Checks a `GET /functions` answer and returns its functions, sorted by name. */
 export const parseManifest = (status: number, text: string): ServedFunction[] => {
-  if (status !== 200) {
-    let detail = text.slice(0, 300);
-    try {
-      detail = (JSON.parse(text) as { error?: { message?: string } }).error?.message ?? detail;
-    } catch {
-      // Not JSON: show the start of the text.
-    }
-    // A definition the platform's flat map cannot carry fails the manifest as a whole.
-    const hint =
-      status >= 500 ? ' A function definition is probably invalid: `npm test` names the file and the field.' : '';
-    throw new ManifestError(`The Worker answered ${status} to GET /functions: ${detail}${hint}`);
-  }
+  if (status !== 200) throw refusedAnswer('/functions', status, text);
   const parsed = manifestSchema.safeParse(JSON.parse(text));
   if (!parsed.success) throw new ManifestError(`The Worker's manifest is malformed: ${z.prettifyError(parsed.error)}`);
   return parsed.data.functions.toSorted((a, b) => a.name.localeCompare(b.name));
 };
 
+/** What the Worker answered to one GET. */
+export interface WorkerAnswer {
+  status: number;
+  text: string;
+}
+
 /**
- * Starts the project's Worker locally (workerd, no network, no account), reads its manifest, stops it.
- * @example const served = await readManifest({ secret: process.env.FUNCTIONS_SECRET })
+ * Starts the project's Worker locally (workerd, no network, no account), GETs `path` with the
+ * manifest key, stops it.
+ * @example const { status, text } = await readFromWorker('/openapi.json', { secret })
  */
-export const readManifest = async (options: { secret: string; root?: string }): Promise<ServedFunction[]> => {
+export const readFromWorker = async (
+  path: string,
+  options: { secret: string; root?: string },
+): Promise<WorkerAnswer> => {
   // No Request.cf lookup: it would reach out to the network and only warns when offline.
   process.env.CLOUDFLARE_CF_FETCH_ENABLED ??= 'false';
   const { createTestHarness } = await import('wrangler');
@@ -80,13 +93,22 @@ export const readManifest = async (options: { secret: string; root?: string }): 
     } catch (error) {
       throw new ManifestError(`The Worker did not start: ${(error as Error).message}`);
     }
-    const response = await server.getWorker().fetch('http://localhost/functions', {
+    const response = await server.getWorker().fetch(`http://localhost${path}`, {
       headers: { authorization: `Bearer ${await manifestKey(options.secret)}` },
     });
-    return parseManifest(response.status, await response.text());
+    return { status: response.status, text: await response.text() };
   } finally {
     await server.close();
   }
+};
+
+/**
+ * Reads the manifest from the project's Worker, started locally.
+ * @example const served = await readManifest({ secret: process.env.FUNCTIONS_SECRET })
+ */
+export const readManifest = async (options: { secret: string; root?: string }): Promise<ServedFunction[]> => {
+  const { status, text } = await readFromWorker('/functions', options);
+  return parseManifest(status, text);
 };
 
 /** One function as it should be registered on the platform (CONTRACT section 5). */
