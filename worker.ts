@@ -1,6 +1,7 @@
 // The Worker entry (wrangler.toml `main`), yours to edit: it hands the framework your functions and
 // exports the Durable Object classes wrangler.toml binds. Remove an export with its binding.
 import { functions } from './generated/functions.ts';
+import { openApiDocument } from './src/openapi.ts';
 import { platformFromEnv } from './src/platform/fromEnv.ts';
 import { createWorker } from './src/worker.ts';
 
@@ -9,4 +10,9 @@ export { ContactDirectory } from './lib/contacts.ts';
 export { ReplayGuard } from './src/replay.ts';
 
 // platform: context.platform for handoff_to_human and capture_lead; drop it if no function calls the platform.
-export default createWorker({ functions, platform: platformFromEnv }) satisfies ExportedHandler<Env>;
+// openapi: GET /openapi.json for platforms that import OpenAPI; drop it to leave it out of the bundle.
+export default createWorker({
+  functions,
+  platform: platformFromEnv,
+  openapi: openApiDocument,
+}) satisfies ExportedHandler<Env>;

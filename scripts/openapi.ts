@@ -1,11 +1,13 @@
-// `npm run openapi`: writes the OpenAPI 3.1 document of the functions, exactly as the Worker serves
-// it at GET /openapi.json (built from the manifest by src/openapi.ts), for platforms that import OpenAPI.
+// `npm run openapi`: writes the OpenAPI 3.1 document of the functions, for platforms that import
+// OpenAPI. It reads the manifest from the project's Worker and builds the document with
+// src/openapi.ts, the builder behind the Worker's GET /openapi.json, so both are the same.
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { parseArgs, styleText } from 'node:util';
+import { type DocumentedFunction, openApiDocument } from '../src/openapi.ts';
 import { normalizeOrigin } from '../src/url.ts';
-import { PROJECT_ROOT, readFromWorker, refusedAnswer, type WorkerAnswer } from './sync/manifest.ts';
+import { PROJECT_ROOT, parseManifest, readFromWorker, type WorkerAnswer } from './sync/manifest.ts';
 
 /** npm run dev's origin: the server of a document written before anything is deployed. */
 const LOCAL_ORIGIN = 'http://127.0.0.1:8787';
@@ -14,8 +16,8 @@ export const USAGE = `Usage: npm run openapi -- [--out FILE] [--server URL] [--r
 
 Writes the OpenAPI 3.1 document of every function in functions/: one POST /functions/<name>
 operation each (operationId = the name, the JSON Schema of its arguments as request body, the
-three key placements as security schemes, the error shape as responses). The project's Worker is
-started locally to build it, so the document is exactly what GET /openapi.json serves.
+three key placements as security schemes, the error shape as responses), from the manifest of
+the project's Worker, started locally, as its GET /openapi.json builds it.
 
 Options:
   -o, --out FILE    Where to write it (default: openapi.json at the project's root; - for stdout).
@@ -25,12 +27,12 @@ Options:
 
 Exit codes: 0 written, 1 the document could not be built (the message says why), 2 bad usage.`;
 
-/** Where the document comes from: the project's Worker (the default) or, in tests, any fetch handler. */
-export type DocumentSource = (root: string) => Promise<WorkerAnswer>;
+/** Where the manifest comes from: the project's Worker, started locally (tests may give another answer). */
+export type ManifestSource = (root: string) => Promise<WorkerAnswer>;
 
-const fromProjectWorker: DocumentSource = (root) =>
+const fromProjectWorker: ManifestSource = (root) =>
   // Any secret will do: it lives only as long as this local Worker.
-  readFromWorker('/openapi.json', { secret: randomBytes(24).toString('base64url'), root });
+  readFromWorker('/functions', { secret: randomBytes(24).toString('base64url'), root });
 
 /** The CLI: returns the exit code. */
 export const main = async (
@@ -39,7 +41,7 @@ export const main = async (
     out?: NodeJS.WritableStream;
     err?: NodeJS.WritableStream;
     env?: NodeJS.ProcessEnv;
-    source?: DocumentSource;
+    source?: ManifestSource;
   } = {},
 ): Promise<number> => {
   const { out = process.stdout, err = process.stderr, env = process.env, source = fromProjectWorker } = io;
@@ -72,11 +74,12 @@ export const main = async (
   try {
     const root = resolve(values.root ?? PROJECT_ROOT);
     const { status, text } = await source(root);
-    if (status !== 200) throw refusedAnswer('/openapi.json', status, text);
-    const document = JSON.parse(text) as { servers?: { url: string }[] };
-    // The local Worker's own origin means nothing to an importer: use the deployed one.
-    document.servers = [{ url: normalizeOrigin(server ?? LOCAL_ORIGIN) }];
-    const body = `${JSON.stringify(document, null, 2)}\n`;
+    // Checks the status and the shape, and passes on the Worker's message for a broken definition.
+    parseManifest(status, text);
+    const { functions } = JSON.parse(text) as { functions: DocumentedFunction[] };
+    // The local Worker's origin means nothing to an importer: the deployed one, or npm run dev's.
+    const serverUrl = normalizeOrigin(server || LOCAL_ORIGIN);
+    const body = `${JSON.stringify(openApiDocument(functions, serverUrl), null, 2)}\n`;
     if (values.out === '-') {
       out.write(body);
       return 0;
@@ -84,10 +87,9 @@ export const main = async (
     const target = resolve(values.out ?? resolve(root, 'openapi.json'));
     mkdirSync(dirname(target), { recursive: true });
     writeFileSync(target, body);
-    const operations = Object.keys((document as { paths?: object }).paths ?? {}).length;
     const shown = relative(process.cwd(), target);
     out.write(
-      `Wrote ${shown.startsWith('..') ? target : shown} (${operations} operations, server ${document.servers[0]?.url}).\n`,
+      `Wrote ${shown.startsWith('..') ? target : shown} (${functions.length} operations, server ${serverUrl}).\n`,
     );
     return 0;
   } catch (error) {

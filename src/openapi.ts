@@ -1,8 +1,16 @@
 // The OpenAPI 3.1 document of the functions, built from their manifests on request (never
 // hand-written), so platforms that import OpenAPI see the same functions, schemas and keys.
-import type { FunctionManifest } from './describe.ts';
 import { KEY_HEADER, KEY_QUERY } from './keys.ts';
 import type { JsonSchema } from './parameters.ts';
+
+/** What the document needs of a function: a part of its manifest (src/describe.ts FunctionManifest). */
+export interface DocumentedFunction {
+  name: string;
+  description: string;
+  path: string;
+  jsonSchema: JsonSchema;
+  timeoutMs: number;
+}
 
 const json = (schema: object) => ({ 'application/json': { schema } });
 
@@ -90,7 +98,7 @@ const summaryOf = (description: string) => {
  * The OpenAPI 3.1 document: one `POST /functions/{name}` operation per function, operationId = name.
  * @example openApiDocument(registry.names().map((n) => registry.get(n)!.manifest), 'https://fns.example.dev')
  */
-export const openApiDocument = (functions: FunctionManifest[], serverUrl?: string) => {
+export const openApiDocument = (functions: DocumentedFunction[], serverUrl: string) => {
   const schemas: Record<string, unknown> = { Error: ERROR_SCHEMA };
   const paths: Record<string, unknown> = {};
   for (const fn of functions) {
@@ -118,7 +126,7 @@ export const openApiDocument = (functions: FunctionManifest[], serverUrl?: strin
       description:
         'Functions an AI agent calls mid-conversation. Each answers JSON; errors carry a message written for the model.',
     },
-    ...(serverUrl ? { servers: [{ url: serverUrl }] } : {}),
+    servers: [{ url: serverUrl }],
     paths,
     components: {
       schemas,

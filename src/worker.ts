@@ -1,7 +1,7 @@
 // The Worker as a function of its registry: itty-router routes, one pipeline per request.
 import { Router } from 'itty-router/Router';
 import type { AnyFunctionDefinition } from './define.ts';
-import { DefinitionError } from './describe.ts';
+import { DefinitionError, type FunctionManifest } from './describe.ts';
 import { type Env, isDevelopment } from './env.ts';
 import { FunctionError } from './errors.ts';
 import { invoke, type PlatformFactory } from './invoke.ts';
@@ -28,6 +28,8 @@ export interface WorkerOptions {
    * so a project whose functions never call the platform does not bundle its client.
    */
   platform?: PlatformFactory;
+  /** Serves `GET /openapi.json` (guarded like the manifest) when given src/openapi.ts's `openApiDocument`. */
+  openapi?: (functions: FunctionManifest[], serverUrl: string) => object;
 }
 
 /**
@@ -68,12 +70,12 @@ export const createWorker = (options: WorkerOptions) => {
     jsonResponse({ functions: await manifests(request, env) }, 200, request.requestId),
   );
 
-  router.get('/openapi.json', async (request, env) => {
-    const functions = await manifests(request, env);
-    // Loaded on this route only: no other request pays for building the document.
-    const { openApiDocument } = await import('./openapi.ts');
-    return jsonResponse(openApiDocument(functions, new URL(request.url).origin), 200, request.requestId);
-  });
+  const { openapi } = options;
+  if (openapi) {
+    router.get('/openapi.json', async (request, env) =>
+      jsonResponse(openapi(await manifests(request, env), new URL(request.url).origin), 200, request.requestId),
+    );
+  }
 
   router.all('/functions/:name', async (request, env, ctx) => {
     const { requestId } = request;

@@ -1,4 +1,4 @@
-// `npm run openapi` end to end: the project's Worker (workerd) builds the document, a third-party
+// `npm run openapi` end to end: built from the manifest of the project's Worker (workerd), a third-party
 // validator (@redocly/openapi-core, its recommended rules) finds no error in it, and finds errors
 // in a deliberately broken copy, so the check can fail.
 import { execFile } from 'node:child_process';
@@ -10,7 +10,7 @@ import { promisify } from 'node:util';
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { functionNames } from '../../scripts/generate.ts';
-import { type DocumentSource, main } from '../../scripts/openapi.ts';
+import { type ManifestSource, main } from '../../scripts/openapi.ts';
 
 const root = join(import.meta.dirname, '../..');
 const run = promisify(execFile);
@@ -23,7 +23,7 @@ const errorsOf = async (document: unknown) => {
 };
 
 /** Runs main() with captured output. */
-const capture = async (argv: string[], source?: DocumentSource) => {
+const capture = async (argv: string[], source?: ManifestSource) => {
   const out = new PassThrough();
   const err = new PassThrough();
   const code = await main(argv, { out, err, env: {}, ...(source ? { source } : {}) });
@@ -89,7 +89,7 @@ describe('npm run openapi', () => {
     };
     const result = await capture(['--out', '-'], async () => answer);
     expect(result.code).toBe(1);
-    expect(result.err).toContain('The Worker answered 500 to GET /openapi.json: Function "mixed", parameter "when"');
+    expect(result.err).toContain('The Worker answered 500 to GET /functions: Function "mixed", parameter "when"');
     expect(result.out).toBe('');
   });
 

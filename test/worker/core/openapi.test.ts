@@ -6,8 +6,8 @@ import { z } from 'zod';
 import { defineFunction } from '../../../src/define.ts';
 import type { Env } from '../../../src/env.ts';
 import { manifestKey } from '../../../src/keys.ts';
-import { createRegistry } from '../../../src/registry.ts';
-import { createWorker } from '../../../src/worker.ts';
+import { openApiDocument } from '../../../src/openapi.ts';
+import { createWorker, type WorkerOptions } from '../../../src/worker.ts';
 import { errorOf, keyOf, SECRET, send } from '../helpers.ts';
 
 interface Operation {
@@ -30,8 +30,8 @@ interface Document {
 const readDocument = async () =>
   send('/openapi.json', { headers: { authorization: `Bearer ${await manifestKey(SECRET)}` } });
 
-const development = (definitions: Parameters<typeof createRegistry>[0]) =>
-  createWorker(createRegistry(definitions))(
+const development = (definitions: WorkerOptions['functions']) =>
+  createWorker({ functions: definitions, openapi: openApiDocument }).fetch(
     new Request('https://fn.example/openapi.json'),
     { AGENT_FUNCTIONS_MODE: 'development' } as Env,
     createExecutionContext(),
@@ -112,6 +112,20 @@ describe('GET /openapi.json', () => {
     const refs = [...text.matchAll(/"\$ref":"#\/components\/schemas\/([^"]+)"/g)].map((m) => m[1] as string);
     expect(refs).toContain('tree.__schema0');
     for (const ref of refs) expect(document.components.schemas).toHaveProperty([ref]);
+  });
+
+  it('is not served when the Worker leaves the option out', async () => {
+    const probe = defineFunction({
+      description: 'A probe with no document.',
+      parameters: z.object({}),
+      handler: () => 1,
+    });
+    const res = await createWorker({ functions: { probe } }).fetch(
+      new Request('https://fn.example/openapi.json'),
+      { AGENT_FUNCTIONS_MODE: 'development' } as Env,
+      createExecutionContext(),
+    );
+    expect(res.status).toBe(404);
   });
 
   it('answers 500 naming a definition the platform cannot carry', async () => {
