@@ -7,7 +7,6 @@ import { createWorker } from './src/worker.ts';
 
 export { BookingCalendar } from './lib/calendar.ts';
 export { ContactDirectory } from './lib/contacts.ts';
-export { ReplayGuard } from './src/replay.ts';
 
 // platform: context.platform for handoff_to_human and capture_lead; drop it if no function calls the platform.
 // openapi: GET /openapi.json for platforms that import OpenAPI; drop it to leave it out of the bundle.

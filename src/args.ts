@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import { type ArgumentProblem, FunctionError } from './errors.ts';
 import { KEY_QUERY } from './keys.ts';
 import type { ParameterInfo } from './parameters.ts';
+import { PLATFORM_ADDED_KEY } from './platform/contract.ts';
 
 /** Object keys under which platforms wrap the arguments (CONTRACT section 4, assumption A). */
 export const ENVELOPE_KEYS = ['arguments', 'args', 'parameters', 'input'] as const;
@@ -14,8 +15,18 @@ const RESERVED_QUERY = new Set([KEY_QUERY]);
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** Reads the body as text, refusing anything over `limit` bytes before it is all in memory. */
-export const readBody = async (request: Request, limit: number): Promise<string> => {
+const tooSlow = () =>
+  new FunctionError(
+    408,
+    'body_timeout',
+    'The arguments did not arrive in time, so the function was not called. Call it once more; if that fails too, tell the customer you cannot do this right now.',
+  );
+
+/**
+ * Reads the body as text, refusing anything over `limit` bytes before it is all in memory, and a
+ * body still arriving at `deadline` (ms since the epoch): a slow sender cannot hold a call open.
+ */
+export const readBody = async (request: Request, limit: number, deadline: number): Promise<string> => {
   const tooLarge = () =>
     new FunctionError(
       413,
@@ -26,17 +37,26 @@ export const readBody = async (request: Request, limit: number): Promise<string>
   if (declared > limit) throw tooLarge();
   if (!request.body) return '';
   const reader = request.body.getReader();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(tooSlow()), Math.max(0, deadline - Date.now()));
+  });
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      throw tooLarge();
+  try {
+    for (;;) {
+      const { done, value } = await Promise.race([reader.read(), expired]);
+      if (done) break;
+      size += value.byteLength;
+      if (size > limit) throw tooLarge();
+      chunks.push(value);
     }
-    chunks.push(value);
+  } catch (error) {
+    // Stop the sender: nothing more of this body will be read.
+    reader.cancel().catch(() => {});
+    throw error;
+  } finally {
+    if (timer !== undefined) clearTimeout(timer);
   }
   const bytes = new Uint8Array(size);
   let offset = 0;
@@ -97,26 +117,30 @@ export const rawArguments = (
   infos: ParameterInfo[],
 ): Record<string, unknown> => {
   if (request.method === 'GET' || body.trim() === '') return fromSearchParams(url.searchParams, infos);
-  const type = request.headers.get('content-type') ?? '';
-  if (type.startsWith('application/x-www-form-urlencoded')) return fromSearchParams(new URLSearchParams(body), infos);
   let parsed: unknown;
+  let valid = true;
   try {
     parsed = JSON.parse(body);
   } catch {
+    valid = false;
+  }
+  // A JSON object is read as JSON whatever the declared type (curl sends a form type by default).
+  if (isPlainObject(parsed)) return unwrapEnvelope(parsed, infos);
+  // Media types are case-insensitive (RFC 9110).
+  const type = (request.headers.get('content-type') ?? '').trim().toLowerCase();
+  if (type.startsWith('application/x-www-form-urlencoded')) return fromSearchParams(new URLSearchParams(body), infos);
+  if (!valid) {
     throw new FunctionError(
       400,
       'malformed_body',
       'The request body is not valid JSON. Send the arguments as one JSON object, e.g. {"name": "value"}.',
     );
   }
-  if (!isPlainObject(parsed)) {
-    throw new FunctionError(
-      400,
-      'malformed_body',
-      'The request body must be a JSON object of named arguments, e.g. {"name": "value"}, not an array or a single value.',
-    );
-  }
-  return unwrapEnvelope(parsed, infos);
+  throw new FunctionError(
+    400,
+    'malformed_body',
+    'The request body must be a JSON object of named arguments, e.g. {"name": "value"}, not an array or a single value.',
+  );
 };
 
 const NUMBER = /^\s*[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?\s*$/;
@@ -170,49 +194,134 @@ export const coerceArguments = (
   return args;
 };
 
+/** Text to embed in a sentence: no trailing punctuation, so the sentence adds exactly one stop. */
+const bare = (text: string) => text.replace(/[\s.;:,]+$/, '');
+
 const describeProblem = (
   issue: z.core.$ZodIssue,
   info: ParameterInfo | undefined,
   args: Record<string, unknown>,
+  infos: ParameterInfo[],
 ): ArgumentProblem => {
   const argument = issue.path.map(String).join('.') || '(arguments)';
   const top = issue.path[0];
-  const missing =
-    issue.code === 'invalid_type' && issue.path.length === 1 && (typeof top !== 'string' || !Object.hasOwn(args, top));
+  // Absent at the top level is missing whatever the schema (an enum's "invalid option" included).
+  const missing = issue.path.length === 1 && (typeof top !== 'string' || !Object.hasOwn(args, top));
   const expected = info
     ? // Whole numbers already start their constraints with "whole number".
       [info.whole ? 'a' : `a ${info.type},`, info.constraints.join(', ')].join(' ').replace(/,$/, '')
     : undefined;
+  // zod quotes unknown keys; answers never repeat text the caller chose.
+  const problem =
+    issue.code === 'unrecognized_keys'
+      ? `only ${infos.map((i) => `"${i.name}"`).join(', ')} are accepted`
+      : issue.message;
   return {
     argument,
-    problem: missing ? 'missing' : issue.message,
-    ...(expected ? { expected } : {}),
+    problem: missing ? 'missing' : bare(problem),
+    ...(expected ? { expected: bare(expected) } : {}),
     ...(info?.example !== undefined ? { example: info.example } : {}),
     ...(missing ? { askCustomer: true } : {}),
   };
 };
 
+const about = (info: ParameterInfo | undefined) => (info?.description ? ` (${bare(info.description)})` : '');
+
 const sentence = (p: ArgumentProblem, info: ParameterInfo | undefined) => {
-  const about = info?.description ? ` (${info.description.replace(/\.$/, '')})` : '';
   const example = p.example !== undefined ? ` For example: ${JSON.stringify(p.example)}.` : '';
+  if (p.problem === MISSPELLED)
+    return `"${p.argument}"${about(info)} was sent under a misspelled name: send it again as "${p.argument}".`;
   if (p.askCustomer)
-    return `"${p.argument}"${about} is missing: ask the customer for it if they have not said it yet. Expected ${p.expected}.${example}`;
-  return `"${p.argument}"${about} is not valid: ${p.problem}. Expected ${p.expected ?? 'a valid value'}.${example} If you are not sure of the right value, ask the customer.`;
+    return `"${p.argument}"${about(info)} is missing: ask the customer for it if they have not said it yet. Expected ${p.expected}.${example}`;
+  return `"${p.argument}"${about(info)} is not valid: ${p.problem}. Expected ${p.expected ?? 'a valid value'}.${example} If you are not sure of the right value, ask the customer.`;
 };
 
-/** Validates against the schema; on failure a 422 naming each wrong or missing argument. */
+const MISSPELLED = 'misspelled';
+
+/** Lower case without separators: `customerName`, `customer_name` and `Customer-Name` are one name. */
+const fold = (name: string) => name.toLowerCase().replace(/[-_\s]/g, '');
+
+/** Edits (insert, delete, substitute, swap two neighbours) between two short names, capped at 3. */
+const distance = (a: string, b: string): number => {
+  if (Math.abs(a.length - b.length) > 2 || a.length > 64 || b.length > 64) return 3;
+  const rows = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
+  for (let j = 0; j <= b.length; j++) (rows[0] as number[])[j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    const row = rows[i] as number[];
+    const up = rows[i - 1] as number[];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let best = Math.min((up[j] as number) + 1, (row[j - 1] as number) + 1, (up[j - 1] as number) + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        best = Math.min(best, ((rows[i - 2] as number[])[j - 2] as number) + 1);
+      row[j] = best;
+    }
+  }
+  return Math.min(3, (rows[a.length] as number[])[b.length] as number);
+};
+
+/**
+ * The declared parameter an undeclared key most likely misspells, if any: the same name folded, or
+ * one edit away (two for names of 8 letters or more). Keys the platform adds are never misspellings.
+ * @example misspelledParameter('curency', infos, {}) // 'currency'
+ */
+export const misspelledParameter = (
+  key: string,
+  infos: ParameterInfo[],
+  args: Record<string, unknown>,
+): string | undefined => {
+  if (PLATFORM_ADDED_KEY.test(key) || infos.some((i) => i.name === key)) return undefined;
+  const folded = fold(key);
+  let found: string | undefined;
+  let best = 3;
+  for (const { name } of infos) {
+    if (Object.hasOwn(args, name)) continue;
+    const target = fold(name);
+    const edits = folded === target ? 0 : target.length < 4 ? 3 : distance(folded, target);
+    if (edits < best && edits <= (target.length >= 8 ? 2 : 1)) {
+      best = edits;
+      found = name;
+    }
+  }
+  return found;
+};
+
+/** Validates against the schema; on failure a 422 naming each wrong, missing or misspelled argument once. */
 export const validateArguments = async <S extends z.ZodType>(
   schema: S,
   args: Record<string, unknown>,
   infos: ParameterInfo[],
 ): Promise<z.output<S>> => {
+  const misspelled = new Map<string, string>();
+  for (const key of Object.keys(args)) {
+    const name = misspelledParameter(key, infos, args);
+    if (name !== undefined && !misspelled.has(name)) misspelled.set(name, key);
+  }
   const result = await schema.safeParseAsync(args);
-  if (result.success) return result.data;
+  if (result.success && misspelled.size === 0) return result.data as z.output<S>;
   const byName = new Map(infos.map((i) => [i.name, i]));
-  const problems = result.error.issues.map((issue) => ({ issue, info: byName.get(String(issue.path[0])) }));
-  const details = problems.map(({ issue, info }) => describeProblem(issue, info, args));
+  const details: ArgumentProblem[] = [];
+  const described: (ParameterInfo | undefined)[] = [];
+  const seen = new Set<string>();
+  for (const [name] of misspelled) {
+    seen.add(name);
+    details.push({ argument: name, problem: MISSPELLED });
+    described.push(byName.get(name));
+  }
+  const typos = new Set(misspelled.values());
+  for (const issue of result.success ? [] : result.error.issues) {
+    const info = byName.get(String(issue.path[0]));
+    // The misspelled keys are already explained.
+    if (issue.code === 'unrecognized_keys' && issue.keys.every((k) => typos.has(k))) continue;
+    const problem = describeProblem(issue, info, args, infos);
+    // One problem per argument: an out-of-range fraction fails two checks of one number.
+    if (seen.has(problem.argument) || (info && seen.has(info.name) && misspelled.has(info.name))) continue;
+    seen.add(problem.argument);
+    details.push(problem);
+    described.push(info);
+  }
   const message = `The function was not called because ${details.length === 1 ? 'one argument is' : `${details.length} arguments are`} wrong. ${details
-    .map((d, i) => sentence(d, problems[i]?.info))
+    .map((d, i) => sentence(d, described[i]))
     .join(' ')} Then call the function again.`;
   throw new FunctionError(422, 'invalid_arguments', message, { details });
 };

@@ -1,19 +1,17 @@
-import type { ReplayGuard } from './replay.ts';
-
 /** The bindings the framework reads itself (wrangler.toml vars and `wrangler secret put`). */
 export interface FrameworkEnv {
   /** "development" only under `npm run dev`; anything else is production. */
   AGENT_FUNCTIONS_MODE?: string;
   /** Secret from which every function's invocation key is derived (CONTRACT section 4). */
   FUNCTIONS_SECRET?: string;
-  /** When set, a request carrying the platform's signature headers must verify. */
+  /** When set, a request carrying the platform's signature headers must verify (src/signed.ts). */
   PLATFORM_SIGNING_SECRET?: string;
+  /** "true": every call must be signed with PLATFORM_SIGNING_SECRET (src/signed.ts, README "Security"). */
+  PLATFORM_SIGNATURE_REQUIRED?: string;
   /** The platform account's base address, for functions that call the platform. */
   PLATFORM_BASE_URL?: string;
   /** The platform API key, for functions that call the platform. */
   PLATFORM_API_KEY?: string;
-  /** Seen-signature store refusing replays of signed requests (wrangler.toml; absent = no replay check). */
-  REPLAY_GUARD?: DurableObjectNamespace<ReplayGuard>;
   /** Rate limiter counting calls of functions that set `rateLimit` (wrangler.toml [[ratelimits]]). */
   FUNCTION_RATE_LIMIT?: RateLimit;
 }

@@ -1,13 +1,14 @@
-// One invocation: key -> rate limit -> body -> signature and replay -> arguments -> handler under a time limit -> answer.
+// One invocation: key for the name -> deployed? -> method -> rate limit -> body -> signature -> arguments ->
+// handler, the body and the handler under one deadline -> answer.
 import { coerceArguments, rawArguments, readBody, validateArguments } from './args.ts';
-import { DEFAULT_BODY_LIMIT } from './define.ts';
+import { DEFAULT_BODY_LIMIT, FUNCTION_NAME } from './define.ts';
 import { type Env, isDevelopment } from './env.ts';
 import { FunctionError } from './errors.ts';
 import { isFunctionKey, KEY_HEADER, KEY_QUERY } from './keys.ts';
 import type { Logger } from './log.ts';
 import type { PlatformClient } from './platform/client.ts';
 import { checkRateLimit } from './ratelimit.ts';
-import type { RegisteredFunction } from './registry.ts';
+import type { RegisteredFunction, Registry } from './registry.ts';
 import { checkSignature } from './signed.ts';
 
 /** Everything one invocation needs beside the function itself. */
@@ -20,6 +21,8 @@ export interface Invocation {
   log: Logger;
   /** Makes `context.platform`; absent when the Worker was created without the platform option. */
   platform?: PlatformFactory | undefined;
+  /** When the call must be answered (ms since the epoch): the body and the handler share it. */
+  deadline?: number;
 }
 
 /** How a Worker that opted in builds `context.platform` (src/platform/fromEnv.ts's platformFromEnv). */
@@ -47,7 +50,15 @@ export const presentedKey = (request: Request, url: URL): string | null =>
 
 let warnedOpen = false;
 
-const checkKey = async (fn: RegisteredFunction, { request, url, env, log }: Invocation) => {
+/** Names, methods and missing functions all look alike to a caller without the name's key. */
+const unauthorized = () =>
+  new FunctionError(
+    401,
+    'unauthorized',
+    'The function key is missing or wrong. This is a configuration problem, not something the customer can fix: tell them you cannot do this right now.',
+  );
+
+const checkKey = async (name: string, { request, url, env, log }: Invocation) => {
   const secret = env.FUNCTIONS_SECRET;
   if (!secret) {
     if (!isDevelopment(env)) {
@@ -65,14 +76,38 @@ const checkKey = async (fn: RegisteredFunction, { request, url, env, log }: Invo
     }
     return;
   }
+  // Keys are derived from the name, so a key for a name never deployed verifies too: only its
+  // holder learns (with a 404) that the function is gone.
   const key = presentedKey(request, url);
-  if (!key || !(await isFunctionKey(secret, fn.name, key))) {
+  if (!key || !FUNCTION_NAME.test(name) || !(await isFunctionKey(secret, name, key))) throw unauthorized();
+};
+
+/**
+ * The function a request under /functions/ may call: 401 alike for every name and method without
+ * that name's key, then 404 for a name no longer deployed, then 405 for a method other than GET or
+ * POST (CONTRACT section 4). No message quotes the name.
+ * @example const fn = await authorise(url.pathname.slice('/functions/'.length), registry, inv)
+ */
+export const authorise = async (name: string, registry: Registry, inv: Invocation): Promise<RegisteredFunction> => {
+  await checkKey(name, inv);
+  const fn = registry.get(name);
+  if (!fn) {
     throw new FunctionError(
-      401,
-      'unauthorized',
-      'The function key is missing or wrong. This is a configuration problem, not something the customer can fix: tell them you cannot do this right now.',
+      404,
+      'unknown_function',
+      'This function is no longer deployed. Do not call it again; help the customer another way.',
     );
   }
+  const { method } = inv.request;
+  if (method !== 'GET' && method !== 'POST') {
+    throw new FunctionError(
+      405,
+      'method_not_allowed',
+      'Call this function with POST and a JSON object of arguments (or GET with query parameters).',
+      { headers: { Allow: ALLOWED_METHODS } },
+    );
+  }
+  return fn;
 };
 
 const isThenable = (value: unknown): value is PromiseLike<unknown> =>
@@ -85,6 +120,7 @@ const runWithTimeout = async (
 ): Promise<unknown> => {
   const controller = new AbortController();
   const timeoutMs = fn.manifest.timeoutMs;
+  const remainingMs = Math.max(0, (inv.deadline ?? Date.now() + timeoutMs) - Date.now());
   let platform: PlatformClient | undefined;
   const context = {
     env: inv.env,
@@ -114,7 +150,7 @@ const runWithTimeout = async (
           `The function took longer than ${timeoutMs / 1000} seconds and was stopped. Tell the customer it is taking too long and offer to try again in a moment.`,
         ),
       );
-    }, timeoutMs);
+    }, remainingMs);
   });
   try {
     return await Promise.race([result, expired]);
@@ -124,25 +160,17 @@ const runWithTimeout = async (
 };
 
 /**
- * Runs one function for one request and returns its JSON result; throws FunctionError for every
- * refusal. Anything else the handler throws is the caller's 500.
+ * Runs one authorised function for one request and returns its JSON result; throws FunctionError
+ * for every refusal. Anything else the handler throws is the caller's 500.
  */
 export const invoke = async (fn: RegisteredFunction, inv: Invocation): Promise<unknown> => {
   const { request, url, env } = inv;
-  if (request.method !== 'GET' && request.method !== 'POST') {
-    throw new FunctionError(
-      405,
-      'method_not_allowed',
-      `Call this function with POST and a JSON object of arguments (or GET with query parameters), not ${request.method}.`,
-      { headers: { Allow: ALLOWED_METHODS } },
-    );
-  }
-  await checkKey(fn, inv);
+  const deadline = inv.deadline ?? Date.now() + fn.manifest.timeoutMs;
   await checkRateLimit(fn, request, env);
-  const body = request.method === 'POST' ? await readBody(request, DEFAULT_BODY_LIMIT) : '';
-  await checkSignature(request, env, body);
+  const body = request.method === 'POST' ? await readBody(request, DEFAULT_BODY_LIMIT, deadline) : '';
+  await checkSignature(request, url, env, body);
   const raw = coerceArguments(rawArguments(request, url, body, fn.parameters), fn.parameters, fn.dates);
   const args = await validateArguments(fn.definition.parameters, raw, fn.parameters);
   if (fn.definition.logArguments) inv.log.info('arguments', { arguments: args as object });
-  return runWithTimeout(fn, args, inv);
+  return runWithTimeout(fn, args, { ...inv, deadline });
 };

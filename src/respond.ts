@@ -28,8 +28,15 @@ export const errorResponse = (error: unknown, requestId: string): Response => {
   return jsonResponse(errorBody(known, requestId), known.status, requestId, known.headers);
 };
 
-/** A request id: the caller's when it is a sane token, otherwise a new one. */
-export const requestIdOf = (request: Request): string => {
+/** A request id, always the Worker's own: a caller must not choose what the logs and the answer quote. */
+export const newRequestId = (): string => crypto.randomUUID();
+
+/**
+ * The caller's `X-Request-Id`, if any, reduced to a short token safe to log beside ours.
+ * @example callerRequestId(new Request(url, { headers: { 'x-request-id': 'conv-42' } })) // 'conv-42'
+ */
+export const callerRequestId = (request: Request): string | undefined => {
   const given = request.headers.get('x-request-id');
-  return given && /^[A-Za-z0-9._:-]{8,64}$/.test(given) ? given : crypto.randomUUID();
+  const token = given?.replace(/[^A-Za-z0-9._:-]/g, '').slice(0, 64);
+  return token || undefined;
 };

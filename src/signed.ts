@@ -1,42 +1,64 @@
-// Requests signed the platform's way: verify the signature, then refuse a replay of it.
+// The signature policy, decided here and only here (README "Security"). The spec's signature covers
+// `<timestamp>.<raw body>` and nothing else, and function calls carry no unique id, so:
+// - a signature is checked whenever one is presented, and required on every call when the operator
+//   sets PLATFORM_SIGNATURE_REQUIRED=true; headers present but empty are a bad signature, not none;
+// - a signed request takes its arguments from the signed body only: arguments in the query string,
+//   which the signature does not cover, are refused;
+// - replays are bounded by the timestamp tolerance (5 minutes), as Stripe does. There is no
+//   seen-signature store: without a unique id it would refuse distinct legitimate calls (two
+//   conversations sending identical arguments in the same second, two signed GETs in one second).
 import type { Env } from './env.ts';
 import { FunctionError } from './errors.ts';
 import { verifyWebhook } from './platform/signature.ts';
-import { isFirstUse } from './replay.ts';
+
+const TIMESTAMP_HEADER = 'x-webhook-timestamp';
+const SIGNATURE_HEADER = 'x-webhook-signature';
+
+/** Query parameters a signed request may carry beside its signed body: the function key only. */
+const UNSIGNED_QUERY_ALLOWED = new Set(['key']);
+
+const NOT_FIXABLE =
+  'This is a configuration problem, not something the customer can fix: tell them you cannot do this right now.';
+
+const refuse = (message: string) => new FunctionError(401, 'bad_signature', `${message} ${NOT_FIXABLE}`);
+
+/** Whether the operator requires a signature on every call (PLATFORM_SIGNATURE_REQUIRED=true). */
+export const signatureRequired = (env: Env): boolean =>
+  env.PLATFORM_SIGNATURE_REQUIRED?.trim().toLowerCase() === 'true';
 
 /**
- * When PLATFORM_SIGNING_SECRET is set and the request carries the platform's signature headers,
- * the signature must verify and must not have been seen before (CONTRACT section 4).
+ * Applies the signature policy to a request whose body was read: verifies a presented signature,
+ * refuses an unsigned call when signatures are required, and refuses query arguments beside a
+ * signature (CONTRACT section 4).
+ * @example await checkSignature(request, url, env, body)
  */
-export const checkSignature = async (request: Request, env: Env, body: string) => {
-  const timestamp = request.headers.get('x-webhook-timestamp');
-  const signature = request.headers.get('x-webhook-signature');
-  if (!env.PLATFORM_SIGNING_SECRET || (!timestamp && !signature)) return;
-  const verdict = await verifyWebhook(env.PLATFORM_SIGNING_SECRET, timestamp, signature, body);
-  if (verdict !== 'ok') {
-    throw new FunctionError(
-      401,
-      'bad_signature',
-      `The request signature is ${verdict === 'stale' ? 'too old or in the future' : 'not valid'}. This is a configuration problem, not something the customer can fix.`,
-    );
-  }
-  if (!env.REPLAY_GUARD || !timestamp || !signature) return;
-  let first: boolean;
-  try {
-    first = await isFirstUse(env.REPLAY_GUARD, signature, timestamp);
-  } catch {
-    // Fail closed: without the seen-signature store a replay cannot be told from a first use.
+export const checkSignature = async (request: Request, url: URL, env: Env, body: string): Promise<void> => {
+  const secret = env.PLATFORM_SIGNING_SECRET;
+  const required = signatureRequired(env);
+  if (!secret) {
+    if (!required) return;
+    // Fail closed: the operator asked for signatures, and none can be checked.
     throw new FunctionError(
       503,
-      'unavailable',
-      'This function is not available right now. Tell the customer you cannot do this at the moment and offer to try again later.',
+      'not_configured',
+      'This function is not available right now: the service is not configured. Tell the customer you cannot do this at the moment.',
     );
   }
-  if (!first) {
-    throw new FunctionError(
-      401,
-      'replayed',
-      'This signed request was already received once and is refused as a replay. This is a configuration problem, not something the customer can fix.',
-    );
+  const timestamp = request.headers.get(TIMESTAMP_HEADER);
+  const signature = request.headers.get(SIGNATURE_HEADER);
+  if (timestamp === null && signature === null) {
+    if (required) throw refuse('This function only accepts signed requests, and this one is not signed.');
+    return;
+  }
+  const verdict = await verifyWebhook(secret, timestamp, signature, body);
+  if (verdict !== 'ok') {
+    throw refuse(`The request signature is ${verdict === 'stale' ? 'too old or in the future' : 'not valid'}.`);
+  }
+  for (const name of url.searchParams.keys()) {
+    if (!UNSIGNED_QUERY_ALLOWED.has(name)) {
+      throw refuse(
+        'The request is signed but carries arguments in the query string, which the signature does not cover.',
+      );
+    }
   }
 };

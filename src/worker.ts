@@ -4,14 +4,16 @@ import type { AnyFunctionDefinition } from './define.ts';
 import { DefinitionError, type FunctionManifest } from './describe.ts';
 import { type Env, isDevelopment } from './env.ts';
 import { FunctionError } from './errors.ts';
-import { invoke, type PlatformFactory } from './invoke.ts';
+import { authorise, type Invocation, invoke, type PlatformFactory } from './invoke.ts';
 import { isManifestKey } from './keys.ts';
 import { createLogger } from './log.ts';
 import { createRegistry } from './registry.ts';
-import { errorResponse, jsonResponse, requestIdOf } from './respond.ts';
+import { callerRequestId, errorResponse, jsonResponse, newRequestId } from './respond.ts';
 
 type Args = [Env, ExecutionContext];
-type RoutedRequest = Request & { params: Record<string, string>; requestId: string };
+type RoutedRequest = Request & { requestId: string };
+
+const FUNCTIONS_PREFIX = '/functions/';
 
 const manifestAllowed = async (request: Request, env: Env): Promise<boolean> => {
   if (isDevelopment(env)) return true;
@@ -41,11 +43,10 @@ export const createWorker = (options: WorkerOptions) => {
   const router = Router<RoutedRequest, Args>({
     before: [
       (request) => {
-        request.requestId = requestIdOf(request);
+        request.requestId = newRequestId();
       },
     ],
-    catch: (error, request) =>
-      errorResponse(error, (request as unknown as RoutedRequest).requestId ?? crypto.randomUUID()),
+    catch: (error, request) => errorResponse(error, (request as unknown as RoutedRequest).requestId ?? newRequestId()),
   });
 
   // The manifest and the OpenAPI document derived from it: same guard, same error for a broken definition.
@@ -66,9 +67,11 @@ export const createWorker = (options: WorkerOptions) => {
     }
   };
 
-  router.get('/functions', async (request, env) =>
-    jsonResponse({ functions: await manifests(request, env) }, 200, request.requestId),
-  );
+  router.get('/functions', async (request, env) => {
+    // itty-router also matches "/functions/": that path belongs to the functions, below.
+    if (new URL(request.url).pathname !== '/functions') return;
+    return jsonResponse({ functions: await manifests(request, env) }, 200, request.requestId);
+  });
 
   const { openapi } = options;
   if (openapi) {
@@ -77,39 +80,30 @@ export const createWorker = (options: WorkerOptions) => {
     );
   }
 
-  router.all('/functions/:name', async (request, env, ctx) => {
-    const { requestId } = request;
-    const name = request.params.name ?? '';
-    const fn = registry.get(name);
-    if (!fn) {
-      throw new FunctionError(
-        404,
-        'unknown_function',
-        `There is no function named "${name.slice(0, 64)}". Do not call it again; help the customer another way.`,
-      );
-    }
-    const log = createLogger({ function: name, requestId });
+  router.all(`${FUNCTIONS_PREFIX}*`, async (request, env, ctx) => {
     const started = Date.now();
+    const { requestId } = request;
+    const url = new URL(request.url);
+    // "/functions/*" also matches the manifest's "/functions": leave it to the route after this one.
+    if (!url.pathname.startsWith(FUNCTIONS_PREFIX)) return;
+    // The caller's own id is kept beside ours, sanitised, never in its place.
+    const callerId = callerRequestId(request);
+    const base = callerId ? { requestId, callerRequestId: callerId } : { requestId };
+    const inv: Invocation = { request, url, env, ctx, requestId, log: createLogger(base), platform: options.platform };
     let response: Response;
     try {
-      const result = await invoke(fn, {
-        request,
-        url: new URL(request.url),
-        env,
-        ctx,
-        requestId,
-        log,
-        platform: options.platform,
-      });
+      const fn = await authorise(url.pathname.slice(FUNCTIONS_PREFIX.length), registry, inv);
+      inv.log = createLogger({ function: fn.name, ...base });
+      const result = await invoke(fn, { ...inv, deadline: started + fn.manifest.timeoutMs });
       response = jsonResponse(result, 200, requestId);
     } catch (error) {
       if (!(error instanceof FunctionError)) {
-        log.error('handler_failed', { error: error instanceof Error ? error.name : typeof error });
+        inv.log.error('handler_failed', { error: error instanceof Error ? error.name : typeof error });
       }
       response = errorResponse(error, requestId);
     }
     const outcome = response.status === 200 ? 'ok' : response.status >= 500 ? 'error' : 'refused';
-    log.info('invocation', { outcome, status: response.status, durationMs: Date.now() - started });
+    inv.log.info('invocation', { outcome, status: response.status, durationMs: Date.now() - started });
     return response;
   });
 

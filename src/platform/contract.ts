@@ -49,3 +49,10 @@ export const SAFE_ID = /^(?!\.{1,2}$)[A-Za-z0-9._~-]{1,256}$/;
 
 /** Default cap of one answer's body, in bytes; a list's pages together may hold eight times this. */
 export const DEFAULT_MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Argument names the platform may add to a function call beside the model's (A: not shown), such
+ * as contact or conversation ids. The Worker ignores them and never reads them as misspellings.
+ */
+export const PLATFORM_ADDED_KEY =
+  /^(?:contact|conversation|chat|message|account|channel|agent|session|thread|user)[-_]?id$/i;

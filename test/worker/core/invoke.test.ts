@@ -89,10 +89,10 @@ describe('the Worker answers each status of CONTRACT section 4', () => {
     expect((await errorOf(res)).code).toBe('unauthorized');
   });
 
-  it('answers 404 for an unknown function and for paths outside /functions', async () => {
-    const unknown = await send('/functions/nope', { method: 'POST', body: '{}' });
+  it('answers 404 to the holder of the key of a function no longer deployed, and for paths outside /functions', async () => {
+    const unknown = await send(`/functions/nope?key=${await keyOf('nope')}`, { method: 'POST', body: '{}' });
     expect(unknown.status).toBe(404);
-    expect((await errorOf(unknown)).message).toMatch(/no function named "nope"/);
+    expect((await errorOf(unknown)).message).toMatch(/no longer deployed\. Do not call it again/);
     expect((await send('/')).status).toBe(404);
   });
 
@@ -233,10 +233,11 @@ describe('arguments as the platform may send them', () => {
     expect(await res.json()).toMatchObject({ count: 5 });
   });
 
-  it('keeps a caller-supplied request id when it is a sane token', async () => {
+  it('generates the request id itself, never taking the caller one', async () => {
     const res = await request('echo', { body: '{"count":1}', headers: { 'x-request-id': 'platform-req-12345' } });
-    expect(res.headers.get('x-request-id')).toBe('platform-req-12345');
-    expect(await res.json()).toMatchObject({ requestId: 'platform-req-12345' });
+    const id = res.headers.get('x-request-id');
+    expect(id).not.toBe('platform-req-12345');
+    expect(await res.json()).toMatchObject({ requestId: id });
   });
 });
 

@@ -5,7 +5,7 @@ import type { AnyFunctionDefinition } from '../../../src/define.ts';
 import { setLogSink } from '../../../src/log.ts';
 
 /** Statuses CONTRACT section 4 lists (503 and 429 are left out: the fuzz env is configured and unlimited). */
-export const CONTRACT_STATUSES = new Set([200, 400, 401, 404, 405, 413, 422, 500, 504]);
+export const CONTRACT_STATUSES = new Set([200, 400, 401, 404, 405, 408, 413, 422, 500, 504]);
 
 /** One request as the fuzzer built it, with what the oracle knows about its answer. */
 export interface Sent {

@@ -4,9 +4,11 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { functions as shipped } from '../../../generated/functions.ts';
-import { DEFAULT_BODY_LIMIT } from '../../../src/define.ts';
+import { misspelledParameter } from '../../../src/args.ts';
+import { type AnyFunctionDefinition, DEFAULT_BODY_LIMIT } from '../../../src/define.ts';
 import { inputJsonSchema } from '../../../src/describe.ts';
 import { signWebhook } from '../../../src/platform/signature.ts';
+import { createRegistry } from '../../../src/registry.ts';
 import { captureLogs, guarded, logLines, prototypeSnapshot, type Run, runs, type Sent, violations } from './audit.ts';
 import {
   anyString,
@@ -41,11 +43,30 @@ const FAKE_PLATFORM_API_KEY = 'pk_live_fuzz_9d2f6c1e0b7a';
 
 const testNames = Object.keys(TEST_FUNCTIONS) as TestFunctionName[];
 const shippedNames = Object.keys(shipped);
+const testRegistry = createRegistry(TEST_FUNCTIONS);
+/** The time limit of the slow-body run: short, so a trickling body is late within a test. */
+const QUICK_LIMIT_MS = 150;
+const quickFetch = workerOf(
+  Object.fromEntries(
+    testNames.map((name) => [
+      name,
+      guarded(name, { ...(TEST_FUNCTIONS[name] as AnyFunctionDefinition), timeoutMs: QUICK_LIMIT_MS }),
+    ]),
+  ),
+);
 const testFetch = workerOf(Object.fromEntries(testNames.map((name) => [name, guarded(name, TEST_FUNCTIONS[name])])), {
   PLATFORM_API_KEY: FAKE_PLATFORM_API_KEY,
 });
 
-const stats = { requests: 0, byStatus: new Map<number, number>(), shippedRuns: 0, testRuns: 0 };
+const stats = {
+  requests: 0,
+  byStatus: new Map<number, number>(),
+  shippedRuns: 0,
+  testRuns: 0,
+  signedDuplicates: 0,
+  slowBodies: 0,
+  probes: 0,
+};
 let secrets: string[] = [];
 let snapshot: Record<string, string[]> = {};
 let stopCapture: () => void = () => {};
@@ -128,17 +149,8 @@ const signatureParts = async (kind: string, body: string): Promise<Record<string
   }
 };
 
-/** Signatures a request has already presented past the key check: the replay guard holds them. */
-const claimedSignatures = new Set<string>();
-
-/** Whether this validly signed request repeats one already claimed (and claims it otherwise). */
-const isReplay = (headers: Record<string, string>, reachesGuard: boolean): boolean => {
-  const signed = headers['x-webhook-signature'];
-  if (!signed || !reachesGuard) return false;
-  if (claimedSignatures.has(signed)) return true;
-  claimedSignatures.add(signed);
-  return false;
-};
+/** Whether a validly signed request carries query parameters besides the key: the signature does not cover them. */
+const unsignedQuery = (query: URLSearchParams): boolean => [...query.keys()].some((k) => k !== 'key');
 
 const FORBIDDEN_NOISE = /^(?:authorization|x-function-key|content-type|content-length|x-webhook-.*|host)$/;
 
@@ -170,14 +182,18 @@ const toRequest = (sent: Sent): Request =>
   });
 
 /** Sends one request, audits its answer and fails with every broken invariant. */
-const exercise = async (sent: Sent, target: 'test' | 'entry', request: Request = toRequest(sent)) => {
+const exercise = async (sent: Sent, target: 'test' | 'quick' | 'entry', request: Request = toRequest(sent)) => {
   const runsBefore = runs.length;
   const linesBefore = logLines.length;
-  const response = await (target === 'test' ? testFetch(request) : entry.fetch(request));
+  const response = await (target === 'test'
+    ? testFetch(request)
+    : target === 'quick'
+      ? quickFetch(request)
+      : entry.fetch(request));
   const ran: Run[] = runs.slice(runsBefore);
   stats.requests++;
   stats.byStatus.set(response.status, (stats.byStatus.get(response.status) ?? 0) + 1);
-  if (target === 'test') stats.testRuns += ran.length;
+  if (target !== 'entry') stats.testRuns += ran.length;
   else stats.shippedRuns += ran.length;
   const found = await violations({
     sent,
@@ -259,19 +275,23 @@ describe('the Worker under fuzzing (fast-check, fixed seed)', () => {
             ...(await signatureParts(s.signature, body)),
           };
           // The oracle: what the contract prescribes, where the request makes it certain.
-          const replay =
-            s.signature === 'valid' && isReplay(headers, isInvocationMethod(m) && credentialIsValid(s.credential));
+          // No replay store: a valid signature is served every time it is presented (CONTRACT section 4).
+          const unsigned = s.signature === 'valid' && unsignedQuery(query);
           const clean = s.example && !s.mutation;
+          const infos = testRegistry.get(s.fn)?.parameters ?? [];
           const noiseFree = !s.query.some(
-            ([k]) => Object.hasOwn(args, k) || ['arguments', 'args', 'parameters', 'input'].includes(k),
+            ([k]) =>
+              Object.hasOwn(args, k) ||
+              ['arguments', 'args', 'parameters', 'input'].includes(k) ||
+              misspelledParameter(k, infos, args) !== undefined,
           );
           let expected: number | undefined;
-          if (!isInvocationMethod(m)) expected = 405;
-          else if (!credentialIsValid(s.credential)) expected = 401;
-          else if ((s.signature !== 'none' && s.signature !== 'valid') || replay) expected = 401;
+          if (!credentialIsValid(s.credential)) expected = 401;
+          else if (!isInvocationMethod(m)) expected = 405;
+          else if ((s.signature !== 'none' && s.signature !== 'valid') || unsigned) expected = 401;
           else if (clean && s.fn === 'fuzz_throws') expected = 500;
-          else if (clean && m === 'POST' && !(s.contentType ?? '').startsWith('application/x-www-form-urlencoded'))
-            expected = s.fn === 'fuzz_strict' && s.encoding === 'polluting' ? 422 : 200;
+          // A JSON object is read as JSON whatever the declared content type.
+          else if (clean && m === 'POST') expected = s.fn === 'fuzz_strict' && s.encoding === 'polluting' ? 422 : 200;
           else if (
             clean &&
             m === 'GET' &&
@@ -347,16 +367,18 @@ describe('the Worker under fuzzing (fast-check, fixed seed)', () => {
       await fc.assert(
         fc.asyncProperty(spec, async (s) => {
           const m = normalise(s.method);
-          const named = /^\/functions\/([a-z0-9_]+)$/.exec(s.path)?.[1];
+          const named = /^\/functions\/([a-z][a-z0-9_]{0,63})$/.exec(s.path)?.[1];
           const cred = await credentialParts(named ?? 'quote_price', s.credential);
           const query = new URLSearchParams(s.query);
           const path = `${s.path}?${[query.toString(), cred.query].filter(Boolean).join('&')}`;
           const noise = Object.fromEntries(Object.entries(s.headers).filter(([k]) => !FORBIDDEN_NOISE.test(k)));
           const registered = s.target === 'test' ? (testNames as string[]) : shippedNames;
           let expected: number | undefined;
-          if (named !== undefined && !registered.includes(named)) expected = 404;
-          else if (named !== undefined && !isInvocationMethod(m)) expected = 405;
+          // Without the key of the name, everything under /functions/ is the same 401 (no probing).
+          if (named === undefined && s.path.startsWith('/functions/')) expected = 401;
           else if (named !== undefined && !credentialIsValid(s.credential)) expected = 401;
+          else if (named !== undefined && !registered.includes(named)) expected = 404;
+          else if (named !== undefined && !isInvocationMethod(m)) expected = 405;
           let values: string[] = [];
           if (typeof s.body === 'string') {
             try {
@@ -467,10 +489,10 @@ describe('the Worker under fuzzing (fast-check, fixed seed)', () => {
             ...cred.headers,
             ...(await signatureParts(s.signature, body)),
           };
-          const replay = s.signature === 'valid' && isReplay(headers, credentialIsValid(s.credential));
+          const unsigned = s.signature === 'valid' && unsignedQuery(query);
           let expected: number | undefined;
           if (!credentialIsValid(s.credential)) expected = 401;
-          else if ((s.signature !== 'none' && s.signature !== 'valid') || replay) expected = 401;
+          else if ((s.signature !== 'none' && s.signature !== 'valid') || unsigned) expected = 401;
           const sent: Sent = {
             fn: s.fn,
             method: m,
@@ -488,9 +510,147 @@ describe('the Worker under fuzzing (fast-check, fixed seed)', () => {
     FUZZ_TIMEOUT_MS,
   );
 
+  it(
+    'serves every copy of a validly signed call: identical arguments from many conversations in one second',
+    async () => {
+      const spec = fc.record({
+        fn: fc.constantFrom(...testNames),
+        copies: fc.integer({ min: 2, max: 4 }),
+        together: fc.boolean(),
+        encoding: fc.constantFrom(...encodings),
+        envelope: envelopeKey,
+      });
+      await fc.assert(
+        fc.asyncProperty(spec, async (s) => {
+          const body = encode(VALID_EXAMPLES[s.fn], s.encoding, s.envelope);
+          const path = `/functions/${s.fn}?key=${await keyOf(s.fn)}`;
+          const headers = { 'content-type': 'application/json', ...(await signatureParts('valid', body)) };
+          const expected =
+            s.fn === 'fuzz_throws' ? 500 : s.fn === 'fuzz_strict' && s.encoding === 'polluting' ? 422 : 200;
+          const sent: Sent = {
+            fn: s.fn,
+            method: 'POST',
+            path,
+            headers,
+            body,
+            expected,
+            argumentValues: leaves(VALID_EXAMPLES[s.fn]),
+          };
+          const copies = Array.from({ length: s.copies }, () => sent);
+          if (s.together) await Promise.all(copies.map((copy) => exercise(copy, 'test')));
+          else for (const copy of copies) await exercise(copy, 'test');
+          stats.signedDuplicates += s.copies;
+        }),
+        { seed: SEED, numRuns: 150 },
+      );
+    },
+    FUZZ_TIMEOUT_MS,
+  );
+
+  it(
+    'answers a body that trickles or stalls within the time limit, with a 408 once it is certainly late',
+    async () => {
+      const spec = fc.record({
+        fn: fc.constantFrom(...testNames),
+        everyMs: fc.integer({ min: 0, max: 40 }),
+        chunk: fc.integer({ min: 1, max: 16 }),
+        stallAfter: fc.option(fc.integer({ min: 0, max: 20 }), { freq: 3 }),
+      });
+      await fc.assert(
+        fc.asyncProperty(spec, async (s) => {
+          const bytes = new TextEncoder().encode(JSON.stringify(VALID_EXAMPLES[s.fn]));
+          const chunks = Math.ceil(bytes.byteLength / s.chunk);
+          let at = 0;
+          const body = new ReadableStream<Uint8Array>({
+            async pull(controller) {
+              if (s.stallAfter !== null && at >= s.stallAfter) return new Promise<void>(() => {});
+              await new Promise((resolve) => setTimeout(resolve, s.everyMs));
+              if (at >= bytes.byteLength) controller.close();
+              else {
+                controller.enqueue(bytes.slice(at, at + s.chunk));
+                at += s.chunk;
+              }
+            },
+          });
+          const path = `/functions/${s.fn}?key=${await keyOf(s.fn)}`;
+          const headers = { 'content-type': 'application/json' };
+          const certainlyLate =
+            (s.stallAfter !== null && s.stallAfter < bytes.byteLength) || chunks * s.everyMs > 2 * QUICK_LIMIT_MS;
+          const sent: Sent = {
+            fn: s.fn,
+            method: 'POST',
+            path,
+            headers,
+            ...(certainlyLate ? { expected: 408 } : {}),
+            argumentValues: leaves(VALID_EXAMPLES[s.fn]),
+          };
+          const request = new Request(`${ORIGIN}${path}`, {
+            method: 'POST',
+            headers,
+            body,
+            duplex: 'half',
+          } as RequestInit);
+          const started = Date.now();
+          await exercise(sent, 'quick', request);
+          // The deadline holds even on a busy machine: never a whole slow body's worth of waiting.
+          expect(Date.now() - started).toBeLessThan(QUICK_LIMIT_MS + 1500);
+          stats.slowBodies++;
+        }),
+        { seed: SEED, numRuns: 60 },
+      );
+    },
+    FUZZ_TIMEOUT_MS,
+  );
+
+  it(
+    'gives a caller without the key of a name one identical 401, whatever the name, method, path or key',
+    async () => {
+      // One reference answer per way in (the entry's answers pass a service binding, which adds headers).
+      const references = new Map<string, string>();
+      const spec = fc.record({
+        method,
+        name: fc.oneof(
+          fc.constantFrom(...testNames, ...shippedNames),
+          fc.stringMatching(/^[a-z][a-z0-9_]{0,20}$/),
+          anyString,
+        ),
+        suffix: fc.constantFrom('', '/extra', '/'),
+        credential: credential.filter((c) => !credentialIsValid(c)),
+        target: fc.constantFrom('test' as const, 'entry' as const),
+      });
+      await fc.assert(
+        fc.asyncProperty(spec, async (s) => {
+          const m = normalise(s.method);
+          const cred = await credentialParts(s.name, s.credential);
+          const path = `/functions/${encodeURIComponent(s.name)}${s.suffix}${cred.query ? `?${cred.query}` : ''}`;
+          const request = new Request(`${ORIGIN}${path}`, { method: m, headers: cred.headers });
+          const response = await (s.target === 'test' ? testFetch(request) : entry.fetch(request));
+          stats.probes++;
+          const headers = [...response.headers].filter(([name]) => name !== 'x-request-id');
+          const body =
+            m === 'HEAD' ? undefined : ((await response.json()) as { error: { code: string; message: string } });
+          const seen = JSON.stringify({
+            status: response.status,
+            headers,
+            code: body?.error.code,
+            message: body?.error.message,
+          });
+          if (m !== 'HEAD' && !references.has(s.target)) references.set(s.target, seen);
+          expect(response.status).toBe(401);
+          if (m !== 'HEAD') expect(seen).toBe(references.get(s.target));
+        }),
+        { seed: SEED, numRuns: 400 },
+      );
+    },
+    FUZZ_TIMEOUT_MS,
+  );
+
   it('reached every answer and every handler, and its log audit saw the logs (the fuzzer is not blind)', () => {
     expect(stats.requests).toBeGreaterThanOrEqual(6000);
-    for (const status of [200, 400, 401, 404, 405, 413, 422, 500]) {
+    expect(stats.signedDuplicates).toBeGreaterThanOrEqual(300);
+    expect(stats.slowBodies).toBe(60);
+    expect(stats.probes).toBe(400);
+    for (const status of [200, 400, 401, 404, 405, 408, 413, 422, 500]) {
       expect(stats.byStatus.get(status) ?? 0, `answers with status ${status}`).toBeGreaterThan(0);
     }
     expect(stats.testRuns).toBeGreaterThan(200);

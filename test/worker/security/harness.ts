@@ -52,4 +52,5 @@ export const post = async (name: string, body: string, headers: Record<string, s
 
 /** The `error` object of a JSON error answer. */
 export const errorOf = async (response: Response) =>
-  ((await response.json()) as { error: { code: string; message: string; requestId: string } }).error;
+  ((await response.json()) as { error: { code: string; message: string; requestId: string; details?: unknown[] } })
+    .error;

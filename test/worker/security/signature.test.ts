@@ -1,14 +1,32 @@
-import { runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { defineFunction } from '../../../src/define.ts';
 import { SIGNATURE_TOLERANCE_SECONDS } from '../../../src/platform/signature.ts';
-import type { ReplayGuard } from '../../../src/replay.ts';
-import { entry, errorOf, nowSeconds, post, SIGNING_SECRET, signatureHeaders, testEnv } from './harness.ts';
+import {
+  entry,
+  errorOf,
+  keyOf,
+  nowSeconds,
+  ORIGIN,
+  post,
+  SIGNING_SECRET,
+  signatureHeaders,
+  workerOf,
+} from './harness.ts';
 
-/** A quote_price body no other test sends, so its signature is fresh. */
+/** A quote_price body no other test sends. */
 const freshBody = () => JSON.stringify({ plan: 'growth', seats: 3, nonce: crypto.randomUUID() });
 
 const signedCall = async (body: string, headers: Record<string, string>) =>
   entry.fetch(await post('quote_price', body, headers));
+
+/** A signed GET of `name` with `query` (and the key) in its url. */
+const signedGet = async (name: string, query = '', headers?: Record<string, string>) =>
+  entry.fetch(
+    new Request(`${ORIGIN}/functions/${name}?${query}${query ? '&' : ''}key=${await keyOf(name)}`, {
+      headers: headers ?? (await signatureHeaders('')),
+    }),
+  );
 
 describe('signed invocations (PLATFORM_SIGNING_SECRET set)', () => {
   it('accepts a correctly signed request', async () => {
@@ -41,7 +59,7 @@ describe('signed invocations (PLATFORM_SIGNING_SECRET set)', () => {
     expect((await errorOf(response)).code).toBe('bad_signature');
   });
 
-  it('refuses a stale or future timestamp beyond the tolerance with 401', async () => {
+  it('refuses a stale or future timestamp beyond the tolerance with 401: the tolerance bounds replays', async () => {
     for (const offset of [-(SIGNATURE_TOLERANCE_SECONDS + 5), SIGNATURE_TOLERANCE_SECONDS + 5, -86_400 * 365]) {
       const body = freshBody();
       const response = await signedCall(body, await signatureHeaders(body, nowSeconds() + offset));
@@ -50,13 +68,17 @@ describe('signed invocations (PLATFORM_SIGNING_SECRET set)', () => {
     }
   });
 
-  it('refuses malformed signature headers with 401', async () => {
+  it('refuses malformed signature headers with 401, empty ones included', async () => {
     const body = freshBody();
     const good = await signatureHeaders(body);
     const hex = good['x-webhook-signature'].slice(3);
     const malformed: Record<string, string>[] = [
       { 'x-webhook-signature': good['x-webhook-signature'] },
       { 'x-webhook-timestamp': good['x-webhook-timestamp'] },
+      { 'x-webhook-timestamp': '', 'x-webhook-signature': '' },
+      { 'x-webhook-timestamp': good['x-webhook-timestamp'], 'x-webhook-signature': '' },
+      { 'x-webhook-timestamp': '', 'x-webhook-signature': good['x-webhook-signature'] },
+      { 'x-webhook-signature': '' },
       { ...good, 'x-webhook-signature': hex },
       { ...good, 'x-webhook-signature': `v2=${hex}` },
       { ...good, 'x-webhook-signature': `sha256=${hex}` },
@@ -76,31 +98,39 @@ describe('signed invocations (PLATFORM_SIGNING_SECRET set)', () => {
     }
   });
 
-  it('refuses a replay of a captured signed request with 401, in any letter case', async () => {
-    const body = freshBody();
+  it('serves identical arguments signed in the same second by two conversations, both 200', async () => {
+    const body = JSON.stringify({ plan: 'scale', seats: 7 });
     const headers = await signatureHeaders(body);
+    const [first, second] = await Promise.all([signedCall(body, headers), signedCall(body, headers)]);
+    expect([first?.status, second?.status]).toEqual([200, 200]);
     expect((await signedCall(body, headers)).status).toBe(200);
-    const replay = await signedCall(body, headers);
-    expect(replay.status).toBe(401);
-    expect(await errorOf(replay)).toMatchObject({ code: 'replayed' });
-    const upper = { ...headers, 'x-webhook-signature': `v1=${headers['x-webhook-signature'].slice(3).toUpperCase()}` };
-    expect((await signedCall(body, upper)).status).toBe(401);
   });
 
-  it('refuses all but one of concurrent replays', async () => {
+  it('serves signed GETs to different functions in the same second (both signed over an empty body)', async () => {
+    const headers = await signatureHeaders('');
+    expect((await signedGet('check_opening_hours', '', headers)).status).toBe(200);
+    expect((await signedGet('check_opening_hours', '', headers)).status).toBe(200);
+    const empty = defineFunction({
+      description: 'Takes nothing.',
+      parameters: z.object({}),
+      handler: () => ({ ok: 1 }),
+    });
+    const other = workerOf({ ping: empty });
+    const request = new Request(`${ORIGIN}/functions/ping?key=${await keyOf('ping')}`, { headers });
+    expect((await other(request)).status).toBe(200);
+  });
+
+  it('refuses a signed request whose query string carries arguments the signature does not cover', async () => {
+    const response = await signedGet('quote_price', 'plan=scale&seats=400');
+    expect(response.status).toBe(401);
+    expect((await errorOf(response)).message).toMatch(/query string, which the signature does not cover/);
     const body = freshBody();
-    const headers = await signatureHeaders(body);
-    const statuses = await Promise.all(
-      Array.from({ length: 8 }, () => signedCall(body, headers).then((r) => r.status)),
+    const url = new URL((await post('quote_price', body)).url);
+    url.searchParams.set('seats', '400');
+    const rewritten = await entry.fetch(
+      new Request(url, { method: 'POST', headers: await signatureHeaders(body), body }),
     );
-    expect(statuses.filter((s) => s === 200)).toHaveLength(1);
-    expect(statuses.filter((s) => s === 401)).toHaveLength(7);
-  });
-
-  it('accepts the same arguments signed again at another time (a new request, not a replay)', async () => {
-    const body = freshBody();
-    expect((await signedCall(body, await signatureHeaders(body, nowSeconds() - 1))).status).toBe(200);
-    expect((await signedCall(body, await signatureHeaders(body, nowSeconds()))).status).toBe(200);
+    expect(rewritten.status).toBe(401);
   });
 
   it('still needs the function key when the signature is good', async () => {
@@ -113,32 +143,40 @@ describe('signed invocations (PLATFORM_SIGNING_SECRET set)', () => {
     expect((await errorOf(response)).code).toBe('unauthorized');
   });
 
-  it('accepts an unsigned request with the right key (signatures are checked when present)', async () => {
+  it('accepts an unsigned request with the right key unless the operator requires signatures', async () => {
     expect((await signedCall(freshBody(), {})).status).toBe(200);
   });
 });
 
-describe('the seen-signature store', () => {
-  const guard = testEnv.REPLAY_GUARD as DurableObjectNamespace<ReplayGuard>;
+describe('signatures required (PLATFORM_SIGNATURE_REQUIRED=true)', () => {
+  const quote = defineFunction({
+    description: 'Echoes a number.',
+    parameters: z.object({ n: z.int().describe('A number') }),
+    handler: ({ n }) => ({ n }),
+  });
+  const required = workerOf({ quote }, { PLATFORM_SIGNATURE_REQUIRED: 'true' });
 
-  it('forgets a signature once its timestamp has left the window', async () => {
-    const stub = guard.getByName('signatures-test-expiry');
-    expect(await stub.claim('expired-signature', Date.now() - 1)).toBe(true);
-    expect(await stub.claim('expired-signature', Date.now() - 1)).toBe(false);
-    expect(await runDurableObjectAlarm(stub)).toBe(true);
-    const left = await runInDurableObject(stub, (_, state) =>
-      state.storage.sql.exec('SELECT signature FROM seen').toArray(),
-    );
-    expect(left).toEqual([]);
-    expect(await stub.claim('expired-signature', Date.now() + 60_000)).toBe(true);
+  it('refuses the same request with its signature headers removed, or emptied, with 401', async () => {
+    const body = '{"n":1}';
+    expect((await required(await post('quote', body, await signatureHeaders(body)))).status).toBe(200);
+    const stripped = await required(await post('quote', body));
+    expect(stripped.status).toBe(401);
+    expect((await errorOf(stripped)).message).toMatch(/only accepts signed requests/);
+    const emptied = await required(await post('quote', body, { 'x-webhook-timestamp': '', 'x-webhook-signature': '' }));
+    expect(emptied.status).toBe(401);
   });
 
-  it('keeps a signature that is still inside the window after the alarm', async () => {
-    const stub = guard.getByName('signatures-test-keep');
-    expect(await stub.claim('old', Date.now() - 1)).toBe(true);
-    expect(await stub.claim('recent', Date.now() + 60_000)).toBe(true);
-    await runDurableObjectAlarm(stub);
-    expect(await stub.claim('recent', Date.now() + 60_000)).toBe(false);
-    expect(await stub.claim('old', Date.now() + 60_000)).toBe(true);
+  it('refuses a forged signature whether it is kept or deleted', async () => {
+    const body = '{"n":2}';
+    const forged = await signatureHeaders(body, nowSeconds(), 'guessed-secret');
+    expect((await required(await post('quote', body, forged))).status).toBe(401);
+    expect((await required(await post('quote', body))).status).toBe(401);
+  });
+
+  it('answers 503 when signatures are required but PLATFORM_SIGNING_SECRET is unset (fails closed)', async () => {
+    const unconfigured = workerOf({ quote }, { PLATFORM_SIGNATURE_REQUIRED: 'true', PLATFORM_SIGNING_SECRET: '' });
+    const response = await unconfigured(await post('quote', '{"n":3}'));
+    expect(response.status).toBe(503);
+    expect((await errorOf(response)).code).toBe('not_configured');
   });
 });
