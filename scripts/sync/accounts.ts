@@ -5,6 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { createPlatformClient } from '../../src/platform/client.ts';
 import type { KeyPlacement } from '../../src/platform/contract.ts';
+import type { RetryInfo } from '../../src/platform/transport.ts';
 import type { FunctionsApi } from './apply.ts';
 
 /** The accounts file at the project's root. */
@@ -92,6 +93,8 @@ export interface ResolvedAccount {
   apiKey: string;
   keyPlacement: KeyPlacement | undefined;
   functions: string[] | undefined;
+  /** Why this account cannot run (an unset or bad variable of its own); the others still run. */
+  problems: string[];
 }
 
 /** What sync needs beyond the accounts: where the Worker is and the secret of its keys. */
@@ -112,10 +115,10 @@ export const resolveSync = (
   config: AccountsConfig,
   env: Env,
   selected?: readonly string[],
-): { accounts: ResolvedAccount[]; sync: SyncEnv; problems: string[] } => {
+): { accounts: ResolvedAccount[]; sync: SyncEnv; problems: string[]; runProblems: string[] } => {
   const problems: string[] = [];
   const reported = new Set<string>();
-  const read = (name: string, meaning: string, url = false): string => {
+  const read = (name: string, meaning: string, url = false, own?: string[]): string => {
     const value = env[name]?.trim() ?? '';
     const problem = !value
       ? `Missing ${name}: ${meaning}.`
@@ -124,6 +127,7 @@ export const resolveSync = (
         : undefined;
     // One line per variable, even when several accounts share it.
     if (problem && !reported.has(name)) problems.push(problem);
+    if (problem) own?.push(problem);
     reported.add(name);
     return value;
   };
@@ -144,18 +148,29 @@ export const resolveSync = (
       'the secret the Worker derives each function key from (the same as `wrangler secret put FUNCTIONS_SECRET`)',
     ),
   };
+  // Problems of the run as a whole (the Worker's origin and secret, the flags) stop every account.
+  const runProblems = [...problems];
   const accounts = config.accounts
     .filter((account) => !selected || selected.includes(account.name))
-    .map((account) => ({
-      name: account.name,
-      baseUrl:
-        account.baseUrl ??
-        read(account.baseUrlEnv ?? 'PLATFORM_BASE_URL', `the platform base address of account "${account.name}"`, true),
-      apiKey: read(account.apiKeyEnv, `the platform API key of account "${account.name}"`),
-      keyPlacement: account.keyPlacement,
-      functions: account.functions,
-    }));
-  return { accounts, sync, problems };
+    .map((account) => {
+      const own: string[] = [];
+      return {
+        name: account.name,
+        baseUrl:
+          account.baseUrl ??
+          read(
+            account.baseUrlEnv ?? 'PLATFORM_BASE_URL',
+            `the platform base address of account "${account.name}"`,
+            true,
+            own,
+          ),
+        apiKey: read(account.apiKeyEnv, `the platform API key of account "${account.name}"`, false, own),
+        keyPlacement: account.keyPlacement,
+        functions: account.functions,
+        problems: own,
+      };
+    });
+  return { accounts, sync, problems, runProblems };
 };
 
 /** A custom-functions client for one account and a counter of its HTTP writes. */
@@ -165,6 +180,8 @@ export const accountApi = (options: {
   keyPlacement?: KeyPlacement | undefined;
   fetch?: typeof fetch;
   retry?: { retries?: number; baseDelayMs?: number; maxDelayMs?: number };
+  maxResponseBytes?: number;
+  onRetry?: (info: RetryInfo) => void;
 }): { api: FunctionsApi; requests: { reads: number; writes: number } } => {
   const requests = { reads: 0, writes: 0 };
   const client = createPlatformClient({
@@ -173,6 +190,8 @@ export const accountApi = (options: {
     ...(options.keyPlacement ? { keyPlacement: options.keyPlacement } : {}),
     ...(options.fetch ? { fetch: options.fetch } : {}),
     ...(options.retry ? { retry: options.retry } : {}),
+    ...(options.maxResponseBytes ? { maxResponseBytes: options.maxResponseBytes } : {}),
+    ...(options.onRetry ? { onRetry: options.onRetry } : {}),
     onRequest: (info) => {
       if (info.method === 'GET') requests.reads++;
       else requests.writes++;

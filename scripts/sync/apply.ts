@@ -6,6 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import {
   AuthenticationError,
   ConflictError,
+  NetworkError,
   NotFoundError,
   PlanError,
   PlatformError,
@@ -113,8 +114,12 @@ export interface SyncAccountOptions {
   maxRounds?: number;
   /** Pause before the second round, doubling each round up to 30 s (default 1000). */
   roundDelayMs?: number;
+  /** Previous origins whose registrations are moved to `origin` (--adopt). */
+  adopt?: readonly string[];
   onPlan?: (plan: Plan) => void;
   onStep?: (outcome: StepOutcome, done: number, total: number) => void;
+  /** Called before each pause of the run: what it waits for, and how long. */
+  onWait?: (text: string) => void;
 }
 
 /** The message a 401 or 403 deserves: what to do about it. */
@@ -134,23 +139,38 @@ export const syncAccount = async (options: SyncAccountOptions): Promise<AccountR
   const latest = new Map<string, StepOutcome>();
   const refused = new Set<string>();
   let delayMs = options.roundDelayMs ?? 1000;
-  const pause = async (hintMs = 0) => {
+  const pause = async (what: string, hintMs = 0) => {
     // Back off before trying again; a rate limit's own hint wins when it is longer.
-    await sleep(Math.min(30_000, Math.max(delayMs, hintMs)));
+    const ms = Math.min(30_000, Math.max(delayMs, hintMs));
+    options.onWait?.(`${what}; waiting ${(ms / 1000).toFixed(1)} s`);
+    await sleep(ms);
     delayMs *= 2;
   };
   // The client already retried; a list that still fails (a long storm) gets the rounds' patience.
+  // An address that does not answer at all gets none: it fails fast, with the client's message.
   const list = async () => {
     for (let attempt = 1; ; attempt++) {
       try {
         return await api.list();
       } catch (error) {
-        if (!(error instanceof PlatformError && error.retryable) || attempt >= maxRounds) throw error;
-        await pause(error instanceof RateLimitError ? error.retryAfterMs : 0);
+        const patient = error instanceof PlatformError && error.retryable && !(error instanceof NetworkError);
+        if (!patient || attempt >= maxRounds) throw error;
+        await pause(
+          `listing again (attempt ${attempt + 1} of ${maxRounds}) after: ${error.message.split('. ')[0]}`,
+          error instanceof RateLimitError ? error.retryAfterMs : 0,
+        );
       }
     }
   };
-  const replan = async () => planSync({ desired, remote: await list(), origin, prune, ...(scope ? { scope } : {}) });
+  const replan = async () =>
+    planSync({
+      desired,
+      remote: await list(),
+      origin,
+      prune,
+      ...(scope ? { scope } : {}),
+      ...(options.adopt ? { adopt: options.adopt } : {}),
+    });
   try {
     let plan = await replan();
     report.plan = plan;
@@ -180,7 +200,10 @@ export const syncAccount = async (options: SyncAccountOptions): Promise<AccountR
       for (const outcome of outcomes) if (outcome.status === 'failed') refused.add(outcome.name);
       const retries = outcomes.filter((outcome) => outcome.status === 'retry');
       if (retries.length === 0) break;
-      await pause(Math.max(0, ...retries.map((outcome) => outcome.retryAfterMs ?? 0)));
+      await pause(
+        `round ${report.rounds + 1} of ${maxRounds} will retry ${retries.map((o) => `${o.action} ${o.name}`).join(', ')} after a fresh list`,
+        Math.max(0, ...retries.map((outcome) => outcome.retryAfterMs ?? 0)),
+      );
       plan = await replan();
     }
   } catch (error) {

@@ -13,13 +13,21 @@ export interface SyncArgs {
   accounts: string | undefined;
   account: string[] | undefined;
   concurrency: number;
+  /** The wrangler.toml environment (staging); undefined is production, the top level. */
+  env: string | undefined;
+  /** Previous origins of this project whose registrations are moved to FUNCTIONS_BASE_URL. */
+  adopt: string[];
+  /** Show what is registered per account and whether it matches; write nothing. */
+  status: boolean;
+  /** Cap of one platform answer, in bytes. */
+  maxResponseBytes: number;
 }
 
 export const HELP = `Usage: npm run sync -- [options]
 
 Registers every function in functions/ on the platform (POST/PATCH/DELETE /v1/custom-functions),
 exactly as the Worker serves it: name, enriched description, parameter map, and a url carrying the
-function's own key. Only functions whose url starts with FUNCTIONS_BASE_URL are ever changed.
+function's own key. Only functions whose url is under FUNCTIONS_BASE_URL/functions/ are ever changed.
 
 Options:
   --dry-run           Print the plan (create, update with what differs, delete, unchanged); write nothing.
@@ -31,6 +39,13 @@ Options:
                       one account from PLATFORM_BASE_URL and PLATFORM_API_KEY).
   --account x,y       Sync only these accounts of the accounts file.
   --concurrency N     Writes in flight per account (default 4).
+  --env NAME          Sync that environment (for example staging): reads .env.NAME instead of .env,
+                      and platform.accounts.NAME.json when it exists. Default: production.
+  --adopt ORIGIN      Functions registered under this previous origin (FUNCTIONS_BASE_URL before a
+                      move to a custom domain) are moved to the current one in place: an update of
+                      their url, shown in the plan; never a delete and a create. Repeatable.
+  --status            Show what each account has registered and whether it matches; write nothing.
+  --max-response-mib N  Largest platform answer read, in MiB (default 4); a larger one fails the account.
   -h, --help          Show this help.
 
 Environment (also read from .env at the project's root; CI sets them as secrets):
@@ -65,6 +80,10 @@ export const parseSyncArgs = (argv: string[]): SyncArgs => {
       accounts: { type: 'string' },
       account: { type: 'string', multiple: true },
       concurrency: { type: 'string', default: '4' },
+      env: { type: 'string' },
+      adopt: { type: 'string', multiple: true },
+      status: { type: 'boolean', default: false },
+      'max-response-mib': { type: 'string', default: '4' },
     },
   });
   if (positionals.length > 0) throw new Error(`Unexpected argument "${positionals[0]}"; see --help.`);
@@ -78,6 +97,18 @@ export const parseSyncArgs = (argv: string[]): SyncArgs => {
     throw new Error('--concurrency must be a whole number from 1 to 32.');
   }
   if (values['exit-code'] && !values['dry-run']) throw new Error('--exit-code only applies to --dry-run.');
+  if (values.env !== undefined && !/^[a-z][a-z0-9_-]{0,31}$/.test(values.env)) {
+    throw new Error(`--env must name an environment of wrangler.toml such as staging, not "${values.env}".`);
+  }
+  const adopt = list(values.adopt) ?? [];
+  const badOrigin = adopt.find((origin) => !/^https?:\/\/[^/?#\s]+\/?$/.test(origin));
+  if (badOrigin !== undefined) {
+    throw new Error(
+      `--adopt takes the previous origin of the Worker, such as https://agent-functions.old.workers.dev, not "${badOrigin}".`,
+    );
+  }
+  const mib = Number(values['max-response-mib']);
+  if (!(mib > 0 && mib <= 1024)) throw new Error('--max-response-mib must be a number of MiB from 0.001 to 1024.');
   return {
     help: values.help,
     dryRun: values['dry-run'],
@@ -88,5 +119,9 @@ export const parseSyncArgs = (argv: string[]): SyncArgs => {
     accounts: values.accounts,
     account: list(values.account),
     concurrency,
+    env: values.env,
+    adopt,
+    status: values.status,
+    maxResponseBytes: Math.round(mib * 1024 * 1024),
   };
 };

@@ -4,6 +4,7 @@
 // (variables already set win) and exits with the run's code.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import type { RetryInfo } from '../../src/platform/transport.ts';
 import {
   ACCOUNTS_FILE,
   type AccountsConfig,
@@ -14,11 +15,11 @@ import {
   resolveSync,
 } from './accounts.ts';
 import { type FunctionsApi, syncAccount } from './apply.ts';
-import { HELP, parseSyncArgs } from './args.ts';
+import { HELP, parseSyncArgs, type SyncArgs } from './args.ts';
 import { desiredFunctions, PROJECT_ROOT, readManifest, type ServedFunction, selectFunctions } from './manifest.ts';
 import { paintFor, plain } from './paint.ts';
 import { createProgress } from './progress.ts';
-import { renderPlan, renderResult, statusLine } from './render.ts';
+import { renderPlan, renderResult, renderStatus, statusLine } from './render.ts';
 import { type AccountReport, emptyReport, exitCodeOf, reportJson } from './report.ts';
 
 export interface SyncIo {
@@ -32,7 +33,10 @@ export interface SyncIo {
   /** Reads what the Worker serves (default: start it with wrangler and GET /functions). */
   readManifest?: (secret: string) => Promise<ServedFunction[]>;
   /** The platform API of one account (default: the platform client with real fetch). */
-  createApi?: (account: ResolvedAccount) => { api: FunctionsApi; requests?: { reads: number; writes: number } };
+  createApi?: (
+    account: ResolvedAccount,
+    options: { maxResponseBytes: number; onRetry: (info: RetryInfo) => void },
+  ) => { api: FunctionsApi; requests?: { reads: number; writes: number } };
   maxRounds?: number;
   roundDelayMs?: number;
 }
@@ -73,15 +77,22 @@ export const runSync = async (argv: string[], io: SyncIo): Promise<SyncRun> => {
 
   let resolved: ReturnType<typeof resolveSync>;
   try {
-    const config =
-      io.config ?? loadAccountsConfig(args.accounts ?? join(root, ACCOUNTS_FILE), args.accounts !== undefined);
+    const config = io.config ?? loadAccountsConfig(...accountsFileOf(args, root));
     resolved = resolveSync(config, io.env, args.account);
   } catch (error) {
     if (error instanceof ConfigError) return fail([error.message]);
     throw error;
   }
-  if (resolved.problems.length > 0) return fail([...resolved.problems, 'See npm run sync -- --help.']);
+  // The Worker's origin or secret missing stops the run; an account's own variable stops that account.
+  if (resolved.runProblems.length > 0) return fail([...resolved.problems, 'See npm run sync -- --help.']);
+  for (const line of resolved.problems) io.stderr.write(`${line}\n`);
   const { functionsBaseUrl: origin, functionsSecret: secret } = resolved.sync;
+  const dryRun = args.dryRun || args.status;
+  out(
+    paint.dim(
+      `Environment ${args.env ?? 'production'}: functions at ${origin}${args.adopt.length ? `, adopting those of ${args.adopt.join(', ')}` : ''}${args.status ? ' (status, nothing written)' : ''}`,
+    ),
+  );
 
   let served: ServedFunction[];
   try {
@@ -102,20 +113,32 @@ export const runSync = async (argv: string[], io: SyncIo): Promise<SyncRun> => {
   const documents: ReturnType<typeof reportJson>[] = [];
   for (const account of resolved.accounts) {
     const missing = (account.functions ?? []).filter((name) => !names.has(name));
-    if (missing.length > 0) {
+    const problem =
+      account.problems.length > 0
+        ? account.problems.join(' ')
+        : missing.length > 0
+          ? `its "functions" list names functions not in functions/: ${missing.join(', ')}`
+          : undefined;
+    if (problem) {
       const report: AccountReport = {
         ...emptyReport(account.name, account.baseUrl, 'failed'),
-        error: {
-          kind: 'error',
-          message: `its "functions" list names functions not in functions/: ${missing.join(', ')}`,
-        },
+        error: { kind: 'error', message: problem },
       };
       reports.push(report);
       documents.push(reportJson(report));
       out(`Account "${account.name}": ${statusLine(report, paint)}`);
       continue;
     }
-    const { api, requests } = (io.createApi ?? accountApi)(account);
+    const say = (text: string) => io.stderr.write(`[${account.name}] ${text}\n`);
+    const onRetry = (info: RetryInfo) =>
+      say(
+        `${info.method} ${info.path} ${info.reason}; attempt ${info.attempt} of ${info.of} in ${(info.waitMs / 1000).toFixed(1)} s`,
+      );
+    const { api, requests } = (io.createApi ?? accountApi)(account, {
+      maxResponseBytes: args.maxResponseBytes,
+      onRetry,
+    });
+    if ((io.stderr as { isTTY?: boolean }).isTTY) say(`listing the registered functions at ${account.baseUrl}`);
     const progress = createProgress(io.stderr, account.name);
     const report = await syncAccount({
       account: account.name,
@@ -123,13 +146,15 @@ export const runSync = async (argv: string[], io: SyncIo): Promise<SyncRun> => {
       api,
       desired: selectFunctions(desired, account.functions),
       origin,
-      prune: args.prune,
-      dryRun: args.dryRun,
+      prune: args.prune && !args.status,
+      dryRun,
       concurrency: args.concurrency,
+      adopt: args.adopt,
+      onWait: say,
       ...(scope ? { scope } : {}),
       ...(io.maxRounds !== undefined ? { maxRounds: io.maxRounds } : {}),
       ...(io.roundDelayMs !== undefined ? { roundDelayMs: io.roundDelayMs } : {}),
-      onPlan: (plan) => out(renderPlan(account.name, account.baseUrl, plan, paint)),
+      onPlan: (plan) => out((args.status ? renderStatus : renderPlan)(account.name, account.baseUrl, plan, paint)),
       onStep: (_outcome, done, total) => {
         if (!json) progress.step(done, total);
       },
@@ -137,15 +162,17 @@ export const runSync = async (argv: string[], io: SyncIo): Promise<SyncRun> => {
     progress.end();
     reports.push(report);
     documents.push(reportJson(report, requests));
-    if (!report.plan || !args.dryRun) out(renderResult(report, paint));
+    if (!report.plan || !dryRun) out(renderResult(report, paint));
     out('');
   }
 
-  const exitCode = exitCodeOf(reports, args.dryRun, args.exitCode);
+  const exitCode = exitCodeOf(reports, dryRun, args.exitCode);
   if (json) {
     const document = {
       ok: exitCode === 0 || exitCode === 2,
-      dryRun: args.dryRun,
+      env: args.env ?? 'production',
+      origin,
+      dryRun,
       prune: args.prune,
       only: args.only ?? null,
       functions: [...names],
@@ -154,14 +181,32 @@ export const runSync = async (argv: string[], io: SyncIo): Promise<SyncRun> => {
     };
     io.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
   } else {
-    out(paint.bold(args.dryRun ? 'Summary (dry run, nothing written):' : 'Summary:'));
+    out(paint.bold(dryRun ? 'Summary (dry run, nothing written):' : 'Summary:'));
     for (const report of reports) out(`  ${report.account}: ${statusLine(report, paint)}`);
   }
   return { exitCode, reports };
 };
 
+/** The accounts file of a run: --accounts, else platform.accounts.NAME.json for --env NAME when it exists. */
+const accountsFileOf = (args: SyncArgs, root: string): [string, boolean] => {
+  if (args.accounts) return [args.accounts, true];
+  const own = args.env ? join(root, `platform.accounts.${args.env}.json`) : undefined;
+  return [own && existsSync(own) ? own : join(root, ACCOUNTS_FILE), false];
+};
+
+/** The variables file of an environment: .env for production, .env.NAME for --env NAME (never both). */
+export const dotenvOf = (argv: string[], root = PROJECT_ROOT): string => {
+  let env: string | undefined;
+  try {
+    env = parseSyncArgs(argv).env;
+  } catch {
+    // Bad flags are reported by runSync.
+  }
+  return join(root, env ? `.env.${env}` : '.env');
+};
+
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const dotenv = join(PROJECT_ROOT, '.env');
+  const dotenv = dotenvOf(process.argv.slice(2));
   if (existsSync(dotenv)) process.loadEnvFile(dotenv);
   const { exitCode } = await runSync(process.argv.slice(2), {
     env: process.env,

@@ -19,7 +19,15 @@ export interface FieldChange {
 /** One step of a plan. `orphan`: ours, gone from functions/, kept because --prune was not given. */
 export type PlanEntry =
   | { action: 'create'; name: string; desired: DesiredFunction }
-  | { action: 'update'; name: string; id: string; changes: FieldChange[]; desired: DesiredFunction }
+  | {
+      action: 'update';
+      name: string;
+      id: string;
+      changes: FieldChange[];
+      desired: DesiredFunction;
+      /** The previous origin (--adopt) this registration is moved from. */
+      adoptedFrom?: string;
+    }
   | { action: 'delete'; name: string; id: string; reason: 'removed' | 'duplicate' }
   | { action: 'unchanged'; name: string; id: string }
   | { action: 'orphan'; name: string; id: string }
@@ -45,14 +53,22 @@ export interface Plan {
 }
 
 /**
- * Whether a remote url belongs to this project: it starts with the Worker's origin, followed by
- * a path, a query or nothing (so `https://a.dev` does not own `https://a.dev.evil.com`).
+ * Paths under FUNCTIONS_BASE_URL that this project registers (CONTRACT section 5): a function's
+ * own path and nothing else. A url elsewhere under the same origin (another team's webhook, a path
+ * with `..`) is not ours, so --prune never deletes it. The events endpoint joins this list.
+ */
+export const OWNED_PATHS: readonly RegExp[] = [/^\/functions\/[a-z][a-z0-9_]{0,63}$/];
+
+/**
+ * Whether a remote url belongs to this project: the Worker's origin, then one of OWNED_PATHS, then
+ * at most a query (so neither `https://a.dev.evil.com/...` nor `https://a.dev/other-team/x` is ours).
  * @example isOwnedUrl('https://a.dev/functions/x?key=k', 'https://a.dev/') // true
  */
 export const isOwnedUrl = (url: string, origin: string): boolean => {
   const base = normalizeOrigin(origin);
-  if (!base) return false;
-  return url === base || url.startsWith(`${base}/`) || url.startsWith(`${base}?`);
+  if (!base || !url.startsWith(`${base}/`)) return false;
+  const path = url.slice(base.length).split(/[?#]/)[0] ?? '';
+  return OWNED_PATHS.some((pattern) => pattern.test(path));
 };
 
 // Order-insensitive, so a platform that reorders keys does not cause an update on every run.
@@ -89,26 +105,41 @@ export const planSync = (input: {
   origin: string;
   prune: boolean;
   scope?: ReadonlySet<string>;
+  /** Previous origins of this project: their registrations are ours, to be moved to `origin`. */
+  adopt?: readonly string[];
 }): Plan => {
   const { desired, origin, prune, scope } = input;
   const remote = input.remote.filter((fn) => !scope || scope.has(fn.name));
   const owned = new Map<string, RemoteFunction[]>();
   const foreign = new Map<string, RemoteFunction>();
-  for (const fn of remote.toSorted(byId)) {
-    if (isOwnedUrl(fn.url, origin)) owned.set(fn.name, [...(owned.get(fn.name) ?? []), fn]);
+  const adoptedFrom = new Map<RemoteFunction, string>();
+  // Records already at the current origin first, so a half-finished move keeps the moved one.
+  const current = (fn: RemoteFunction) => (isOwnedUrl(fn.url, origin) ? 0 : 1);
+  for (const fn of remote.toSorted((a, b) => current(a) - current(b) || byId(a, b))) {
+    const previous = current(fn) === 0 ? undefined : input.adopt?.find((old) => isOwnedUrl(fn.url, old));
+    if (previous) adoptedFrom.set(fn, normalizeOrigin(previous));
+    if (current(fn) === 0 || previous) owned.set(fn.name, [...(owned.get(fn.name) ?? []), fn]);
     else if (!foreign.has(fn.name)) foreign.set(fn.name, fn);
   }
   const entries: PlanEntry[] = [];
   const wanted = new Set<string>();
   for (const fn of desired) {
     wanted.add(fn.name);
-    const [current, ...duplicates] = owned.get(fn.name) ?? [];
-    if (current) {
-      const changes = diffFields(fn, current);
+    const [record, ...duplicates] = owned.get(fn.name) ?? [];
+    if (record) {
+      const changes = diffFields(fn, record);
+      const from = adoptedFrom.get(record);
       entries.push(
         changes.length > 0
-          ? { action: 'update', name: fn.name, id: current.id, changes, desired: fn }
-          : { action: 'unchanged', name: fn.name, id: current.id },
+          ? {
+              action: 'update',
+              name: fn.name,
+              id: record.id,
+              changes,
+              desired: fn,
+              ...(from ? { adoptedFrom: from } : {}),
+            }
+          : { action: 'unchanged', name: fn.name, id: record.id },
       );
       // Two records of ours under one name can only come from an earlier fault; keep the oldest.
       if (prune)

@@ -1,10 +1,14 @@
 // Plans and results as a person reads them: one line per function, what differs underneath,
 // counts at the end. Urls always appear redacted (redact.ts).
 import { structuredPatch } from 'diff';
+import { printable } from '../../src/platform/printable.ts';
 import type { Paint } from './paint.ts';
 import type { FieldChange, Plan, PlanEntry } from './plan.ts';
 import { onlyKeyDiffers, redactUrl } from './redact.ts';
 import type { AccountReport } from './report.ts';
+
+/** The origin of a url, for the --adopt hint; the url itself when it does not parse. */
+const originOf = (url: string): string => (URL.canParse(url) ? new URL(url).origin : url);
 
 const MAX_DIFF_LINES = 12;
 
@@ -41,24 +45,28 @@ export const changeLines = (change: FieldChange, paint: Paint): string[] => {
       line.startsWith('+') ? paint.green(line) : line.startsWith('-') ? paint.red(line) : paint.dim(line);
     return [
       'description:',
-      ...textDiff(String(change.before ?? ''), String(change.after)).map((l) => `  ${colour(l)}`),
+      ...textDiff(String(change.before ?? ''), String(change.after)).map((l) => `  ${colour(printable(l, 300))}`),
     ];
   }
   if (change.field === 'parameters')
-    return ['parameters:', ...parameterDiff(change.before, change.after).map((l) => `  ${l}`)];
+    return ['parameters:', ...parameterDiff(change.before, change.after).map((l) => `  ${printable(l, 200)}`)];
   const [before, after] = [String(change.before ?? ''), String(change.after)];
   return onlyKeyDiffers(before, after)
     ? ['url: key changed (FUNCTIONS_SECRET was rotated)']
-    : [`url: ${redactUrl(before)} → ${redactUrl(after)}`];
+    : [`url: ${printable(redactUrl(before), 300)} → ${redactUrl(after)}`];
 };
 
 const entryLine = (entry: PlanEntry, paint: Paint): string[] => {
+  // Names of records listed from the platform (delete, keep, conflict) are the platform's text.
+  entry = { ...entry, name: printable(entry.name, 100) };
   switch (entry.action) {
     case 'create':
       return [paint.green(`+ create     ${entry.name}`)];
     case 'update':
       return [
-        paint.yellow(`~ update     ${entry.name}`) + paint.dim(` (${entry.changes.map((c) => c.field).join(', ')})`),
+        paint.yellow(`~ update     ${entry.name}`) +
+          paint.dim(` (${entry.changes.map((c) => c.field).join(', ')})`) +
+          (entry.adoptedFrom ? paint.cyan(` adopted from ${entry.adoptedFrom}`) : ''),
         ...entry.changes.flatMap((change) => changeLines(change, paint)).map((line) => `      ${line}`),
       ];
     case 'delete':
@@ -73,7 +81,7 @@ const entryLine = (entry: PlanEntry, paint: Paint): string[] => {
     case 'conflict':
       return [
         paint.red(`! conflict   ${entry.name}`) +
-          ` registered by someone else (${redactUrl(entry.url)}); left alone. Rename the function or remove theirs.`,
+          ` registered by someone else (${printable(redactUrl(entry.url), 200)}); left alone. Rename the function or remove theirs; if that is this project's previous address, run sync with --adopt ${printable(originOf(entry.url), 100)}.`,
       ];
   }
 };
@@ -106,7 +114,12 @@ const VERB = { create: 'created', update: 'updated', delete: 'deleted' } as cons
 /** What one account's run did, ended with and left. */
 export const renderResult = (report: AccountReport, paint: Paint): string => {
   const lines: string[] = [];
-  for (const write of report.applied) {
+  for (const applied of report.applied) {
+    const write = {
+      ...applied,
+      name: printable(applied.name, 100),
+      reason: applied.reason && printable(applied.reason, 1000),
+    };
     if (write.status === 'done') lines.push(paint.green(`✓ ${VERB[write.action]} ${write.name}`));
     else if (write.status === 'failed')
       lines.push(paint.red(`✗ ${write.action} ${write.name} failed: ${write.reason}`));
@@ -124,7 +137,7 @@ export const statusLine = (report: AccountReport, paint: Paint): string => {
     report.applied.filter((w) => w.action === action && w.status === 'done').length;
   const did = `${done('create')} created, ${done('update')} updated, ${done('delete')} deleted`;
   const conflicts = report.conflicts.length
-    ? `; ${report.conflicts.length} in conflict (${report.conflicts.join(', ')})`
+    ? `; ${report.conflicts.length} in conflict (${report.conflicts.map((name) => printable(name, 100)).join(', ')})`
     : '';
   switch (report.status) {
     case 'in-sync':
@@ -143,8 +156,40 @@ export const statusLine = (report: AccountReport, paint: Paint): string => {
       );
     case 'failed':
       return (
-        paint.red(report.error ? `failed: ${report.error.message}` : `failed: ${did}; some writes were refused`) +
-        conflicts
+        paint.red(
+          report.error
+            ? `failed: ${printable(report.error.message, 1000)}`
+            : `failed: ${did}; some writes were refused`,
+        ) + conflicts
       );
   }
+};
+
+/** `--status`: what one account has registered, and whether each matches the code. */
+export const renderStatus = (account: string, baseUrl: string, plan: Plan, paint: Paint): string => {
+  const line = (entry: PlanEntry): string => {
+    const name = printable(entry.name, 100).padEnd(28);
+    switch (entry.action) {
+      case 'unchanged':
+        return paint.green(`✓ matches  ${name}`);
+      case 'update':
+        return (
+          paint.yellow(`≠ differs  ${name}`) +
+          ` ${entry.changes.map((c) => c.field).join(', ')} differ${entry.adoptedFrom ? ` (registered under the previous origin ${entry.adoptedFrom})` : ''}`
+        );
+      case 'create':
+        return `${paint.red(`✗ missing  ${name}`)} not registered`;
+      case 'conflict':
+        return `${paint.red(`! taken    ${name}`)} registered by someone else (${printable(originOf(entry.url), 100)})`;
+      case 'orphan':
+      case 'delete':
+        return paint.dim(`? extra    ${name} ours, no longer in functions/`);
+    }
+  };
+  const desired = plan.entries.filter((e) => e.action !== 'orphan' && e.action !== 'delete').length;
+  return [
+    paint.bold(`Account "${account}" (${baseUrl})`),
+    ...plan.entries.map((entry) => `  ${line(entry)}`),
+    `  ${plan.counts.unchanged} of ${desired} functions match${plan.foreign ? `; ${plan.foreign} other registrations not managed by this project` : ''}.`,
+  ].join('\n');
 };

@@ -73,6 +73,7 @@ export const entryJson = (entry: PlanEntry) => {
         action: entry.action,
         name: entry.name,
         id: entry.id,
+        ...(entry.adoptedFrom ? { adoptedFrom: entry.adoptedFrom } : {}),
         changes: entry.changes.map((change) =>
           change.field === 'url'
             ? { field: 'url', before: redactUrl(String(change.before)), after: redactUrl(String(change.after)) }

@@ -28,7 +28,7 @@ import {
   type WebhookInput,
   webhookInput,
 } from './schemas.ts';
-import { createTransport, type RequestInfo, type Transport, tooLarge } from './transport.ts';
+import { createTransport, type RequestInfo, type RetryInfo, type Transport, tooLarge } from './transport.ts';
 import type { Contact, Message, RemoteFunction, SigningSecret, SubAccount, Webhook } from './types.ts';
 
 export interface PlatformClientOptions {
@@ -49,6 +49,8 @@ export interface PlatformClientOptions {
   signal?: AbortSignal;
   /** Called after every attempt, for counting requests. */
   onRequest?: (info: RequestInfo) => void;
+  /** Called before each wait for a retry: what failed, the next attempt, how long the wait is. */
+  onRetry?: (info: RetryInfo) => void;
   /** Source of backoff jitter, in [0, 1) (default Math.random). */
   random?: () => number;
 }
@@ -182,6 +184,7 @@ export const createPlatformClient = (options: PlatformClientOptions): PlatformCl
     retry: { ...DEFAULT_RETRY, ...options.retry },
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.onRequest ? { onRequest: options.onRequest } : {}),
+    ...(options.onRetry ? { onRetry: options.onRetry } : {}),
     ...(options.random ? { random: options.random } : {}),
   });
   const post = async (path: string, body?: unknown) => (await transport('POST', path, { body })).body;

@@ -15,6 +15,19 @@ export interface RequestInfo {
   attempt: number;
 }
 
+/** A retry about to happen, as `onRetry` reports it: what failed, which attempt comes next, after how long. */
+export interface RetryInfo {
+  method: string;
+  path: string;
+  /** The attempt that will be sent next (2 for the first retry). */
+  attempt: number;
+  /** Attempts allowed in all. */
+  of: number;
+  waitMs: number;
+  /** What went wrong: `answered 503`, `answered 429`, `no answer (ECONNREFUSED)`, `no answer within 10000 ms`. */
+  reason: string;
+}
+
 export interface TransportOptions {
   baseUrl: string;
   apiKey: string;
@@ -26,6 +39,7 @@ export interface TransportOptions {
   retry: Required<RetryOptions>;
   signal?: AbortSignal;
   onRequest?: (info: RequestInfo) => void;
+  onRetry?: (info: RetryInfo) => void;
   random?: () => number;
 }
 
@@ -100,6 +114,16 @@ export const tooLarge = (method: string, path: string, status: number, limit: nu
     { status, code: 'response_too_large', method, path },
   );
 
+/** The system error code under a fetch failure (ECONNREFUSED, ENOTFOUND, ...), when there is one. */
+const causeCode = (error: unknown): string | undefined => {
+  for (let current = error, depth = 0; current && depth < 4; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && /^[A-Z][A-Z_]+$/.test(code)) return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+};
+
 const parseBody = (text: string): unknown => {
   if (!text) return undefined;
   try {
@@ -157,12 +181,18 @@ export const createTransport = (options: TransportOptions) => {
         if (error instanceof PlatformError) throw error;
         if (options.signal?.aborted) throw options.signal.reason;
         options.onRequest?.({ method, path, status: 'network-error', attempt });
+        const timedOut = timeout.aborted;
+        const code = causeCode(error);
         if (idempotent && canRetry) {
-          await sleep(backoffDelay(attempt, retry, options.random), options.signal);
+          const waitMs = backoffDelay(attempt, retry, options.random);
+          const reason = timedOut ? `no answer within ${options.timeoutMs} ms` : `no answer${code ? ` (${code})` : ''}`;
+          options.onRetry?.({ method, path, attempt: attempt + 1, of: retry.retries + 1, waitMs, reason });
+          await sleep(waitMs, options.signal);
           continue;
         }
-        const timedOut = timeout.aborted;
-        const what = timedOut ? `no answer within ${options.timeoutMs} ms` : `could not reach ${url.origin}`;
+        const what = timedOut
+          ? `no answer within ${options.timeoutMs} ms`
+          : `could not reach ${url.origin}${code ? ` (${code})` : ''}`;
         const next = idempotent
           ? 'Check PLATFORM_BASE_URL and the network, then try again.'
           : 'It may or may not have been applied: list before sending it again, so nothing is created twice.';
@@ -184,7 +214,10 @@ export const createTransport = (options: TransportOptions) => {
       const retryAfterMs = parseRetryAfter(responseHeaders.get('retry-after'));
       const waitable = retryAfterMs === undefined || retryAfterMs <= retry.maxRetryAfterMs;
       if (canRetry && waitable && (status === 429 || (status >= 500 && idempotent))) {
-        await sleep(retryAfterMs ?? backoffDelay(attempt, retry, options.random), options.signal);
+        const waitMs = retryAfterMs ?? backoffDelay(attempt, retry, options.random);
+        const reason = `answered ${status}${status === 429 && retryAfterMs !== undefined ? ' with Retry-After' : ''}`;
+        options.onRetry?.({ method, path, attempt: attempt + 1, of: retry.retries + 1, waitMs, reason });
+        await sleep(waitMs, options.signal);
         continue;
       }
       throw errorFromAnswer({

@@ -69,7 +69,8 @@ export const sync = async (
     stdout: stdout.stream,
     stderr: stderr.stream,
     readManifest: async () => served,
-    createApi: (account) => accountApi({ ...account, retry: { retries: 3, baseDelayMs: 1, maxDelayMs: 5 } }),
+    createApi: (account, options) =>
+      accountApi({ ...account, ...options, retry: { retries: 3, baseDelayMs: 1, maxDelayMs: 5 } }),
     roundDelayMs: 5,
     ...options.io,
   });

@@ -102,6 +102,16 @@ describe('planSync', () => {
     expect(isOwnedUrl('https://fns.example.devious/functions/a', ORIGIN)).toBe(false);
   });
 
+  it('owns only a function path under the origin: not another path there, nor one that climbs out', () => {
+    expect(isOwnedUrl(`${ORIGIN}/functions/quote_price`, ORIGIN)).toBe(true);
+    expect(isOwnedUrl(`${ORIGIN}/other-team/webhook`, ORIGIN)).toBe(false);
+    expect(isOwnedUrl(ORIGIN, ORIGIN)).toBe(false);
+    expect(isOwnedUrl(`${ORIGIN}/functions/`, ORIGIN)).toBe(false);
+    expect(isOwnedUrl(`${ORIGIN}/functions/../other-team/webhook`, ORIGIN)).toBe(false);
+    expect(isOwnedUrl(`${ORIGIN}/functions/a/b?key=1`, ORIGIN)).toBe(false);
+    expect(isOwnedUrl(`${ORIGIN}/functionsx/a`, ORIGIN)).toBe(false);
+  });
+
   it('deletes extra records of ours under one name only when pruning, keeping the oldest', () => {
     const a = desired('a');
     const records = [remote('2', a), remote('1', a)];
