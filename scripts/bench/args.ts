@@ -10,6 +10,9 @@ export interface BenchSettings {
   warmupSeconds: number;
   /** Requests in flight (closed loop), the same for every Worker. */
   connections: number;
+  /** Alternating batches per Worker of the in-isolate CPU measurement, and calls per batch. */
+  cpuBatches: number;
+  cpuCalls: number;
   /** Fresh workerd processes of the start-up measurement. */
   startupRuns: number;
   /** Isolates of each bundle per process: start-up samples per Worker = runs x copies. */
@@ -55,6 +58,8 @@ export const DEFAULT_SETTINGS: BenchSettings = {
   seconds: 2,
   warmupSeconds: 1,
   connections: 10,
+  cpuBatches: 40,
+  cpuCalls: 200,
   startupRuns: 6,
   startupCopies: 4,
   storm: true,
@@ -66,6 +71,8 @@ export const QUICK_SETTINGS: BenchSettings = {
   seconds: 1,
   warmupSeconds: 0.5,
   connections: 10,
+  cpuBatches: 8,
+  cpuCalls: 100,
   startupRuns: 1,
   startupCopies: 3,
   storm: false,

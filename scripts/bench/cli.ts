@@ -5,12 +5,13 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HELP, parseBenchArgs } from './args.ts';
 import { type BuiltWorker, buildWorker } from './buildWorker.ts';
-import { measureInvocation } from './invocation.ts';
+import { measureInvocation, measureInvocationCpu } from './invocation.ts';
 import { measureMemory } from './memory.ts';
 import { allTables, type BenchResults, type SizeResult, SYNC_FUNCTIONS, targetVerdicts } from './report.ts';
-import { canCountCpu, measureStartup } from './startupCpu.ts';
+import { measureStartup } from './startupCpu.ts';
 import { measureSync } from './syncBench.ts';
 import { renderMarkdown, renderTable } from './table.ts';
+import { canCountCpu } from './workerdCpu.ts';
 
 // Every Worker this run builds: entry, build-time defines, and whether part 2 profiles it.
 const BUILDS = {
@@ -116,6 +117,16 @@ const main = async (): Promise<number> => {
         },
         settings,
         progress,
+      );
+      progress('invocation: CPU per call inside each isolate, alternating batches');
+      results.invocationCpu = await measureInvocationCpu(
+        {
+          baseline: built.baseline,
+          baselineZod: built.baselineZod,
+          project10: built.project10,
+          project1000: built.project1000,
+        },
+        settings,
       );
     }
     if (args.parts.includes('memory')) {

@@ -4,6 +4,7 @@
 import { QUOTE_FUNCTION } from '../../bench/quote.ts';
 import { functionKey } from '../../src/keys.ts';
 import type { BuiltWorker } from './buildWorker.ts';
+import { measureIsolateCpu } from './isolateCpu.ts';
 import { type LoadResult, loadTest } from './loadTest.ts';
 import { BENCH_SECRET, type ServedWorker, serveWorker } from './serveWorker.ts';
 import { median } from './stats.ts';
@@ -80,4 +81,29 @@ export const measureInvocation = async (
     for (const worker of Object.values(served)) await worker?.stop();
   }
   return results;
+};
+
+/** CPU microseconds per call inside the isolate, per Worker, for valid and for invalid calls. */
+export interface InvocationCpu {
+  valid: Record<WorkerId, number[]>;
+  invalid: Record<WorkerId, number[]>;
+}
+
+/**
+ * The same calls as the load rounds, made from inside each Worker's isolate (isolateCpu.ts), so
+ * the ratios come from CPU time rather than from a closed loop on a shared machine.
+ * @example await measureInvocationCpu({ baseline, baselineZod, project10, project1000 }, { cpuBatches: 40, cpuCalls: 200 })
+ */
+export const measureInvocationCpu = async (
+  workers: Record<WorkerId, BuiltWorker>,
+  options: { cpuBatches: number; cpuCalls: number },
+): Promise<InvocationCpu> => {
+  const key = await functionKey(BENCH_SECRET, QUOTE_FUNCTION);
+  const url = `https://bench.example/functions/${QUOTE_FUNCTION}?key=${key}`;
+  const paths = Object.fromEntries(Object.entries(workers).map(([id, built]) => [id, built.scriptPath]));
+  const run = (body: string, expectStatus: number) =>
+    measureIsolateCpu(paths, { url, body, expectStatus }, options.cpuBatches, options.cpuCalls) as Promise<
+      Record<WorkerId, number[]>
+    >;
+  return { valid: await run(VALID_BODY, 200), invalid: await run(INVALID_BODY, 422) };
 };

@@ -1,6 +1,6 @@
 // Results -> tables and target verdicts. Pure: the runner measures, this file only reads numbers.
 import type { BenchSettings } from './args.ts';
-import type { CaseId, InvocationRounds } from './invocation.ts';
+import type { CaseId, InvocationCpu, InvocationRounds } from './invocation.ts';
 import type { LoadResult } from './loadTest.ts';
 import type { MemoryResult } from './memory.ts';
 import { median, pairedDifference, pairedDifferences, pairedRatio, percentile } from './stats.ts';
@@ -20,6 +20,7 @@ export interface BenchResults {
   machine: { cpus: number; cpuModel: string; node: string; date: string };
   settings: BenchSettings;
   invocation?: InvocationRounds;
+  invocationCpu?: InvocationCpu;
   size?: SizeResult[];
   sync?: SyncRunResult[] | { pending: string };
   memory?: MemoryResult[];
@@ -105,6 +106,47 @@ export const invocationTable = (inv: InvocationRounds, settings: BenchSettings):
   };
 };
 
+/** The CPU ratios, each the median of per-batch paired ratios. */
+export const cpuRatios = (cpu: InvocationCpu) => ({
+  valid: pairedRatio(cpu.valid.project10, cpu.valid.baseline),
+  validOverZod: pairedRatio(cpu.valid.project10, cpu.valid.baselineZod),
+  validZod: pairedRatio(cpu.valid.baselineZod, cpu.valid.baseline),
+  invalid: pairedRatio(cpu.invalid.project10, cpu.invalid.baseline),
+  invalidOverZod: pairedRatio(cpu.invalid.project10, cpu.invalid.baselineZod),
+  invalidZod: pairedRatio(cpu.invalid.baselineZod, cpu.invalid.baseline),
+  many: pairedRatio(cpu.valid.project1000, cpu.valid.project10),
+});
+
+/** Part 1b as a table: CPU per call inside the isolate, and its paired ratios. */
+export const cpuTable = (cpu: InvocationCpu, settings: BenchSettings): Table => {
+  const r = cpuRatios(cpu);
+  const row = (label: string, values: number[], against: string, value: number | null): Cell[] => [
+    label,
+    median(values),
+    against,
+    value === null ? null : ratio(value),
+  ];
+  return {
+    title: '1b. CPU per call inside the isolate (workerd main thread, medians of alternating batches)',
+    columns: ['call', 'CPU us/call', 'ratio vs', 'CPU x'],
+    rows: [
+      row('project, 10 functions, valid', cpu.valid.project10, 'baseline', r.valid),
+      row('baseline (by hand), valid', cpu.valid.baseline, '-', null),
+      row('baseline validating with zod, valid', cpu.valid.baselineZod, 'baseline', r.validZod),
+      row('project, 10 functions, valid', cpu.valid.project10, 'zod baseline', r.validOverZod),
+      row('project, 1,000 functions, valid', cpu.valid.project1000, '10 functions', r.many),
+      row('project, 10 functions, invalid (422)', cpu.invalid.project10, 'baseline', r.invalid),
+      row('baseline (by hand), invalid (422)', cpu.invalid.baseline, '-', null),
+      row('baseline validating with zod, invalid (422)', cpu.invalid.baselineZod, 'baseline', r.invalidZod),
+      row('project, 10 functions, invalid (422)', cpu.invalid.project10, 'zod baseline', r.invalidOverZod),
+    ],
+    notes: [
+      `A driver in each Worker's isolate calls its fetch handler ${settings.cpuCalls} times per batch (Request and Response objects, no socket); ${settings.cpuBatches} batches per Worker, alternating; CPU = Linux schedstat of workerd's main thread.`,
+      'Lower is better; 1/ratio is the throughput ratio a CPU-bound isolate would reach (the sockets, which cost every Worker alike, are left out).',
+    ],
+  };
+};
+
 /** Part 2 as a table, with the framework's own share (project minus bare zod). */
 export const sizeTable = (size: SizeResult[]): Table => {
   const byName = new Map(size.map((s) => [s.worker, s]));
@@ -176,6 +218,20 @@ export const targetVerdicts = (results: BenchResults): TargetVerdict[] => {
     add('valid-call p99 <= 1.15x baseline', r.validP99, r.validP99 <= 1.15);
     add('invalid-call p50 <= 1.25x baseline', r.invalidP50, r.invalidP50 <= 1.25);
     add('1,000 functions: p50 <= 1.1x of 10 functions', r.manyP50, r.manyP50 <= 1.1);
+    add(
+      'stretch: valid-call throughput >= 0.95x the zod baseline',
+      r.validOverZodThroughput,
+      r.validOverZodThroughput >= 0.95,
+    );
+  }
+  if (results.invocationCpu) {
+    // The same targets read from CPU per call (part 1b): throughput is 1 / CPU x, a p50 scales with CPU x.
+    const c = cpuRatios(results.invocationCpu);
+    const inverse = (v: number) => `${(1 / v).toFixed(2)}x (CPU ${v.toFixed(2)}x)`;
+    add('valid-call throughput >= 0.9x baseline, by CPU per call', c.valid, 1 / c.valid >= 0.9, inverse);
+    add('invalid-call p50 <= 1.25x baseline, by CPU per call', c.invalid, c.invalid <= 1.25);
+    add('1,000 functions <= 1.1x of 10 functions, by CPU per call', c.many, c.many <= 1.1);
+    add('stretch: >= 0.95x the zod baseline, by CPU per call', c.validOverZod, 1 / c.validOverZod >= 0.95, inverse);
   }
   const project = results.size?.find((s) => s.worker === 'project');
   const bare = results.size?.find((s) => s.worker === 'bare zod');
@@ -217,6 +273,7 @@ export const targetsTable = (verdicts: TargetVerdict[]): Table => ({
 /** Every table of a run, in the README's order. */
 export const allTables = (results: BenchResults): Table[] => [
   ...(results.invocation ? [invocationTable(results.invocation, results.settings)] : []),
+  ...(results.invocationCpu ? [cpuTable(results.invocationCpu, results.settings)] : []),
   ...(results.size ? [sizeTable(results.size)] : []),
   ...(results.sync ? [syncTable(results.sync)] : []),
   ...(results.memory ? [memoryTable(results.memory)] : []),

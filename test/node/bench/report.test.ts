@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseBenchArgs, QUICK_SETTINGS } from '../../../scripts/bench/args.ts';
-import type { InvocationRounds } from '../../../scripts/bench/invocation.ts';
+import type { InvocationCpu, InvocationRounds } from '../../../scripts/bench/invocation.ts';
 import type { LoadResult } from '../../../scripts/bench/loadTest.ts';
 import {
   allTables,
@@ -53,7 +53,7 @@ describe('bench report', () => {
         sync: sync(0, 10),
       }),
     );
-    expect(verdicts).toHaveLength(8);
+    expect(verdicts).toHaveLength(9);
     expect(verdicts.filter((v) => !v.met)).toEqual([]);
   });
 
@@ -74,6 +74,7 @@ describe('bench report', () => {
       'valid-call p99 <= 1.15x baseline': '1.30x',
       'invalid-call p50 <= 1.25x baseline': '1.50x',
       '1,000 functions: p50 <= 1.1x of 10 functions': '1.20x',
+      'stretch: valid-call throughput >= 0.95x the zod baseline': '0.82x',
       'framework share <= 10 KiB gzip': '16.0 KiB',
       'framework share <= 2 ms start-up CPU': '5.0 ms',
       'no-op sync: zero writes, only the 10 list pages': '3 writes, 10 reads',
@@ -87,6 +88,22 @@ describe('bench report', () => {
     expect(table.notes?.[1]).toBe(
       "Split of the valid-call gap: zod alone 0.98x of the baseline's req/s; the framework around zod 0.80x of the zod baseline's.",
     );
+  });
+
+  it('judges the throughput targets again from CPU per call, pairing batch k of every Worker', () => {
+    const invocationCpu: InvocationCpu = {
+      valid: { baseline: [100, 200], baselineZod: [104, 208], project10: [108, 218], project1000: [110, 220] },
+      invalid: { baseline: [100, 200], baselineZod: [120, 240], project10: [130, 252], project1000: [0, 0] },
+    };
+    const verdicts = targetVerdicts(results({ invocationCpu }));
+    expect(verdicts).toEqual([
+      { target: 'valid-call throughput >= 0.9x baseline, by CPU per call', measured: '0.92x (CPU 1.08x)', met: true },
+      { target: 'invalid-call p50 <= 1.25x baseline, by CPU per call', measured: '1.28x', met: false },
+      { target: '1,000 functions <= 1.1x of 10 functions, by CPU per call', measured: '1.01x', met: true },
+      { target: 'stretch: >= 0.95x the zod baseline, by CPU per call', measured: '0.96x (CPU 1.04x)', met: true },
+    ]);
+    const table = allTables(results({ invocationCpu })).find((t) => t.title.startsWith('1b.'));
+    expect(table?.rows[1]).toEqual(['baseline (by hand), valid', 150, '-', null]);
   });
 
   it('adds the framework share as project minus bare zod', () => {
