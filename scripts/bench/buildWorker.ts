@@ -22,6 +22,8 @@ export const wranglerEnv = (): NodeJS.ProcessEnv => ({ ...process.env, WRANGLER_
 export interface BuiltWorker {
   /** The bundled ES module, for Miniflare. */
   scriptPath: string;
+  /** The source files the bundle holds (esbuild's metafile), relative to the root. */
+  inputs: string[];
   bytes: number;
   gzipBytes: number;
 }
@@ -48,6 +50,8 @@ export const buildWorker = async (
       outDir,
       '-c',
       'bench/wrangler.toml',
+      '--metafile',
+      join(outDir, 'meta.json'),
       ...defineArgs,
       ...(options.minify === false ? ['--no-minify'] : []),
     ],
@@ -55,5 +59,11 @@ export const buildWorker = async (
   );
   const scriptPath = join(outDir, basename(entry).replace(/\.ts$/, '.js'));
   const code = await readFile(scriptPath);
-  return { scriptPath, bytes: code.byteLength, gzipBytes: gzipSync(code).byteLength };
+  const meta = JSON.parse(await readFile(join(outDir, 'meta.json'), 'utf8')) as { inputs: Record<string, unknown> };
+  return {
+    scriptPath,
+    inputs: Object.keys(meta.inputs),
+    bytes: code.byteLength,
+    gzipBytes: gzipSync(code).byteLength,
+  };
 };

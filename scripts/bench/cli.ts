@@ -26,6 +26,19 @@ const BUILDS = {
   },
   bareZodMini: { label: 'bare zod/mini', entry: 'bench/bareZodMini.ts', defines: {}, profile: true },
   project: { label: 'project', entry: 'bench/project.ts', defines: { BENCH_FUNCTIONS: '1' }, profile: true },
+  // Each optional feature: the same project with one option of createWorker turned on.
+  projectWithPlatform: {
+    label: 'project + context.platform',
+    entry: 'bench/projectWithPlatform.ts',
+    defines: { BENCH_FUNCTIONS: '1' },
+    profile: true,
+  },
+  projectWithOpenapi: {
+    label: 'project + /openapi.json',
+    entry: 'bench/projectWithOpenapi.ts',
+    defines: { BENCH_FUNCTIONS: '1' },
+    profile: true,
+  },
   project10: {
     label: 'project, 10 functions',
     entry: 'bench/project.ts',

@@ -147,6 +147,9 @@ export const cpuTable = (cpu: InvocationCpu, settings: BenchSettings): Table => 
   };
 };
 
+/** Size rows of the project with one optional feature turned on are labelled `project + <feature>`. */
+export const FEATURE_PREFIX = 'project + ';
+
 /** Part 2 as a table, with the framework's own share (project minus bare zod). */
 export const sizeTable = (size: SizeResult[]): Table => {
   const byName = new Map(size.map((s) => [s.worker, s]));
@@ -166,6 +169,16 @@ export const sizeTable = (size: SizeResult[]): Table => {
     notes.push(
       `The share's start-up is the median of ${differences.length} paired differences; their middle half spans ${percentile(differences, 25).toFixed(2)} to ${percentile(differences, 75).toFixed(2)} ms.`,
     );
+  }
+  // What each optional feature adds to the project that turns it on (a project without it pays nothing).
+  for (const feature of size.filter((s) => s.worker.startsWith(FEATURE_PREFIX))) {
+    if (!project) break;
+    rows.push([
+      `${feature.worker.slice(FEATURE_PREFIX.length)}: cost when turned on`,
+      (feature.gzipBytes - project.gzipBytes) / KIB,
+      pairedDifference(feature.startupMs, project.startupMs),
+      null,
+    ]);
   }
   return {
     title: '2. Bundle size and start-up',

@@ -32,6 +32,7 @@ let dir: string;
 let baseline: ServedWorker;
 let project: ServedWorker;
 let key: string;
+let projectInputs: string[];
 
 const call = async (worker: ServedWorker, body: string, fnKey = key) => {
   const response = await fetch(new URL(`/functions/${QUOTE_FUNCTION}?key=${fnKey}`, worker.url), {
@@ -49,6 +50,7 @@ describe('benchmark Workers on workerd', () => {
       buildWorker('bench/baseline.ts', {}, join(dir, 'baseline')),
       buildWorker('bench/project.ts', { BENCH_FUNCTIONS: '10' }, join(dir, 'project')),
     ]);
+    projectInputs = proj.inputs;
     baseline = await serveWorker(base.scriptPath);
     project = await serveWorker(proj.scriptPath);
     key = await functionKey(BENCH_SECRET, QUOTE_FUNCTION);
@@ -82,6 +84,14 @@ describe('benchmark Workers on workerd', () => {
       expect(answer.status).toBe(401);
       expect(answer.requestId).toMatch(/^[0-9a-f-]{36}$/);
     }
+  });
+
+  it('bundles no optional feature into a project that does not turn it on', () => {
+    expect(projectInputs).toContain('src/worker.ts');
+    const optional = projectInputs.filter((file) =>
+      /^src\/(platform\/client|platform\/transport|openapi)\.ts$/.test(file),
+    );
+    expect(optional).toEqual([]);
   });
 
   it('measures a short load run as throughput, percentiles and a count of unexpected answers', async () => {
