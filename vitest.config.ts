@@ -19,6 +19,9 @@ export default defineConfig({
               bindings: {
                 FUNCTIONS_SECRET: 'test-functions-secret',
                 PLATFORM_SIGNING_SECRET: 'test-signing-secret',
+                // The events endpoint reads its webhook's signing secret here (tests mock it: test/worker/outbound.ts).
+                PLATFORM_BASE_URL: 'https://platform.test',
+                PLATFORM_API_KEY: 'test-platform-key',
                 // functions/get_order_status.ts calls this store; its tests mock it (test/worker/outbound.ts).
                 STORE_API_URL: 'https://store.test/api',
                 STORE_API_KEY: 'test-store-key',

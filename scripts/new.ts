@@ -1,10 +1,11 @@
 // `npm run new -- <name>`: scaffolds functions/<name>.ts and its workerd test from a template that
-// passes `npm test` as generated, and prints what to do next.
+// passes `npm test` as generated, and prints what to do next. `--event <type>` does the same for
+// events/<type>.ts.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { styleText } from 'node:util';
-import { functionTemplate, testTemplate } from './new/templates.ts';
+import { eventTemplate, eventTestTemplate, functionTemplate, testTemplate } from './new/templates.ts';
 
 /** A function's name: its file name and its name on the platform (CONTRACT section 5). */
 export const FUNCTION_NAME = /^[a-z][a-z0-9_]{0,63}$/;
@@ -19,7 +20,17 @@ const RESERVED = new Set(
   ).split(' '),
 );
 
+/** An event type: its file name in events/ (src/platform/contract.ts EVENT_NAME, restated for Node). */
+export const EVENT_NAME = /^[a-z][a-z_]*(?:\.[a-z][a-z_]*)+$/;
+
 const root = fileURLToPath(new URL('..', import.meta.url));
+
+const taken = (base: string, paths: string[]): string | undefined => {
+  for (const path of paths) {
+    if (existsSync(join(base, path))) return `${path} already exists: choose another name, or edit that file.`;
+  }
+  return undefined;
+};
 
 /** Why `name` cannot be a new function in `base`, or undefined when it can. */
 export const refusal = (name: string, base = root): string | undefined => {
@@ -34,10 +45,35 @@ export const refusal = (name: string, base = root): string | undefined => {
     return `"${name}" is not a valid function name: use snake_case, starting with a letter, at most 64 characters of a-z, 0-9 and _ (${FUNCTION_NAME}).${hint && FUNCTION_NAME.test(hint) ? ` Try "${hint}".` : ''}`;
   }
   if (RESERVED.has(name)) return `"${name}" is a reserved word in JavaScript or in this project; choose another name.`;
-  for (const path of [join('functions', `${name}.ts`), join('test', 'worker', 'functions', `${name}.test.ts`)]) {
-    if (existsSync(join(base, path))) return `${path} already exists: choose another name, or edit that file.`;
+  return taken(base, [join('functions', `${name}.ts`), join('test', 'worker', 'functions', `${name}.test.ts`)]);
+};
+
+/** Why `type` cannot be a new event handler in `base`, or undefined when it can. */
+export const eventRefusal = (type: string, base = root): string | undefined => {
+  if (!EVENT_NAME.test(type)) {
+    return `"${type}" is not an event type name: use the platform's name, lowercase words joined by dots, like appointment.booked or message.received (${EVENT_NAME}).`;
   }
-  return undefined;
+  return taken(base, [join('events', `${type}.ts`), join('test', 'worker', 'events', `${type}.test.ts`)]);
+};
+
+const write = (base: string, files: Array<[string, string]>): string[] => {
+  for (const [path] of files) mkdirSync(join(base, path, '..'), { recursive: true });
+  // 'wx': never overwrite, even if the file appeared since the check.
+  for (const [path, text] of files) writeFileSync(join(base, path), text, { flag: 'wx' });
+  return files.map(([path]) => path);
+};
+
+/**
+ * Writes the event handler and its test under `base`; throws with the refusal when the type cannot be used.
+ * @example scaffoldEvent('appointment.booked') // ['events/appointment.booked.ts', 'test/worker/events/appointment.booked.test.ts']
+ */
+export const scaffoldEvent = (type: string, base = root): string[] => {
+  const refused = eventRefusal(type, base);
+  if (refused) throw new Error(refused);
+  return write(base, [
+    [join('events', `${type}.ts`), eventTemplate(type)],
+    [join('test', 'worker', 'events', `${type}.test.ts`), eventTestTemplate(type)],
+  ]);
 };
 
 /**
@@ -47,24 +83,23 @@ export const refusal = (name: string, base = root): string | undefined => {
 export const scaffold = (name: string, base = root): string[] => {
   const refused = refusal(name, base);
   if (refused) throw new Error(refused);
-  const files: Array<[string, string]> = [
+  return write(base, [
     [join('functions', `${name}.ts`), functionTemplate(name)],
     [join('test', 'worker', 'functions', `${name}.test.ts`), testTemplate(name)],
-  ];
-  for (const [path] of files) mkdirSync(join(base, path, '..'), { recursive: true });
-  // 'wx': never overwrite, even if the file appeared since the check.
-  for (const [path, text] of files) writeFileSync(join(base, path), text, { flag: 'wx' });
-  return files.map(([path]) => path);
+  ]);
 };
 
 const USAGE = `Usage: npm run new -- <name> [--root <dir>]
+       npm run new -- --event <type> [--root <dir>]
 
-Creates functions/<name>.ts and test/worker/functions/<name>.test.ts from a template
-that passes npm test as generated.
+Creates functions/<name>.ts and test/worker/functions/<name>.test.ts, or with --event
+events/<type>.ts and test/worker/events/<type>.test.ts, from a template that passes
+npm test as generated.
 
-  <name>        the function's name on the platform: snake_case, e.g. lookup_order
-  --root <dir>  the project folder (default: this project)
-  --help        show this help`;
+  <name>          the function's name on the platform: snake_case, e.g. lookup_order
+  --event <type>  an event handler instead: the platform's event type, e.g. appointment.booked
+  --root <dir>    the project folder (default: this project)
+  --help          show this help`;
 
 /** The next steps after scaffolding `name`, one per line. */
 export const nextSteps = (name: string, files: string[]): string => `Created ${files.join(' and ')}.
@@ -78,11 +113,22 @@ Next steps:
   5. npm run deploy    puts it on Cloudflare
   6. npm run sync      registers it with the platform (npm run sync -- --dry-run shows the plan first)`;
 
+/** The next steps after scaffolding the handler of event `type`, one per line. */
+export const nextEventSteps = (type: string, files: string[]): string => `Created ${files.join(' and ')}.
+
+Next steps:
+  1. Edit ${files[0]}: the payload fields the handler reads, and the handler.
+  2. npm test          type-checks, lints and runs every test, ${files[1]} included
+  3. npm run dev       then: npm run platform -- emit ${type} '{"example": true}' --account agency
+  4. npm run deploy    puts it on Cloudflare
+  5. npm run sync      subscribes the webhook to ${type} (npm run sync -- --dry-run shows the plan first)`;
+
 /** The CLI: returns the exit code (0 done, 1 refused, 2 usage). */
 export const main = (argv: string[], out = process.stdout, err = process.stderr): number => {
   const paint = (style: Parameters<typeof styleText>[0], text: string, stream: NodeJS.WriteStream) =>
     styleText(style, text, { stream, validateStream: true });
   const names: string[] = [];
+  let event: string | undefined;
   let base = root;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
@@ -91,10 +137,25 @@ export const main = (argv: string[], out = process.stdout, err = process.stderr)
       return 0;
     }
     if (arg === '--root' && argv[i + 1] !== undefined) base = argv[++i] as string;
+    else if (arg === '--event' && argv[i + 1] !== undefined) event = argv[++i] as string;
     else if (arg.startsWith('-')) {
       err.write(`${paint('red', `Unknown option ${arg}.`, err)}\n\n${USAGE}\n`);
       return 2;
     } else names.push(arg);
+  }
+  if (event !== undefined) {
+    if (names.length > 0) {
+      err.write(`${paint('red', 'Give either a function name or --event <type>, not both.', err)}\n\n${USAGE}\n`);
+      return 2;
+    }
+    try {
+      const files = scaffoldEvent(event, base).map((path) => relative(base, join(base, path)));
+      out.write(`${paint('green', '✓', out)} ${nextEventSteps(event, files)}\n`);
+      return 0;
+    } catch (error) {
+      err.write(`${paint('red', 'Nothing was created:', err)} ${(error as Error).message}\n`);
+      return 1;
+    }
   }
   if (names.length !== 1) {
     err.write(

@@ -7,8 +7,10 @@ import { FunctionError } from './errors.ts';
 import { authorise, type Invocation, invoke, type PlatformFactory } from './invoke.ts';
 import { isManifestKey } from './keys.ts';
 import { createLogger } from './log.ts';
+import { EVENTS_PATH } from './platform/contract.ts';
 import { createRegistry } from './registry.ts';
 import { callerRequestId, errorResponse, jsonResponse, newRequestId } from './respond.ts';
+import type { EventsService } from './webhook/serve.ts';
 
 type Args = [Env, ExecutionContext];
 type RoutedRequest = Request & { requestId: string };
@@ -32,10 +34,13 @@ export interface WorkerOptions {
   platform?: PlatformFactory;
   /** Serves `GET /openapi.json` (guarded like the manifest) when given src/openapi.ts's `openApiDocument`. */
   openapi?: (functions: FunctionManifest[], serverUrl: string) => object;
+  /** The events endpoint and queue consumer (generated/events.ts lists events/; undefined when it is empty). */
+  events?: EventsService | undefined;
 }
 
 /**
- * The Worker serving every function of `options.functions` (CONTRACT section 4) and the manifest.
+ * The Worker serving every function of `options.functions` (CONTRACT section 4) and the manifest,
+ * and with `options.events` the events endpoint and its queue consumer (CONTRACT section 7).
  * @example export default createWorker({ functions }) satisfies ExportedHandler<Env>;
  */
 export const createWorker = (options: WorkerOptions) => {
@@ -111,11 +116,22 @@ export const createWorker = (options: WorkerOptions) => {
     throw new FunctionError(405, 'method_not_allowed', 'The manifest is read with GET.', { headers: { Allow: 'GET' } });
   });
 
+  const { events } = options;
+  if (events) {
+    router.all(EVENTS_PATH, (request, env) =>
+      events.receive(request, env, {
+        log: createLogger({ route: 'events', requestId: request.requestId }),
+        requestId: request.requestId,
+      }),
+    );
+  }
+
   router.all('*', () => {
     throw new FunctionError(404, 'not_found', 'Nothing is served here. Functions live under /functions/<name>.');
   });
 
   return {
     fetch: (request: Request, env: Env, ctx: ExecutionContext): Promise<Response> => router.fetch(request, env, ctx),
+    ...(events ? { queue: events.queue } : {}),
   };
 };

@@ -54,3 +54,52 @@ describe(NAME, () => {
   });
 });
 `;
+
+/** events/<type>.ts: a working handler of one event type to edit into the real one. */
+export const eventTemplate = (type: string): string => `import { z } from 'zod';
+import { defineEvent } from '../src/webhook/define.ts';
+
+// Created by \`npm run new -- --event ${type}\`. The file name is the event type the platform sends.
+// The platform shows no payloads, so keep the schema loose: name only the fields the handler reads.
+// Throwing retries the delivery later; wrap work that must not happen twice in \`once\`, keyed by
+// a business id (README "Events").
+export default defineEvent({
+  type: '${type}',
+  payload: z.looseObject({
+    id: z.string().optional(),
+    data: z.looseObject({}).default({}),
+  }),
+  handler: async ({ data }, { log, once, deliveryId }) => {
+    const outcome = await once(\`handled:\${deliveryId}\`, async () => {
+      log.info('received', { fields: Object.keys(data) });
+    });
+    log.info(outcome === 'ran' ? 'handled' : 'already_handled');
+  },
+});
+`;
+
+/** test/worker/events/<type>.test.ts: runs the handler through the real queue consumer in workerd. */
+export const eventTestTemplate = (type: string): string => `import { describe, expect, it } from 'vitest';
+import { servedEvents } from './helpers.ts';
+
+const TYPE = '${type}';
+const worker = servedEvents();
+
+describe(TYPE, () => {
+  it('handles a delivery and acknowledges it', async () => {
+    const { result, logged } = await worker.consumeLogged([worker.queued(TYPE, { example: true })]);
+    expect(result.explicitAcks).toEqual(['msg-0']);
+    expect(result.retryMessages).toEqual([]);
+    expect(logged).toContain('handled');
+  });
+
+  it('acknowledges a repeat of the same delivery without handling it again', async () => {
+    const delivery = worker.queued(TYPE, { example: true });
+    await worker.consume([delivery]);
+    const { result, logged } = await worker.consumeLogged([delivery]);
+    expect(result.explicitAcks).toEqual(['msg-0']);
+    expect(logged).toContain('event_duplicate');
+    expect(logged).not.toContain('handled');
+  });
+});
+`;

@@ -8,9 +8,11 @@ import {
   type KeyPlacement,
   MAX_PAGES,
   SAFE_ID,
+  SECRET_KEYS,
+  WEBHOOKS_PATH,
 } from './contract.ts';
 import { PlatformError, ValidationError } from './errors.ts';
-import { parsePage, toRemoteFunction, unwrapRecord, withId } from './normalise.ts';
+import { parsePage, toRemoteFunction, toWebhook, unwrapRecord, withId } from './normalise.ts';
 import { printable } from './printable.ts';
 import { DEFAULT_RETRY, type RetryOptions } from './retry.ts';
 import {
@@ -26,7 +28,9 @@ import {
   type SubAccountInput,
   subAccountInput,
   type WebhookInput,
+  type WebhookUpdate,
   webhookInput,
+  webhookUpdate,
 } from './schemas.ts';
 import { createTransport, type RequestInfo, type RetryInfo, type Transport, tooLarge } from './transport.ts';
 import type { Contact, Message, RemoteFunction, SigningSecret, SubAccount, Webhook } from './types.ts';
@@ -64,7 +68,12 @@ export interface PlatformClient {
   };
   messages: { send(input: MessageInput): Promise<Message> };
   webhooks: {
+    /** Every webhook of the account, following every page (CONTRACT section 7, A). */
+    list(): Promise<Webhook[]>;
     create(input: WebhookInput): Promise<Webhook>;
+    /** Changes its url or events (CONTRACT section 7, A). */
+    update(id: string, input: WebhookUpdate): Promise<Webhook>;
+    delete(id: string): Promise<void>;
     signingSecret: {
       get(webhookId: string): Promise<SigningSecret>;
       /** Mints a new secret (the old one stops signing). */
@@ -109,7 +118,7 @@ const segment = (id: string, what: string): string => {
 
 const secretOf = (body: unknown, webhookId: string): SigningSecret => {
   const record = unwrapRecord(body);
-  const secret = [record.secret, record.signingSecret].find((value) => typeof value === 'string');
+  const secret = SECRET_KEYS.map((key) => record[key]).find((value) => typeof value === 'string');
   return { webhookId, secret: (secret as string | undefined) ?? '' };
 };
 
@@ -198,13 +207,27 @@ export const createPlatformClient = (options: PlatformClientOptions): PlatformCl
       send: async (input) => withId<Message>(await post('/v1/messages', valid(messageInput, input, 'message'))),
     },
     webhooks: {
-      create: async (input) => withId<Webhook>(await post('/v1/webhooks', valid(webhookInput, input, 'webhook'))),
+      list: () => listAll(transport, WEBHOOKS_PATH, toWebhook, maxListBytes),
+      create: async (input) => toWebhook(await post(WEBHOOKS_PATH, valid(webhookInput, input, 'webhook'))),
+      update: async (id, input) =>
+        toWebhook(
+          (
+            await transport('PATCH', `${WEBHOOKS_PATH}/${segment(id, 'webhook')}`, {
+              body: valid(webhookUpdate, input, 'webhook update'),
+            })
+          ).body,
+        ),
+      delete: async (id) => {
+        await transport('DELETE', `${WEBHOOKS_PATH}/${segment(id, 'webhook')}`, { successOnRetry: [404] });
+      },
       signingSecret: {
         get: async (id) =>
-          secretOf((await transport('GET', `/v1/webhooks/${segment(id, 'webhook')}/signing-secret`)).body, id),
-        rotate: async (id) => secretOf(await post(`/v1/webhooks/${segment(id, 'webhook')}/signing-secret`), id),
+          secretOf((await transport('GET', `${WEBHOOKS_PATH}/${segment(id, 'webhook')}/signing-secret`)).body, id),
+        rotate: async (id) => secretOf(await post(`${WEBHOOKS_PATH}/${segment(id, 'webhook')}/signing-secret`), id),
         delete: async (id) => {
-          await transport('DELETE', `/v1/webhooks/${segment(id, 'webhook')}/signing-secret`, { successOnRetry: [404] });
+          await transport('DELETE', `${WEBHOOKS_PATH}/${segment(id, 'webhook')}/signing-secret`, {
+            successOnRetry: [404],
+          });
         },
       },
     },

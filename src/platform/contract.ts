@@ -56,3 +56,24 @@ export const DEFAULT_MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
  */
 export const PLATFORM_ADDED_KEY =
   /^(?:contact|conversation|chat|message|account|channel|agent|session|thread|user)[-_]?id$/i;
+
+// Events (CONTRACT section 7, each (A) unless the spec says otherwise).
+
+/** Where the Worker receives deliveries: one endpoint for every event type (our choice). */
+export const EVENTS_PATH = '/events';
+
+/** Headers of a delivery's signature (spec). */
+export const TIMESTAMP_HEADER = 'x-webhook-timestamp';
+export const SIGNATURE_HEADER = 'x-webhook-signature';
+
+/** Key of a delivery body holding the event type name (A). */
+export const EVENT_TYPE_KEY = 'type';
+
+/** Key of a delivery body holding its unique id, when the platform gives one (A). */
+export const EVENT_ID_KEY = 'id';
+
+/** Keys a signing-secret answer may hold the secret under (A). */
+export const SECRET_KEYS = ['secret', 'signingSecret'] as const;
+
+/** The list, update and delete of webhooks (A: the spec shows only POST /v1/webhooks). */
+export const WEBHOOKS_PATH = '/v1/webhooks';

@@ -2,7 +2,7 @@
 // spec shows none: a bare array or one under data/items/results; `id` or `_id`; a next cursor or url
 // in the body or a Link rel="next" header.
 import { ID_KEYS, LIST_KEYS, NEXT_KEYS } from './contract.ts';
-import type { PlatformRecord, RemoteFunction } from './types.ts';
+import type { PlatformRecord, RemoteFunction, Webhook } from './types.ts';
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -69,4 +69,11 @@ export const toRemoteFunction = (item: unknown): RemoteFunction => {
     url: text(record.url),
     parameters,
   };
+};
+
+/** A webhook in the client's one shape: its id, url and events, whatever else the platform sent kept. */
+export const toWebhook = (item: unknown): Webhook => {
+  const record = withId<Webhook>(item);
+  const events = Array.isArray(record.events) ? record.events.filter((e): e is string => typeof e === 'string') : [];
+  return { ...record, url: text(record.url), events };
 };

@@ -59,6 +59,11 @@ export const webhookInput = z.object({
     .min(1, { error: 'events must name at least one event type, for example ["message.received"]' }),
 });
 
+/** PATCH /v1/webhooks/{id}: a new url, a new set of events, or both (CONTRACT section 7, A). */
+export const webhookUpdate = webhookInput.partial().refine((value) => Object.keys(value).length > 0, {
+  error: 'an update must change url, events or both',
+});
+
 /** The flat parameter map: parameter name -> one of the type names (CONTRACT section 5). */
 export const parameterMap = z.record(
   z
@@ -100,6 +105,7 @@ export const subAccountInput = z.object({
 export type ContactInput = z.input<typeof contactInput>;
 export type MessageInput = z.input<typeof messageInput>;
 export type WebhookInput = z.input<typeof webhookInput>;
+export type WebhookUpdate = z.input<typeof webhookUpdate>;
 export type CustomFunctionInput = z.input<typeof customFunctionInput>;
 export type CustomFunctionUpdate = z.input<typeof customFunctionUpdate>;
 export type SubAccountInput = z.input<typeof subAccountInput>;

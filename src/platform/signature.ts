@@ -27,6 +27,38 @@ const fromHex = (hex: string): Uint8Array<ArrayBuffer> | undefined => {
 export const signWebhook = async (secret: string, timestamp: string, rawBody: string): Promise<string> =>
   `v1=${toHex(await crypto.subtle.sign('HMAC', await hmacKey(secret), encoder.encode(`${timestamp}.${rawBody}`)))}`;
 
+/** A signature taken apart: its timestamp and MAC, or why it cannot be checked at all. */
+export type SignatureParts =
+  | { verdict: 'malformed' | 'stale' }
+  | { verdict: 'ok'; timestamp: string; mac: Uint8Array<ArrayBuffer> };
+
+/**
+ * The shape and age checks that need no secret: a malformed or stale signature is refused before
+ * any secret is looked up. `now` is in milliseconds.
+ * @example signatureParts(req.headers.get('x-webhook-timestamp'), sig).verdict // 'stale'
+ */
+export const signatureParts = (
+  timestamp: string | null,
+  signature: string | null,
+  options: { toleranceSeconds?: number; now?: number } = {},
+): SignatureParts => {
+  if (!timestamp || !signature || !/^\d{1,12}$/.test(timestamp)) return { verdict: 'malformed' };
+  const match = /^v1=([0-9a-fA-F]{64})$/.exec(signature.trim());
+  const mac = match?.[1] ? fromHex(match[1]) : undefined;
+  if (!mac) return { verdict: 'malformed' };
+  const tolerance = options.toleranceSeconds ?? SIGNATURE_TOLERANCE_SECONDS;
+  const skew = Math.abs((options.now ?? Date.now()) / 1000 - Number(timestamp));
+  return skew > tolerance ? { verdict: 'stale' } : { verdict: 'ok', timestamp, mac };
+};
+
+/** Whether `secret` made `mac` over the body at `timestamp`, compared in constant time by Web Crypto. */
+export const macMatches = async (
+  secret: string,
+  parts: { timestamp: string; mac: Uint8Array<ArrayBuffer> },
+  rawBody: string,
+): Promise<boolean> =>
+  crypto.subtle.verify('HMAC', await hmacKey(secret), parts.mac, encoder.encode(`${parts.timestamp}.${rawBody}`));
+
 /**
  * Checks a delivery's signature in constant time, with a tolerance window against replays of old
  * captures. `now` is in milliseconds.
@@ -39,20 +71,9 @@ export const verifyWebhook = async (
   rawBody: string,
   options: { toleranceSeconds?: number; now?: number } = {},
 ): Promise<SignatureVerdict> => {
-  if (!timestamp || !signature || !/^\d{1,12}$/.test(timestamp)) return 'malformed';
-  const match = /^v1=([0-9a-fA-F]{64})$/.exec(signature.trim());
-  const mac = match?.[1] ? fromHex(match[1]) : undefined;
-  if (!mac) return 'malformed';
-  const tolerance = options.toleranceSeconds ?? SIGNATURE_TOLERANCE_SECONDS;
-  const skew = Math.abs((options.now ?? Date.now()) / 1000 - Number(timestamp));
-  if (skew > tolerance) return 'stale';
-  const valid = await crypto.subtle.verify(
-    'HMAC',
-    await hmacKey(secret),
-    mac,
-    encoder.encode(`${timestamp}.${rawBody}`),
-  );
-  return valid ? 'ok' : 'mismatch';
+  const parts = signatureParts(timestamp, signature, options);
+  if (parts.verdict !== 'ok') return parts.verdict;
+  return (await macMatches(secret, parts, rawBody)) ? 'ok' : 'mismatch';
 };
 
 /**

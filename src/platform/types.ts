@@ -20,8 +20,8 @@ export interface Message extends PlatformRecord {
 }
 
 export interface Webhook extends PlatformRecord {
-  url?: string;
-  events?: string[];
+  url: string;
+  events: string[];
 }
 
 /** A webhook's signing secret, the HMAC key of its deliveries. */

@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { refusal, scaffold } from '../../scripts/new.ts';
+import { eventsSource } from '../../scripts/generate.ts';
+import { eventRefusal, refusal, scaffold, scaffoldEvent } from '../../scripts/new.ts';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 const bin = (tool: string) => join(repo, 'node_modules', '.bin', tool);
@@ -14,7 +15,7 @@ const bin = (tool: string) => join(repo, 'node_modules', '.bin', tool);
 /** A scratch project sharing this one's code and tools, with empty functions/ folders. */
 const scratchProject = () => {
   const dir = mkdtempSync(join(tmpdir(), 'new-function-'));
-  for (const link of ['node_modules', 'src']) symlinkSync(join(repo, link), join(dir, link));
+  for (const link of ['node_modules', 'src', 'lib']) symlinkSync(join(repo, link), join(dir, link));
   mkdirSync(join(dir, 'functions'));
   // Shared helpers (src/ imports the calendar's Durable Object type from one).
   for (const file of readdirSync(join(repo, 'functions')).filter((f) => f.startsWith('_'))) {
@@ -115,5 +116,56 @@ describe('npm run new', () => {
     expect(cli('--help').status).toBe(0);
     expect(cli('--root', dir).status).toBe(2);
     expect(cli('x', '--force', '--root', dir).stderr).toContain('Unknown option --force');
+  });
+
+  describe('--event', () => {
+    it.each(['Appointment.Booked', 'booked', 'appointment-booked', 'appointment.', '.booked'])(
+      'refuses "%s", which is not an event type name',
+      (type) => {
+        expect(eventRefusal(type, dir)).toContain('is not an event type name');
+      },
+    );
+
+    it('writes a handler and its test that type-check and pass biome, and never overwrites', () => {
+      // A scratch copy of this project (links) whose events/ holds only the new handler.
+      const project = mkdtempSync(join(tmpdir(), 'new-event-'));
+      const linkAllBut = (from: string, to: string, except: string[]) => {
+        mkdirSync(to, { recursive: true });
+        for (const entry of readdirSync(from).filter((e) => !except.includes(e))) {
+          symlinkSync(join(from, entry), join(to, entry));
+        }
+      };
+      linkAllBut(repo, project, ['events', 'test', 'generated', '.git', 'tsconfig.json']);
+      linkAllBut(join(repo, 'test', 'worker'), join(project, 'test', 'worker'), ['events']);
+      const type = 'appointment.booked';
+      expect(scaffoldEvent(type, project)).toEqual([`events/${type}.ts`, `test/worker/events/${type}.test.ts`]);
+      // The generated test runs through the project's own events helpers and registry.
+      const helpers = join('test', 'worker', 'events', 'helpers.ts');
+      symlinkSync(join(repo, helpers), join(project, helpers));
+      mkdirSync(join(project, 'generated'));
+      writeFileSync(join(project, 'generated', 'events.ts'), eventsSource([type]));
+      writeFileSync(
+        join(project, 'tsconfig.json'),
+        JSON.stringify({ extends: join(repo, 'tsconfig.json'), include: ['events', 'test/worker/events'] }),
+      );
+      dir = project;
+      const tsc = spawnSync(process.execPath, [bin('tsc'), '-p', join(dir, 'tsconfig.json')], { encoding: 'utf8' });
+      expect(tsc.stdout + tsc.stderr).toBe('');
+      const biome = spawnSync(bin('biome'), ['check', 'events', 'test/worker/events'], { cwd: dir, encoding: 'utf8' });
+      expect(biome.status, biome.stdout + biome.stderr).toBe(0);
+      expect(() => scaffoldEvent(type, dir)).toThrow(`events/${type}.ts already exists`);
+    }, 120_000);
+
+    it('prints the next steps, emit and sync included', () => {
+      const run = cli('--event', 'deal.moved', '--root', dir);
+      expect(run.status, run.stderr).toBe(0);
+      for (const step of ['events/deal.moved.ts', 'npm test', 'emit deal.moved', 'npm run sync']) {
+        expect(run.stdout).toContain(step);
+      }
+    });
+
+    it('refuses a function name and --event together', () => {
+      expect(cli('lookup_order', '--event', 'deal.moved', '--root', dir).status).toBe(2);
+    });
   });
 });

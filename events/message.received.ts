@@ -1,0 +1,25 @@
+import { z } from 'zod';
+import { consentOf, recordConsent } from '../lib/optOuts.ts';
+import { defineEvent } from '../src/webhook/define.ts';
+
+// A customer who writes "STOP" is never messaged again by this project (lib/optOuts.ts keeps the
+// list; sendToCustomer checks it); "START" opts them back in. The payload shape is our assumption
+// (CONTRACT section 7: the spec shows none); unknown fields pass.
+export default defineEvent({
+  type: 'message.received',
+  payload: z.looseObject({
+    data: z.looseObject({
+      message: z.looseObject({
+        contactId: z.string().min(1),
+        text: z.string(),
+      }),
+    }),
+  }),
+  handler: async ({ data }, { env, log }) => {
+    const consent = consentOf(data.message.text);
+    if (!consent) return;
+    // Setting a flag is idempotent: a repeated delivery writes the same thing again.
+    await recordConsent(env, data.message.contactId, consent === 'stop');
+    log.info(consent === 'stop' ? 'customer_opted_out' : 'customer_opted_in');
+  },
+});
