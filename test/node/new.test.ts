@@ -144,9 +144,13 @@ describe('npm run new', () => {
       symlinkSync(join(repo, helpers), join(project, helpers));
       mkdirSync(join(project, 'generated'));
       writeFileSync(join(project, 'generated', 'events.ts'), eventsSource([type]));
+      symlinkSync(join(repo, 'generated', 'functions.ts'), join(project, 'generated', 'functions.ts'));
       writeFileSync(
         join(project, 'tsconfig.json'),
-        JSON.stringify({ extends: join(repo, 'tsconfig.json'), include: ['events', 'test/worker/events'] }),
+        JSON.stringify({
+          extends: join(repo, 'tsconfig.json'),
+          include: ['worker-configuration.d.ts', 'events', 'test/worker/events'],
+        }),
       );
       dir = project;
       const tsc = spawnSync(process.execPath, [bin('tsc'), '-p', join(dir, 'tsconfig.json')], { encoding: 'utf8' });
