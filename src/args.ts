@@ -314,7 +314,7 @@ export const validateArguments = async <S extends z.ZodType>(
     // The misspelled keys are already explained.
     if (issue.code === 'unrecognized_keys' && issue.keys.every((k) => typos.has(k))) continue;
     const problem = describeProblem(issue, info, args, infos);
-    // One problem per argument: an out-of-range fraction fails two checks of one number.
+    // One problem per argument: a number past the safe range fails two checks of one number.
     if (seen.has(problem.argument) || (info && seen.has(info.name) && misspelled.has(info.name))) continue;
     seen.add(problem.argument);
     details.push(problem);

@@ -9,13 +9,14 @@
 //   conversations sending identical arguments in the same second, two signed GETs in one second).
 import type { Env } from './env.ts';
 import { FunctionError } from './errors.ts';
+import { KEY_QUERY } from './keys.ts';
 import { verifyWebhook } from './platform/signature.ts';
 
 const TIMESTAMP_HEADER = 'x-webhook-timestamp';
 const SIGNATURE_HEADER = 'x-webhook-signature';
 
 /** Query parameters a signed request may carry beside its signed body: the function key only. */
-const UNSIGNED_QUERY_ALLOWED = new Set(['key']);
+const UNSIGNED_QUERY_ALLOWED = new Set([KEY_QUERY]);
 
 const NOT_FIXABLE =
   'This is a configuration problem, not something the customer can fix: tell them you cannot do this right now.';
