@@ -174,12 +174,44 @@ const coerceValue = (value: unknown, info: ParameterInfo, isDate: boolean): unkn
 
 const WRAPPERS = new Set(['optional', 'nullable', 'default', 'prefault', 'readonly', 'catch', 'nonoptional']);
 
+interface SchemaDef {
+  type: string;
+  innerType?: z.ZodType;
+  shape?: Record<string, z.ZodType>;
+  element?: z.ZodType;
+  valueType?: z.ZodType;
+}
+
+/** The definition under a schema's optional/nullable/default wrappers. */
+const unwrap = (schema: z.ZodType | undefined): SchemaDef | undefined => {
+  let def = schema?._zod.def as SchemaDef | undefined;
+  while (def && WRAPPERS.has(def.type) && def.innerType) def = def.innerType._zod.def as SchemaDef;
+  return def;
+};
+
 /** Whether a top-level field is a z.date() under its optional/nullable/default wrappers. */
-export const isDateField = (field: z.ZodType | undefined): boolean => {
-  let current = field?._zod.def as { type: string; innerType?: z.ZodType } | undefined;
-  while (current && WRAPPERS.has(current.type) && current.innerType)
-    current = current.innerType._zod.def as typeof current;
-  return current?.type === 'date';
+export const isDateField = (field: z.ZodType | undefined): boolean => unwrap(field)?.type === 'date';
+
+/**
+ * Where an issue is, as the schema names it: declared keys and list positions are kept, keys the
+ * caller chose (those of a record, say) become "(key)", so no answer repeats the caller's text.
+ */
+const argumentPath = (schema: z.ZodType, path: PropertyKey[]): string => {
+  const parts: string[] = [];
+  let def = unwrap(schema);
+  for (const segment of path) {
+    if (typeof segment === 'number') {
+      parts.push(String(segment));
+      def = unwrap(def?.element);
+    } else if (typeof segment === 'string' && def?.shape && Object.hasOwn(def.shape, segment)) {
+      parts.push(segment);
+      def = unwrap(def.shape[segment]);
+    } else {
+      parts.push('(key)');
+      def = unwrap(def?.valueType);
+    }
+  }
+  return parts.join('.') || '(arguments)';
 };
 
 /** Turns `"3"` into 3 and `"true"` into true where the schema wants a number or a boolean. */
@@ -198,12 +230,13 @@ export const coerceArguments = (
 const bare = (text: string) => text.replace(/[\s.;:,]+$/, '');
 
 const describeProblem = (
+  schema: z.ZodType,
   issue: z.core.$ZodIssue,
   info: ParameterInfo | undefined,
   args: Record<string, unknown>,
   infos: ParameterInfo[],
 ): ArgumentProblem => {
-  const argument = issue.path.map(String).join('.') || '(arguments)';
+  const argument = argumentPath(schema, issue.path);
   const top = issue.path[0];
   // Absent at the top level is missing whatever the schema (an enum's "invalid option" included).
   const missing = issue.path.length === 1 && (typeof top !== 'string' || !Object.hasOwn(args, top));
@@ -313,7 +346,7 @@ export const validateArguments = async <S extends z.ZodType>(
     const info = byName.get(String(issue.path[0]));
     // The misspelled keys are already explained.
     if (issue.code === 'unrecognized_keys' && issue.keys.every((k) => typos.has(k))) continue;
-    const problem = describeProblem(issue, info, args, infos);
+    const problem = describeProblem(schema, issue, info, args, infos);
     // One problem per argument: a number past the safe range fails two checks of one number.
     if (seen.has(problem.argument) || (info && seen.has(info.name) && misspelled.has(info.name))) continue;
     seen.add(problem.argument);
