@@ -9,6 +9,10 @@ export default defineConfig({
   test: {
     // Function logs are JSON lines on stdout; show them only for tests that fail.
     silent: 'passed-only',
+    // A time budget, not an assertion: the first test of a file also pays for starting its workerd
+    // isolate, which on a loaded 2-core machine can take longer than vitest's default 5 s.
+    testTimeout: 20_000,
+    hookTimeout: 30_000,
     projects: [
       {
         // Worker code runs inside workerd, as in production.
