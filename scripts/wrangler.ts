@@ -31,3 +31,19 @@ export const runWrangler = (
     child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
     child.stdin?.end(options.input ?? '');
   });
+
+/**
+ * The wrangler.toml environment a `--env` flag names: undefined for production (the top level,
+ * also spelled `--env=`), or throws a one-line error for anything that cannot be an environment name.
+ * @example environmentOf('staging') // 'staging'
+ */
+export const environmentOf = (value: string | undefined): string | undefined => {
+  if (!value) return undefined;
+  if (!/^[a-z][a-z0-9_-]{0,31}$/.test(value)) {
+    throw new Error(`--env must name an environment of wrangler.toml such as staging, not "${value}".`);
+  }
+  return value;
+};
+
+/** wrangler's flags for an environment; production is `--env=`, the top level, named so wrangler does not warn. */
+export const envFlags = (env: string | undefined): string[] => (env ? ['--env', env] : ['--env=']);

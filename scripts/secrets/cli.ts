@@ -5,7 +5,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { parseArgs, parseEnv } from 'node:util';
 import { PROJECT_ROOT, readManifest, type ServedFunction } from '../sync/manifest.ts';
-import { runWrangler } from '../wrangler.ts';
+import { envFlags, environmentOf, runWrangler } from '../wrangler.ts';
 import { missingLines, type Setting, settingsOf, settingsTable, withTable } from './settings.ts';
 
 export const HELP = `Usage: npm run secrets -- <command> [options]
@@ -107,12 +107,15 @@ export const runSecrets = async (argv: string[], io: SecretsIo): Promise<number>
   if (!['list', 'check', 'put', 'readme'].includes(command) || rest.length > 0) {
     return fail([`Unknown command "${[command, ...rest].join(' ')}". See npm run secrets -- --help.`]);
   }
-  const env = values.env as string | undefined;
-  if (env !== undefined && !/^[a-z][a-z0-9_-]*$/.test(env))
-    return fail([`--env must name an environment of wrangler.toml such as staging, not "${env}".`]);
+  let env: string | undefined;
+  try {
+    env = environmentOf(values.env as string | undefined);
+  } catch (error) {
+    return fail([(error as Error).message]);
+  }
   const root = io.root ?? PROJECT_ROOT;
   const wrangler = io.wrangler ?? runWrangler;
-  const envArgs = env ? ['--env', env] : [];
+  const envArgs = envFlags(env);
   const target = env ? `environment "${env}"` : 'production (the top level of wrangler.toml)';
 
   const settings = settingsOf(

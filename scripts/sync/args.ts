@@ -1,5 +1,6 @@
 // The command line of `npm run sync` and its help (CONTRACT section 2).
 import { parseArgs } from 'node:util';
+import { environmentOf } from '../wrangler.ts';
 import { ACCOUNTS_FILE } from './accounts.ts';
 
 /** What the flags ask for. */
@@ -97,9 +98,7 @@ export const parseSyncArgs = (argv: string[]): SyncArgs => {
     throw new Error('--concurrency must be a whole number from 1 to 32.');
   }
   if (values['exit-code'] && !values['dry-run']) throw new Error('--exit-code only applies to --dry-run.');
-  if (values.env !== undefined && !/^[a-z][a-z0-9_-]{0,31}$/.test(values.env)) {
-    throw new Error(`--env must name an environment of wrangler.toml such as staging, not "${values.env}".`);
-  }
+  const env = environmentOf(values.env);
   const adopt = list(values.adopt) ?? [];
   const badOrigin = adopt.find((origin) => !/^https?:\/\/[^/?#\s]+\/?$/.test(origin));
   if (badOrigin !== undefined) {
@@ -119,7 +118,7 @@ export const parseSyncArgs = (argv: string[]): SyncArgs => {
     accounts: values.accounts,
     account: list(values.account),
     concurrency,
-    env: values.env,
+    env,
     adopt,
     status: values.status,
     maxResponseBytes: Math.round(mib * 1024 * 1024),

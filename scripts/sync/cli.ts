@@ -134,10 +134,10 @@ export const runSync = async (argv: string[], io: SyncIo): Promise<SyncRun> => {
       say(
         `${info.method} ${info.path} ${info.reason}; attempt ${info.attempt} of ${info.of} in ${(info.waitMs / 1000).toFixed(1)} s`,
       );
-    const { api, requests } = (io.createApi ?? accountApi)(account, {
-      maxResponseBytes: args.maxResponseBytes,
-      onRetry,
-    });
+    const clientOptions = { maxResponseBytes: args.maxResponseBytes, onRetry };
+    const { api, requests } = io.createApi
+      ? io.createApi(account, clientOptions)
+      : accountApi({ ...account, ...clientOptions });
     if ((io.stderr as { isTTY?: boolean }).isTTY) say(`listing the registered functions at ${account.baseUrl}`);
     const progress = createProgress(io.stderr, account.name);
     const report = await syncAccount({

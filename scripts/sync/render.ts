@@ -171,7 +171,7 @@ export const renderStatus = (account: string, baseUrl: string, plan: Plan, paint
     const name = printable(entry.name, 100).padEnd(28);
     switch (entry.action) {
       case 'unchanged':
-        return paint.green(`✓ matches  ${name}`);
+        return paint.green(`✓ matches  ${name.trimEnd()}`);
       case 'update':
         return (
           paint.yellow(`≠ differs  ${name}`) +

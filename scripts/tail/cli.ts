@@ -1,7 +1,7 @@
 // `npm run tail`: follows the deployed Worker's logs (wrangler tail --format json) and prints one
 // readable line per call: time, status, function, duration, request id. Ctrl-C stops it.
 import { parseArgs, styleText } from 'node:util';
-import { spawnWrangler } from '../wrangler.ts';
+import { envFlags, environmentOf, spawnWrangler } from '../wrangler.ts';
 import { type Call, callOf, formatCall, matches, type TailFilter } from './format.ts';
 import { jsonSplitter } from './split.ts';
 
@@ -57,16 +57,14 @@ export const parseTailArgs = (argv: string[]): TailArgs => {
     },
   });
   if (positionals.length > 0) throw new Error(`Unexpected argument "${positionals[0]}"; see --help.`);
-  if (values.env !== undefined && !/^[a-z][a-z0-9_-]*$/.test(values.env)) {
-    throw new Error(`--env must name an environment of wrangler.toml such as staging, not "${values.env}".`);
-  }
+  const env = environmentOf(values.env);
   const statuses = list(values.status);
   const bad = statuses?.find((status) => !/^(?:[1-5]\d\d|[1-5]xx)$/i.test(status));
   if (bad) throw new Error(`--status takes codes such as 404 or classes such as 5xx, not "${bad}".`);
   const functions = list(values.function);
   return {
     help: values.help,
-    env: values.env,
+    env,
     json: values.json,
     stdin: values.stdin,
     ...(functions ? { functions } : {}),
@@ -76,7 +74,7 @@ export const parseTailArgs = (argv: string[]): TailArgs => {
 
 /** wrangler tail of the project's Worker, JSON format; its own messages go to our stderr. */
 const wranglerTail = (args: TailArgs, stderr: NodeJS.WritableStream): NodeJS.ReadableStream => {
-  const child = spawnWrangler(['tail', '--format', 'json', ...(args.env ? ['--env', args.env] : [])]);
+  const child = spawnWrangler(['tail', '--format', 'json', ...envFlags(args.env)]);
   child.stdin?.end();
   child.stderr?.pipe(stderr, { end: false });
   child.on('exit', (code) => {

@@ -95,7 +95,7 @@ describe('npm run secrets -- check (before deploy)', () => {
     );
     expect(result).toMatchObject({ code: 0, err: '' });
     expect(result.out).toContain('Preflight of production (the top level of wrangler.toml): all 6 settings are set');
-    expect(result.calls[0]?.args).toEqual(['secret', 'list', '--format', 'json']);
+    expect(result.calls[0]?.args).toEqual(['secret', 'list', '--format', 'json', '--env=']);
   });
 
   it('counts only this run values before the first deploy', async () => {

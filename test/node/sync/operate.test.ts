@@ -112,6 +112,7 @@ describe('environments', () => {
   it('reads .env.NAME and platform.accounts.NAME.json for --env NAME', async () => {
     expect(dotenvOf(['--env', 'staging'], '/p')).toBe('/p/.env.staging');
     expect(dotenvOf(['--dry-run'], '/p')).toBe('/p/.env');
+    expect(dotenvOf(['--env='], '/p')).toBe('/p/.env');
     const platform = await start();
     const root = mkdtempSync(join(tmpdir(), 'sync-env-'));
     writeFileSync(
@@ -179,6 +180,30 @@ describe('one account problem never stops another', () => {
       expect.stringMatching(/^\[default\] GET \/v1\/custom-functions answered 503; attempt 2 of 4 in \d+\.\d s$/),
       expect.stringMatching(/^\[default\] GET \/v1\/custom-functions answered 503; attempt 3 of 4 in \d+\.\d s$/),
     ]);
+  });
+});
+
+describe('an unreachable address', () => {
+  it('fails fast with the real client defaults, printing each attempt while it waits', async () => {
+    const platform = await start();
+    const port = await closedPort();
+    const started = Date.now();
+    const run = await sync(platform, served, [], {
+      env: { PLATFORM_BASE_URL: `http://127.0.0.1:${port}` },
+      io: { createApi: undefined },
+    });
+    expect(Date.now() - started).toBeLessThan(6_000);
+    expect(run.exitCode).toBe(1);
+    expect(run.stderr.split('\n').filter((line) => line.startsWith('[default]'))).toEqual(
+      [2, 3, 4].map((attempt) =>
+        expect.stringMatching(
+          new RegExp(
+            `^\\[default\\] GET /v1/custom-functions no answer \\(ECONNREFUSED\\); attempt ${attempt} of 4 in \\d+\\.\\d s$`,
+          ),
+        ),
+      ),
+    );
+    expect(run.stdout).toContain(`could not reach http://127.0.0.1:${port} (ECONNREFUSED) after 4 attempt(s)`);
   });
 });
 
