@@ -1,5 +1,4 @@
 // Each error class the client throws, against the emulator over real HTTP.
-import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { createPlatformClient } from '../../../src/platform/client.ts';
 import {
@@ -13,18 +12,9 @@ import {
   ServerError,
   ValidationError,
 } from '../../../src/platform/errors.ts';
-import { clientOf, fnInput, useEmulator } from './helpers.ts';
+import { clientOf, closedPort, fnInput, useEmulator } from './helpers.ts';
 
 const emulator = useEmulator({ rateLimit: { limit: 1000, windowMs: 60_000 } });
-
-/** A port nothing listens on. */
-const closedPort = async (): Promise<number> => {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-};
 
 describe('platform client errors', () => {
   it('throws AuthenticationError for a wrong key, saying to check PLATFORM_API_KEY', async () => {

@@ -1,4 +1,5 @@
 // Shared set-up of the platform tests: a real emulator on a free port, and clients of it.
+import { createServer } from 'node:net';
 import { afterAll, beforeAll } from 'vitest';
 import { type EmulatorOptions, type RunningEmulator, startEmulator } from '../../../scripts/platform/emulator.ts';
 import type { Plan } from '../../../scripts/platform/state.ts';
@@ -53,4 +54,13 @@ export const raw = (emulator: RunningEmulator, path: string, init: RequestInit &
     ...rest,
     headers: { 'content-type': 'application/json', 'x-api-key': key, ...(rest.headers as Record<string, string>) },
   });
+};
+
+/** A port of 127.0.0.1 that nothing listens on (connections are refused). */
+export const closedPort = async (): Promise<number> => {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 };

@@ -1,7 +1,6 @@
 // Sync as an agency operates it: environments, a moved origin (--adopt), --status, every account
 // reported whatever happens to another, and what it prints while it waits.
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -9,6 +8,7 @@ import type { RunningEmulator } from '../../../scripts/platform/emulator.ts';
 import { accountApi } from '../../../scripts/sync/accounts.ts';
 import { dotenvOf } from '../../../scripts/sync/cli.ts';
 import type { ServedFunction } from '../../../scripts/sync/manifest.ts';
+import { closedPort } from '../platform/helpers.ts';
 import { keyOf, ORIGIN, platform, recordsOf, sync, writesIn } from './helpers.ts';
 
 const served: ServedFunction[] = ['alpha_one', 'beta_two'].map((name) => ({
@@ -33,15 +33,6 @@ afterEach(async () => {
 const start = async (options: Parameters<typeof platform>[0] = {}) => {
   emulator = await platform(options);
   return emulator;
-};
-
-/** A port nothing listens on. */
-const closedPort = async (): Promise<number> => {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 };
 
 describe('ownership', () => {
