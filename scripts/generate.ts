@@ -1,13 +1,15 @@
 // Writes generated/functions.ts: one import per file in functions/, so adding a function is adding
 // a file, and generated/events.ts likewise from events/. Runs before every build (wrangler.toml
-// [build]), dev reload and test run.
+// [build]), dev reload and test run. With --types it also writes worker-configuration.d.ts
+// (`wrangler types`: Env from wrangler.toml), and with --check it fails when that file no longer
+// matches wrangler.toml (npm test runs it).
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { EVENT_NAME } from '../src/platform/contract.ts';
+import { FUNCTION_NAME } from '../src/platform/function.ts';
 
-const FUNCTION_NAME = /^[a-z][a-z0-9_]{0,63}$/;
-// The platform's event type names (src/platform/contract.ts EVENT_NAME), restated: Node reads no Worker code here.
-const EVENT_NAME = /^[a-z][a-z_]*(?:\.[a-z][a-z_]*)+$/;
 const root = fileURLToPath(new URL('..', import.meta.url));
 
 /** Function names from the files in `dir`; throws on a file whose name the platform would refuse. */
@@ -101,6 +103,37 @@ export const generate = (base = root): string[] => {
   return names;
 };
 
+/**
+ * `wrangler types` as this project runs it, so the output is the same on every machine: secret
+ * names from the committed .dev.vars.example (never a developer's .dev.vars or .env), vars typed
+ * `string` (a var may be overridden per environment), runtime types from @cloudflare/workers-types.
+ */
+export const TYPES_ARGS = [
+  'types',
+  '--env-file=.dev.vars.example',
+  '--include-runtime=false',
+  '--strict-vars=false',
+] as const;
+
+/** Runs `wrangler types` (writing, or with `check` only comparing); returns its exit code. */
+export const generateTypes = (options: { check?: boolean; base?: string } = {}): number => {
+  const base = options.base ?? root;
+  const wrangler = join(base, 'node_modules', 'wrangler', 'bin', 'wrangler.js');
+  const args = [wrangler, ...TYPES_ARGS, ...(options.check ? ['--check'] : [])];
+  // wrangler runs the [build] command first: with this Node on PATH, as under `npm run`.
+  const PATH = [dirname(process.execPath), process.env.PATH].join(delimiter);
+  const result = spawnSync(process.execPath, args, { cwd: base, encoding: 'utf8', env: { ...process.env, PATH } });
+  if (result.status !== 0) {
+    process.stderr.write(result.stdout + result.stderr);
+    if (options.check) {
+      process.stderr.write(
+        'worker-configuration.d.ts no longer matches wrangler.toml or .dev.vars.example: run `npm run generate` and commit it.\n',
+      );
+    }
+  }
+  return result.status ?? 1;
+};
+
 if (import.meta.url === `file://${process.argv[1]}`) {
   try {
     generate();
@@ -108,4 +141,6 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     console.error((error as Error).message);
     process.exit(1);
   }
+  if (process.argv.includes('--types')) process.exitCode = generateTypes();
+  else if (process.argv.includes('--check')) process.exitCode = generateTypes({ check: true });
 }

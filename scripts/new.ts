@@ -5,10 +5,8 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { styleText } from 'node:util';
+import { FUNCTION_NAME } from '../src/platform/function.ts';
 import { eventTemplate, eventTestTemplate, functionTemplate, testTemplate } from './new/templates.ts';
-
-/** A function's name: its file name and its name on the platform (CONTRACT section 5). */
-export const FUNCTION_NAME = /^[a-z][a-z0-9_]{0,63}$/;
 
 // The generated registry imports each function under its own name (scripts/generate.ts), so a name
 // must be a usable identifier there and must not clash with the registry's export.

@@ -86,6 +86,3 @@ export const DEFAULT_BODY_LIMIT = 64 * 1024;
 
 /** What a declared secret or var may be called: an environment variable name. */
 export const SETTING_NAME = /^[A-Z][A-Z0-9_]{0,63}$/;
-
-/** What a function may be called: the file name in `functions/`. */
-export const FUNCTION_NAME = /^[a-z][a-z0-9_]{0,63}$/;

@@ -2,16 +2,14 @@
 // the flat parameter map, the url path and the JSON Schema. The Worker's manifest, its 422
 // messages and the sync command all read this one module, so they cannot disagree.
 import { z } from 'zod';
+import { isDateField } from './args.ts';
 import type { AnyFunctionDefinition } from './define.ts';
 import { DEFAULT_TIMEOUT_MS, SETTING_NAME } from './define.ts';
 import { fieldText, type JsonSchema, type ParameterInfo, parameterInfo } from './parameters.ts';
-import type { ParameterType } from './platform/function.ts';
+import type { FunctionRecord } from './platform/function.ts';
 
-/** Everything the platform and tools see of one function. */
-export interface FunctionManifest {
-  name: string;
-  description: string;
-  parameters: Record<string, ParameterType>;
+/** Everything the platform and tools see of one function: its registration record but the url, and more. */
+export interface FunctionManifest extends Omit<FunctionRecord, 'url'> {
   /** Path of the function on the Worker; the registered url adds the origin and the key. */
   path: string;
   jsonSchema: JsonSchema;
@@ -85,11 +83,11 @@ export const enrichedDescription = (description: string, parameters: ParameterIn
   return `${base}\n\nParameters:\n${parameters.map(parameterLine).join('\n')}`;
 };
 
-/** The manifest and the parameter details the runtime needs, from one JSON Schema pass. */
+/** The manifest and the parameter details the runtime needs (which fields are dates), from one JSON Schema pass. */
 export const translateFunction = (
   name: string,
   definition: AnyFunctionDefinition,
-): { manifest: FunctionManifest; parameters: ParameterInfo[] } => {
+): { manifest: FunctionManifest; parameters: ParameterInfo[]; dates: Set<string> } => {
   if (typeof definition.description !== 'string' || definition.description.trim().length < 10) {
     throw new DefinitionError(
       `Function "${name}": description is missing or too short; say what it does and when the agent should call it.`,
@@ -117,7 +115,9 @@ export const translateFunction = (
     secrets: settings('secrets'),
     vars: settings('vars'),
   };
-  return { manifest, parameters };
+  const shape = definition.parameters.shape as Record<string, z.ZodType>;
+  const dates = new Set(Object.keys(shape).filter((key) => isDateField(shape[key])));
+  return { manifest, parameters, dates };
 };
 
 /**

@@ -1,12 +1,13 @@
 // One invocation: key for the name -> deployed? -> method -> rate limit -> body -> signature -> arguments ->
 // handler, the body and the handler under one deadline -> answer.
 import { coerceArguments, rawArguments, readBody, validateArguments } from './args.ts';
-import { DEFAULT_BODY_LIMIT, FUNCTION_NAME } from './define.ts';
+import { DEFAULT_BODY_LIMIT } from './define.ts';
 import { type Env, isDevelopment } from './env.ts';
 import { FunctionError } from './errors.ts';
 import { isFunctionKey, KEY_HEADER, KEY_QUERY } from './keys.ts';
 import type { Logger } from './log.ts';
 import type { PlatformClient } from './platform/client.ts';
+import { FUNCTION_NAME } from './platform/function.ts';
 import { checkRateLimit } from './ratelimit.ts';
 import type { RegisteredFunction, Registry } from './registry.ts';
 import { checkSignature } from './signed.ts';

@@ -1,6 +1,5 @@
 // The functions the Worker serves, each translated once per isolate on first use, so start-up
 // stays flat however many functions there are.
-import { isDateField } from './args.ts';
 import type { AnyFunctionDefinition } from './define.ts';
 import { type FunctionManifest, translateFunction } from './describe.ts';
 import type { ParameterInfo } from './parameters.ts';
@@ -33,15 +32,7 @@ export const createRegistry = (definitions: Record<string, AnyFunctionDefinition
       if (cached) return cached;
       if (!Object.hasOwn(definitions, name)) return undefined;
       const definition = definitions[name] as AnyFunctionDefinition;
-      const shape = definition.parameters.shape as Record<string, Parameters<typeof isDateField>[0]>;
-      const { manifest, parameters } = translateFunction(name, definition);
-      const entry: RegisteredFunction = {
-        name,
-        definition,
-        parameters,
-        dates: new Set(Object.keys(shape).filter((key) => isDateField(shape[key]))),
-        manifest,
-      };
+      const entry: RegisteredFunction = { name, definition, ...translateFunction(name, definition) };
       compiled.set(name, entry);
       return entry;
     },

@@ -1,9 +1,11 @@
 // Part 3: requests and wall time of sync for 200 functions against the local platform emulator,
 // through the real sync code (scripts/sync) and the real emulator (scripts/platform).
+
+import type { FunctionRecord } from '../../src/platform/function.ts';
 import { startEmulator } from '../platform/emulator.ts';
 import { accountApi } from '../sync/accounts.ts';
 import { syncAccount } from '../sync/apply.ts';
-import { type DesiredFunction, desiredFunctions, type ServedFunction } from '../sync/manifest.ts';
+import { desiredFunctions, type ServedFunction } from '../sync/manifest.ts';
 import { loadBenchModules } from './benchModules.ts';
 
 const ORIGIN = 'https://bench.example.dev';
@@ -42,7 +44,7 @@ export const measureSync = async (count: number, options: { storm: boolean }): P
   // The emulator's own per-key limit stays on (600 a minute), as a user trying sync locally has it.
   const platform = await startEmulator({ port: 0 });
   const key = platform.accounts.find((a) => a.plan === 'business')?.apiKey ?? '';
-  const run = async (scenario: string, wanted: DesiredFunction[]) => {
+  const run = async (scenario: string, wanted: FunctionRecord[]) => {
     const since = platform.log().length;
     const started = performance.now();
     const { api } = accountApi({ baseUrl: platform.url, apiKey: key });

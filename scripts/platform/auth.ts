@@ -1,17 +1,14 @@
 // The spec's three key placements, compared in constant time against every account's key.
-import { createHash, timingSafeEqual } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
+import { safeEqual } from '../../src/keys.ts';
 import { EmulatorError } from './http.ts';
 import type { AccountState, EmulatorState } from './state.ts';
 
-const digest = (text: string) => createHash('sha256').update(text).digest();
-
 /** Every key the request presents: `X-API-Key`, `Authorization: Bearer`, `?apiKey=`. */
-export const presentedKeys = (request: IncomingMessage, url: URL): string[] => {
+export const presentedKeys = (request: Request, url: URL): string[] => {
   const keys: string[] = [];
-  const header = request.headers['x-api-key'];
-  if (typeof header === 'string' && header) keys.push(header);
-  const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
+  const header = request.headers.get('x-api-key');
+  if (header) keys.push(header);
+  const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.get('authorization') ?? '')?.[1];
   if (bearer) keys.push(bearer);
   const query = url.searchParams.get('apiKey');
   if (query) keys.push(query);
@@ -19,7 +16,7 @@ export const presentedKeys = (request: IncomingMessage, url: URL): string[] => {
 };
 
 /** The account whose key the request carries, or a 401 that says what is wrong. */
-export const authenticate = (request: IncomingMessage, url: URL, state: EmulatorState): AccountState => {
+export const authenticate = async (request: Request, url: URL, state: EmulatorState): Promise<AccountState> => {
   const keys = presentedKeys(request, url);
   if (keys.length === 0) {
     throw new EmulatorError(
@@ -31,11 +28,12 @@ export const authenticate = (request: IncomingMessage, url: URL, state: Emulator
   if (new Set(keys).size > 1) {
     throw new EmulatorError(401, 'conflicting_api_keys', 'The request carries different API keys; send exactly one.');
   }
-  const presented = digest(keys[0] ?? '');
+  const presented = keys[0] ?? '';
   let match: AccountState | undefined;
-  // No early exit: every key is compared, so timing says nothing about which one was close.
+  // No early exit: every key is compared (the Worker's constant-time safeEqual), so timing says
+  // nothing about which one was close.
   for (const account of state.accounts) {
-    if (timingSafeEqual(presented, digest(account.apiKey))) match = account;
+    if (await safeEqual(presented, account.apiKey)) match = account;
   }
   if (!match)
     throw new EmulatorError(

@@ -1,9 +1,14 @@
-// Node http plumbing of the emulator: one error type, bounded JSON bodies, JSON answers.
-import type { IncomingMessage, ServerResponse } from 'node:http';
+// The emulator's answers and body reading, over fetch's Request and Response (any runtime): one
+// error type, bounded JSON bodies (the Worker's own bounded reader), JSON answers.
+import { readBody } from '../../src/args.ts';
+import { FunctionError } from '../../src/errors.ts';
 import { errorShape } from './shapes.ts';
 
 /** Largest request body the emulator reads (the spec shows no limit). */
 export const BODY_LIMIT = 1024 * 1024;
+
+/** How long a request body may take to arrive. */
+const BODY_DEADLINE_MS = 30_000;
 
 /** A refusal with its status, code and a message saying what to fix. */
 export class EmulatorError extends Error {
@@ -26,22 +31,9 @@ export class EmulatorError extends Error {
   }
 }
 
-/** The raw body as text, refusing more than BODY_LIMIT bytes. */
-export const readText = async (request: IncomingMessage): Promise<string> => {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request) {
-    size += (chunk as Buffer).length;
-    if (size > BODY_LIMIT)
-      throw new EmulatorError(413, 'body_too_large', `The request body is over ${BODY_LIMIT} bytes.`);
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-};
-
-/** The JSON object of a request body: 415 without a JSON content type, 400 when it does not parse. */
-export const readJsonObject = async (request: IncomingMessage): Promise<Record<string, unknown>> => {
-  const type = request.headers['content-type'] ?? '';
+/** The JSON object of a request body: 415 without a JSON content type, 400 when it does not parse, 413 over BODY_LIMIT. */
+export const readJsonObject = async (request: Request): Promise<Record<string, unknown>> => {
+  const type = request.headers.get('content-type') ?? '';
   if (!/^application\/(?:[\w.+-]+\+)?json\b/i.test(type)) {
     throw new EmulatorError(
       415,
@@ -49,7 +41,16 @@ export const readJsonObject = async (request: IncomingMessage): Promise<Record<s
       'Send the body as JSON with "Content-Type: application/json".',
     );
   }
-  const text = await readText(request);
+  let text: string;
+  try {
+    text = await readBody(request, BODY_LIMIT, Date.now() + BODY_DEADLINE_MS);
+  } catch (error) {
+    // The Worker's refusal speaks to a model; this one to whoever calls the platform's API.
+    if (error instanceof FunctionError && error.status === 413) {
+      throw new EmulatorError(413, 'body_too_large', `The request body is over ${BODY_LIMIT} bytes.`);
+    }
+    throw error;
+  }
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -62,23 +63,13 @@ export const readJsonObject = async (request: IncomingMessage): Promise<Record<s
   return body as Record<string, unknown>;
 };
 
-/** Writes a JSON answer. */
-export const sendJson = (
-  response: ServerResponse,
-  status: number,
-  body: unknown,
-  headers: Record<string, string> = {},
-) => {
-  const text = JSON.stringify(body);
-  response.writeHead(status, {
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(text),
-    'cache-control': 'no-store',
-    ...headers,
+/** A JSON answer. */
+export const jsonAnswer = (status: number, body: unknown, headers: Record<string, string> = {}): Response =>
+  new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers },
   });
-  response.end(text);
-};
 
-/** Writes the JSON error of `error`. */
-export const sendError = (response: ServerResponse, error: EmulatorError) =>
-  sendJson(response, error.status, errorShape(error.code, error.message, error.details), error.headers);
+/** The JSON error answer of a refusal (the emulator's own, or the Worker's bounded reader's). */
+export const errorAnswer = (error: EmulatorError | FunctionError): Response =>
+  jsonAnswer(error.status, errorShape(error.code, error.message, error.details), error.headers ?? {});

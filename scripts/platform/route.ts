@@ -1,5 +1,4 @@
 // What a route handler receives and returns, and the two helpers most of them use.
-import type { IncomingMessage } from 'node:http';
 import type { z } from 'zod';
 import { describeIssues } from '../../src/platform/schemas.ts';
 import { EmulatorError, readJsonObject } from './http.ts';
@@ -19,7 +18,7 @@ export interface RouteSettings {
 export interface RouteContext {
   state: EmulatorState;
   account: AccountState;
-  request: IncomingMessage;
+  request: Request;
   url: URL;
   params: Record<string, string>;
   settings: RouteSettings;
@@ -33,8 +32,8 @@ export interface RouteAnswer {
 
 export interface Route {
   method: string;
-  /** Named groups become `params`. */
-  pattern: RegExp;
+  /** An itty-router path; `:name` segments become `params`. */
+  path: string;
   handler: (context: RouteContext) => Promise<RouteAnswer>;
 }
 
@@ -42,7 +41,7 @@ export interface Route {
  * The request body checked against a schema: 422 listing every problem, nothing changed.
  * @example const input = await validBody(context.request, contactInput)
  */
-export const validBody = async <S extends z.ZodType>(request: IncomingMessage, schema: S): Promise<z.output<S>> => {
+export const validBody = async <S extends z.ZodType>(request: Request, schema: S): Promise<z.output<S>> => {
   const body = await readJsonObject(request);
   const result = schema.safeParse(body);
   if (result.success) return result.data;

@@ -1,5 +1,4 @@
 // The emulator's in-memory world: seeded accounts, one per plan, each with its own records.
-import { randomBytes } from 'node:crypto';
 
 /** The spec's plans, plus an older one without API access (answers 403). */
 export type Plan = 'business' | 'agency' | 'agency_unlimited' | 'legacy';
@@ -137,4 +136,8 @@ export const nextId = (state: EmulatorState, prefix: string): { id: string; seq:
 };
 
 /** A new webhook signing secret. */
-export const mintSecret = (): string => `whsec_${randomBytes(24).toString('base64url')}`;
+export const mintSecret = (): string => {
+  const bytes = crypto.getRandomValues(new Uint8Array(24));
+  const base64 = btoa(String.fromCharCode(...bytes));
+  return `whsec_${base64.replaceAll('+', '-').replaceAll('/', '_')}`;
+};

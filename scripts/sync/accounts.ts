@@ -5,6 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { createPlatformClient } from '../../src/platform/client.ts';
 import type { KeyPlacement } from '../../src/platform/contract.ts';
+import { FUNCTION_NAME } from '../../src/platform/function.ts';
 import type { RetryInfo } from '../../src/platform/transport.ts';
 import type { FunctionsApi } from './apply.ts';
 
@@ -25,7 +26,7 @@ const accountSchema = z
     baseUrlEnv: envName.optional().describe('Environment variable holding the base address instead'),
     keyPlacement: z.enum(['header', 'bearer', 'query']).optional(),
     functions: z
-      .array(z.string().regex(/^[a-z][a-z0-9_]{0,63}$/, 'must be a function name from functions/'))
+      .array(z.string().regex(FUNCTION_NAME, 'must be a function name from functions/'))
       .optional()
       .describe('Only these functions go to this account (default: all)'),
   })

@@ -13,15 +13,15 @@ import {
   RateLimitError,
   ValidationError,
 } from '../../src/platform/errors.ts';
-import type { DesiredFunction } from './manifest.ts';
-import { hasChanges, isWrite, type Plan, planSync, type RemoteFunction, type WriteEntry } from './plan.ts';
+import type { FunctionRecord, RemoteFunction } from '../../src/platform/function.ts';
+import { hasChanges, isWrite, type Plan, planSync, type WriteEntry } from './plan.ts';
 import { type AccountReport, emptyReport } from './report.ts';
 
 /** The part of the platform client sync uses. */
 export interface FunctionsApi {
   list(): Promise<RemoteFunction[]>;
-  create(input: DesiredFunction): Promise<unknown>;
-  update(id: string, input: Partial<DesiredFunction>): Promise<unknown>;
+  create(input: FunctionRecord): Promise<unknown>;
+  update(id: string, input: Partial<FunctionRecord>): Promise<unknown>;
   delete(id: string): Promise<unknown>;
 }
 
@@ -104,7 +104,7 @@ export interface SyncAccountOptions {
   account: string;
   baseUrl: string;
   api: FunctionsApi;
-  desired: DesiredFunction[];
+  desired: FunctionRecord[];
   origin: string;
   prune: boolean;
   dryRun: boolean;

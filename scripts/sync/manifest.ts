@@ -5,19 +5,17 @@
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { manifestKey } from '../../src/keys.ts';
+import type { FunctionRecord } from '../../src/platform/function.ts';
+import { functionRecord } from '../../src/platform/schemas.ts';
 import { functionUrl } from '../../src/url.ts';
 
 /** The project's root (where wrangler.toml and functions/ live). */
 export const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
-const parameterType = z.enum(['string', 'number', 'boolean', 'array', 'object']);
-
+// The registration record without its url (sync adds it, with the key), plus the Worker's path.
 const manifestSchema = z.object({
   functions: z.array(
-    z.object({
-      name: z.string().regex(/^[a-z][a-z0-9_]{0,63}$/),
-      description: z.string().min(1),
-      parameters: z.record(z.string(), parameterType),
+    functionRecord.pick({ name: true, description: true, parameters: true }).extend({
       path: z.string().startsWith('/'),
       secrets: z.array(z.string()).optional(),
       vars: z.array(z.string()).optional(),
@@ -111,23 +109,11 @@ export const readManifest = async (options: { secret: string; root?: string }): 
   return parseManifest(status, text);
 };
 
-/** One function as it should be registered on the platform (CONTRACT section 5). */
-export interface DesiredFunction {
-  name: string;
-  description: string;
-  parameters: Record<string, string>;
-  url: string;
-}
-
 /**
  * The registration of every served function, its url built from `origin` and the secret.
  * @example await desiredFunctions(served, 'https://fns.example.dev', secret)
  */
-export const desiredFunctions = (
-  served: ServedFunction[],
-  origin: string,
-  secret: string,
-): Promise<DesiredFunction[]> =>
+export const desiredFunctions = (served: ServedFunction[], origin: string, secret: string): Promise<FunctionRecord[]> =>
   Promise.all(
     served.map(async (fn) => ({
       name: fn.name,
@@ -138,5 +124,5 @@ export const desiredFunctions = (
   );
 
 /** Keeps the functions named in `names` (all when `names` is undefined). */
-export const selectFunctions = (desired: DesiredFunction[], names: readonly string[] | undefined): DesiredFunction[] =>
+export const selectFunctions = (desired: FunctionRecord[], names: readonly string[] | undefined): FunctionRecord[] =>
   names ? desired.filter((fn) => names.includes(fn.name)) : desired;

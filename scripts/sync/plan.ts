@@ -1,10 +1,7 @@
 // The plan: what to create, update, delete or leave alone so an account holds exactly the
 // desired functions. Pure data in, data out; applying it is apply.ts.
-import type { RemoteFunction } from '../../src/platform/types.ts';
+import type { FunctionRecord, RemoteFunction } from '../../src/platform/function.ts';
 import { normalizeOrigin } from '../../src/url.ts';
-import type { DesiredFunction } from './manifest.ts';
-
-export type { RemoteFunction };
 
 /** A registered field that can differ. */
 export type Field = 'description' | 'parameters' | 'url';
@@ -18,13 +15,13 @@ export interface FieldChange {
 
 /** One step of a plan. `orphan`: ours, gone from functions/, kept because --prune was not given. */
 export type PlanEntry =
-  | { action: 'create'; name: string; desired: DesiredFunction }
+  | { action: 'create'; name: string; desired: FunctionRecord }
   | {
       action: 'update';
       name: string;
       id: string;
       changes: FieldChange[];
-      desired: DesiredFunction;
+      desired: FunctionRecord;
       /** The previous origin (--adopt) this registration is moved from. */
       adoptedFrom?: string;
     }
@@ -80,7 +77,7 @@ const canonical = (value: unknown): string =>
   );
 
 /** The fields of `remote` that differ from `desired`. */
-export const diffFields = (desired: DesiredFunction, remote: RemoteFunction): FieldChange[] => {
+export const diffFields = (desired: FunctionRecord, remote: RemoteFunction): FieldChange[] => {
   const changes: FieldChange[] = [];
   if (remote.description !== desired.description) {
     changes.push({ field: 'description', before: remote.description, after: desired.description });
@@ -100,7 +97,7 @@ const byId = (a: RemoteFunction, b: RemoteFunction) => a.id.localeCompare(b.id);
  * @example planSync({ desired, remote, origin: 'https://fns.example.dev', prune: false }).counts.create
  */
 export const planSync = (input: {
-  desired: DesiredFunction[];
+  desired: FunctionRecord[];
   remote: RemoteFunction[];
   origin: string;
   prune: boolean;

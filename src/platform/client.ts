@@ -12,17 +12,16 @@ import {
   WEBHOOKS_PATH,
 } from './contract.ts';
 import { PlatformError, ValidationError } from './errors.ts';
+import type { FunctionRecord, FunctionRecordUpdate, RemoteFunction } from './function.ts';
 import { parsePage, toRemoteFunction, toWebhook, unwrapRecord, withId } from './normalise.ts';
 import { printable } from './printable.ts';
 import { DEFAULT_RETRY, type RetryOptions } from './retry.ts';
 import {
   type ContactInput,
-  type CustomFunctionInput,
-  type CustomFunctionUpdate,
   contactInput,
-  customFunctionInput,
-  customFunctionUpdate,
   describeIssues,
+  functionRecord,
+  functionRecordUpdate,
   type MessageInput,
   messageInput,
   type SubAccountInput,
@@ -33,7 +32,7 @@ import {
   webhookUpdate,
 } from './schemas.ts';
 import { createTransport, type RequestInfo, type RetryInfo, type Transport, tooLarge } from './transport.ts';
-import type { Contact, Message, RemoteFunction, SigningSecret, SubAccount, Webhook } from './types.ts';
+import type { Contact, Message, SigningSecret, SubAccount, Webhook } from './types.ts';
 
 export interface PlatformClientOptions {
   /** The account's `{base_url}` (PLATFORM_BASE_URL); required, there is no default. */
@@ -84,8 +83,8 @@ export interface PlatformClient {
   customFunctions: {
     /** Every registered function, following every page. */
     list(): Promise<RemoteFunction[]>;
-    create(input: CustomFunctionInput): Promise<RemoteFunction>;
-    update(id: string, input: CustomFunctionUpdate): Promise<RemoteFunction>;
+    create(input: FunctionRecord): Promise<RemoteFunction>;
+    update(id: string, input: FunctionRecordUpdate): Promise<RemoteFunction>;
     delete(id: string): Promise<void>;
   };
   subAccounts: { create(input: SubAccountInput): Promise<SubAccount> };
@@ -234,12 +233,12 @@ export const createPlatformClient = (options: PlatformClientOptions): PlatformCl
     customFunctions: {
       list: () => listAll(transport, '/v1/custom-functions', toRemoteFunction, maxListBytes),
       create: async (input) =>
-        toRemoteFunction(await post('/v1/custom-functions', valid(customFunctionInput, input, 'custom function'))),
+        toRemoteFunction(await post('/v1/custom-functions', valid(functionRecord, input, 'custom function'))),
       update: async (id, input) =>
         toRemoteFunction(
           (
             await transport('PATCH', `/v1/custom-functions/${segment(id, 'custom function')}`, {
-              body: valid(customFunctionUpdate, input, 'custom function update'),
+              body: valid(functionRecordUpdate, input, 'custom function update'),
             })
           ).body,
         ),

@@ -25,14 +25,7 @@ export const CURSOR_PARAM = 'cursor';
 /** Keys a returned record may carry its identifier under (A). */
 export const ID_KEYS = ['id', '_id'] as const;
 
-/**
- * Names the platform accepts for a custom function (A). Equal to the project's FUNCTION_NAME
- * (src/define.ts, checked by a test), restated here so the client needs nothing of the Worker runtime.
- */
-export const PLATFORM_FUNCTION_NAME = /^[a-z][a-z0-9_]{0,63}$/;
-
-/** The parameter type names of a custom function's flat map (A). */
-export const PARAMETER_TYPES = ['string', 'number', 'boolean', 'array', 'object'] as const;
+// A custom function's name rule and parameter types: src/platform/function.ts, with its record.
 
 /** Shape of an event type name, `<resource>.<happening>` like the spec's two (A: the rest are not shown). */
 export const EVENT_NAME = /^[a-z][a-z_]*(?:\.[a-z][a-z_]*)+$/;

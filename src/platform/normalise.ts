@@ -2,7 +2,8 @@
 // spec shows none: a bare array or one under data/items/results; `id` or `_id`; a next cursor or url
 // in the body or a Link rel="next" header.
 import { ID_KEYS, LIST_KEYS, NEXT_KEYS } from './contract.ts';
-import type { PlatformRecord, RemoteFunction, Webhook } from './types.ts';
+import type { RemoteFunction } from './function.ts';
+import type { PlatformRecord, Webhook } from './types.ts';
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -2,13 +2,14 @@
 // request leaves; the local emulator validates incoming bodies with the same ones, so a payload the
 // client sends is exactly a payload the emulator accepts.
 import { z } from 'zod';
-import { EVENT_NAME, PARAMETER_TYPES, PLATFORM_FUNCTION_NAME } from './contract.ts';
+import { EVENT_NAME } from './contract.ts';
+import { FUNCTION_NAME, type FunctionRecord, PARAMETER_TYPES } from './function.ts';
 
 /** Whose absence and wrong type the message tells apart: "is required" or "must be a ...". */
-const missingOr = (field: string, expected: string) => (issue: { input?: unknown }) =>
+export const missingOr = (field: string, expected: string) => (issue: { input?: unknown }) =>
   issue.input === undefined ? `${field} is required: ${expected}` : `${field} must be ${expected}`;
 
-const text = (field: string, what: string) =>
+export const text = (field: string, what: string) =>
   z
     .string({ error: missingOr(field, `a string, ${what}`) })
     .regex(/\S/, { error: `${field} must not be empty: ${what}` });
@@ -16,7 +17,7 @@ const text = (field: string, what: string) =>
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /** An https URL, or http on this machine (the emulator and `wrangler dev` run locally). */
-const endpointUrl = (field: string) =>
+export const endpointUrl = (field: string) =>
   text(field, 'an https URL').refine(
     (value) => {
       if (!URL.canParse(value)) return false;
@@ -64,7 +65,12 @@ export const webhookUpdate = webhookInput.partial().refine((value) => Object.key
   error: 'an update must change url, events or both',
 });
 
-/** The flat parameter map: parameter name -> one of the type names (CONTRACT section 5). */
+/** A function name, refused with the rule in words. */
+export const functionName = z
+  .string({ error: missingOr('name', 'a string in snake_case, for example "check_order_status"') })
+  .regex(FUNCTION_NAME, { error: 'name must be snake_case: a lowercase letter, then up to 63 of a-z, 0-9, _' });
+
+/** The flat parameter map: parameter name -> one of the type names. */
 export const parameterMap = z.record(
   z
     .string()
@@ -79,20 +85,16 @@ export const parameterMap = z.record(
   },
 );
 
-/** POST /v1/custom-functions: name, description, url, parameters. */
-export const customFunctionInput = z.object({
-  name: z
-    .string({ error: missingOr('name', 'a string in snake_case, for example "check_order_status"') })
-    .regex(PLATFORM_FUNCTION_NAME, {
-      error: 'name must be snake_case: a lowercase letter, then up to 63 of a-z, 0-9, _',
-    }),
+/** The registration record (POST /v1/custom-functions): name, description, url, parameters. */
+export const functionRecord = z.object({
+  name: functionName,
   description: text('description', 'what the function does and when the agent should call it'),
   url: endpointUrl('url'),
   parameters: parameterMap,
-});
+}) satisfies z.ZodType<FunctionRecord>;
 
-/** PATCH /v1/custom-functions/{id}: any non-empty subset of the create fields (CONTRACT section 5, A). */
-export const customFunctionUpdate = customFunctionInput.partial().refine((value) => Object.keys(value).length > 0, {
+/** PATCH /v1/custom-functions/{id}: any non-empty subset of the record (A). */
+export const functionRecordUpdate = functionRecord.partial().refine((value) => Object.keys(value).length > 0, {
   error: 'an update must change at least one of name, description, url, parameters',
 });
 
@@ -106,8 +108,6 @@ export type ContactInput = z.input<typeof contactInput>;
 export type MessageInput = z.input<typeof messageInput>;
 export type WebhookInput = z.input<typeof webhookInput>;
 export type WebhookUpdate = z.input<typeof webhookUpdate>;
-export type CustomFunctionInput = z.input<typeof customFunctionInput>;
-export type CustomFunctionUpdate = z.input<typeof customFunctionUpdate>;
 export type SubAccountInput = z.input<typeof subAccountInput>;
 
 /** Each problem of a refused payload as `field: problem`, in one line a person can act on. */

@@ -34,12 +34,3 @@ export interface SubAccount extends PlatformRecord {
   name?: string;
   adminEmail?: string;
 }
-
-/** A custom function as registered on the platform, normalised from whatever shape the list returns. */
-export interface RemoteFunction {
-  id: string;
-  name: string;
-  description: string;
-  url: string;
-  parameters: Record<string, string>;
-}

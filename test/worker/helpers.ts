@@ -9,20 +9,21 @@ export const ORIGIN = 'https://functions.example.com';
 /** The invocation key of `name` under the test secret. */
 export const keyOf = (name: string) => functionKey(SECRET, name);
 
-/** Sends a request through the Worker's real fetch handler. */
-// `exports` is typed by `wrangler types`; this project declares its Env by hand (src/env.ts).
-const worker = (exports as unknown as { default: Fetcher }).default;
+/** `send` (a path) and `call` (a function, as the platform does) through `worker`. */
+export const through = (worker: { fetch(request: Request): Promise<Response> }) => {
+  const send = (path: string, init: RequestInit = {}) => worker.fetch(new Request(`${ORIGIN}${path}`, init));
+  const call = async (name: string, args: unknown, init: RequestInit = {}) =>
+    send(`/functions/${name}?key=${await keyOf(name)}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: typeof args === 'string' ? args : JSON.stringify(args),
+      ...init,
+    });
+  return { send, call };
+};
 
-export const send = (path: string, init: RequestInit = {}) => worker.fetch(new Request(`${ORIGIN}${path}`, init));
-
-/** Calls a function the way the platform does: POST, JSON body, key in the query string. */
-export const call = async (name: string, args: unknown, init: RequestInit = {}) =>
-  send(`/functions/${name}?key=${await keyOf(name)}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: typeof args === 'string' ? args : JSON.stringify(args),
-    ...init,
-  });
+/** Through the Worker's real entry (worker.ts), serving functions/. */
+export const { send, call } = through(exports.default as unknown as Fetcher);
 
 /** The parsed JSON error of a refused call. */
 export const errorOf = async (response: Response) =>

@@ -8,7 +8,7 @@ import { nextId } from '../state.ts';
 export const contactRoutes: Route[] = [
   {
     method: 'GET',
-    pattern: /^\/v1\/contacts$/,
+    path: '/v1/contacts',
     handler: async ({ account, url, settings }) => {
       const { page, next } = paginate(account.contacts.values(), url, settings.pageSize);
       return { status: 200, body: pageShape(page.map(contactShape), next) };
@@ -16,7 +16,7 @@ export const contactRoutes: Route[] = [
   },
   {
     method: 'POST',
-    pattern: /^\/v1\/contacts$/,
+    path: '/v1/contacts',
     handler: async ({ state, account, request }) => {
       const input = await validBody(request, contactInput);
       const { id, seq } = nextId(state, 'ct');

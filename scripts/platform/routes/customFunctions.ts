@@ -1,13 +1,13 @@
 // /v1/custom-functions per CONTRACT section 5: list (paginated), create (409 on a taken name), get,
 // update, delete.
-import { customFunctionInput, customFunctionUpdate } from '../../../src/platform/schemas.ts';
+import { functionRecord, functionRecordUpdate } from '../../../src/platform/schemas.ts';
 import { EmulatorError } from '../http.ts';
 import type { Route } from '../route.ts';
 import { found, paginate, validBody } from '../route.ts';
 import { deletedShape, functionShape, pageShape } from '../shapes.ts';
 import { type AccountState, type FunctionRecord, nextId } from '../state.ts';
 
-const ONE = /^\/v1\/custom-functions\/(?<id>[^/]+)$/;
+const ONE = '/v1/custom-functions/:id';
 
 const nameTaken = (account: AccountState, name: string, except?: string) => {
   const holder = [...account.functions.values()].find((fn) => fn.name === name && fn.id !== except);
@@ -23,7 +23,7 @@ const nameTaken = (account: AccountState, name: string, except?: string) => {
 export const customFunctionRoutes: Route[] = [
   {
     method: 'GET',
-    pattern: /^\/v1\/custom-functions$/,
+    path: '/v1/custom-functions',
     handler: async ({ account, url, settings }) => {
       const { page, next } = paginate(account.functions.values(), url, settings.pageSize);
       return { status: 200, body: pageShape(page.map(functionShape), next) };
@@ -31,9 +31,9 @@ export const customFunctionRoutes: Route[] = [
   },
   {
     method: 'POST',
-    pattern: /^\/v1\/custom-functions$/,
+    path: '/v1/custom-functions',
     handler: async ({ state, account, request }) => {
-      const input = await validBody(request, customFunctionInput);
+      const input = await validBody(request, functionRecord);
       nameTaken(account, input.name);
       const { id, seq } = nextId(state, 'cf');
       const now = new Date().toISOString();
@@ -44,7 +44,7 @@ export const customFunctionRoutes: Route[] = [
   },
   {
     method: 'GET',
-    pattern: ONE,
+    path: ONE,
     handler: async ({ account, params }) => ({
       status: 200,
       body: functionShape(found(account.functions, params.id, 'custom function')),
@@ -52,10 +52,10 @@ export const customFunctionRoutes: Route[] = [
   },
   {
     method: 'PATCH',
-    pattern: ONE,
+    path: ONE,
     handler: async ({ account, request, params }) => {
       const fn = found(account.functions, params.id, 'custom function');
-      const input = await validBody(request, customFunctionUpdate);
+      const input = await validBody(request, functionRecordUpdate);
       if (input.name !== undefined) nameTaken(account, input.name, fn.id);
       Object.assign(fn, input, { updatedAt: new Date().toISOString() });
       return { status: 200, body: functionShape(fn) };
@@ -63,7 +63,7 @@ export const customFunctionRoutes: Route[] = [
   },
   {
     method: 'DELETE',
-    pattern: ONE,
+    path: ONE,
     handler: async ({ account, params }) => {
       const fn = found(account.functions, params.id, 'custom function');
       account.functions.delete(fn.id);

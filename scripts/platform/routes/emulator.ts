@@ -1,7 +1,7 @@
 // Emulator-only endpoints under /_emulator/ (not the platform's API): playing the agent, and an
 // inbound customer message that triggers signed `message.received` deliveries.
 import { z } from 'zod';
-import { PLATFORM_FUNCTION_NAME } from '../../../src/platform/contract.ts';
+import { FUNCTION_NAME } from '../../../src/platform/function.ts';
 import { EmulatorError } from '../http.ts';
 import { postJson } from '../outbound.ts';
 import type { Route } from '../route.ts';
@@ -10,7 +10,7 @@ import { deliveryShape, messageShape } from '../shapes.ts';
 import { nextId } from '../state.ts';
 
 const callInput = z.object({
-  name: z.string({ error: 'name is required: the registered function to call' }).regex(PLATFORM_FUNCTION_NAME, {
+  name: z.string({ error: 'name is required: the registered function to call' }).regex(FUNCTION_NAME, {
     error: 'name must be a registered function name',
   }),
   arguments: z.record(z.string(), z.unknown(), { error: 'arguments must be a JSON object' }).default({}),
@@ -25,7 +25,7 @@ const inboundInput = z.object({
 export const emulatorRoutes: Route[] = [
   {
     method: 'POST',
-    pattern: /^\/_emulator\/call$/,
+    path: '/_emulator/call',
     // The agent's side of the loop: POST the arguments to the function's url, report the answer.
     handler: async ({ account, request, settings }) => {
       const input = await validBody(request, callInput);
@@ -47,7 +47,7 @@ export const emulatorRoutes: Route[] = [
   },
   {
     method: 'POST',
-    pattern: /^\/_emulator\/inbound$/,
+    path: '/_emulator/inbound',
     handler: async ({ state, account, request, settings }) => {
       const input = await validBody(request, inboundInput);
       const contact = found(account.contacts, input.contactId, 'contact');

@@ -9,7 +9,7 @@ import { nextId } from '../state.ts';
 export const messageRoutes: Route[] = [
   {
     method: 'POST',
-    pattern: /^\/v1\/messages$/,
+    path: '/v1/messages',
     handler: async ({ state, account, request }) => {
       const input = await validBody(request, messageInput);
       if (!account.channels.includes(input.channel)) {

@@ -9,7 +9,7 @@ import { INCLUDED_SUB_ACCOUNTS, nextId, PLAN_NAMES } from '../state.ts';
 export const subAccountRoutes: Route[] = [
   {
     method: 'POST',
-    pattern: /^\/v1\/sub-accounts$/,
+    path: '/v1/sub-accounts',
     handler: async ({ state, account, request, settings }) => {
       const input = await validBody(request, subAccountInput);
       const included = INCLUDED_SUB_ACCOUNTS[account.plan];

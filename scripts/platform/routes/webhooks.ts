@@ -6,12 +6,12 @@ import { found, validBody } from '../route.ts';
 import { deletedShape, signingSecretShape, webhookShape } from '../shapes.ts';
 import { mintSecret, nextId } from '../state.ts';
 
-const SECRET_PATH = /^\/v1\/webhooks\/(?<id>[^/]+)\/signing-secret$/;
+const SECRET_PATH = '/v1/webhooks/:id/signing-secret';
 
 export const webhookRoutes: Route[] = [
   {
     method: 'POST',
-    pattern: /^\/v1\/webhooks$/,
+    path: '/v1/webhooks',
     handler: async ({ state, account, request }) => {
       const input = await validBody(request, webhookInput);
       const { id } = nextId(state, 'wh');
@@ -31,7 +31,7 @@ export const webhookRoutes: Route[] = [
   },
   {
     method: 'GET',
-    pattern: SECRET_PATH,
+    path: SECRET_PATH,
     handler: async ({ account, params }) => {
       const webhook = found(account.webhooks, params.id, 'webhook');
       if (!webhook.secret) {
@@ -42,7 +42,7 @@ export const webhookRoutes: Route[] = [
   },
   {
     method: 'POST',
-    pattern: SECRET_PATH,
+    path: SECRET_PATH,
     handler: async ({ account, params }) => {
       const webhook = found(account.webhooks, params.id, 'webhook');
       webhook.secret = mintSecret();
@@ -52,7 +52,7 @@ export const webhookRoutes: Route[] = [
   },
   {
     method: 'DELETE',
-    pattern: SECRET_PATH,
+    path: SECRET_PATH,
     handler: async ({ account, params }) => {
       const webhook = found(account.webhooks, params.id, 'webhook');
       if (!webhook.secret) throw new EmulatorError(404, 'no_signing_secret', 'This webhook has no signing secret.');

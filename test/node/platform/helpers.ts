@@ -4,7 +4,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { type EmulatorOptions, type RunningEmulator, startEmulator } from '../../../scripts/platform/emulator.ts';
 import type { Plan } from '../../../scripts/platform/state.ts';
 import { createPlatformClient, type PlatformClientOptions } from '../../../src/platform/client.ts';
-import type { CustomFunctionInput } from '../../../src/platform/schemas.ts';
+import type { FunctionRecord } from '../../../src/platform/function.ts';
 import type { RequestInfo } from '../../../src/platform/transport.ts';
 
 /** Starts one emulator for the file's tests and stops it after them. */
@@ -40,7 +40,7 @@ export const clientOf = (emulator: RunningEmulator, options: Partial<PlatformCli
 };
 
 /** A function registration the emulator accepts; `name` must be unique within a file. */
-export const fnInput = (name: string): CustomFunctionInput => ({
+export const fnInput = (name: string): FunctionRecord => ({
   name,
   description: `Does ${name}. Call it when the customer asks for it.`,
   url: `https://functions.example.com/functions/${name}?key=k`,

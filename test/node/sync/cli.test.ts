@@ -4,8 +4,10 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { functionNames } from '../../../scripts/generate.ts';
 import { lintWorkflows } from '../../../scripts/lint-workflows.ts';
 import type { RunningEmulator } from '../../../scripts/platform/emulator.ts';
+import { PROJECT_ROOT } from '../../../scripts/sync/manifest.ts';
 import { keyOf, ORIGIN, platform, recordsOf, SECRET } from './helpers.ts';
 
 const root = join(import.meta.dirname, '../../..');
@@ -43,7 +45,7 @@ describe('npm run sync', () => {
     const plan = await cli(['--dry-run', '--json', '--exit-code'], env);
     expect(plan.code).toBe(2);
     const document = JSON.parse(plan.stdout);
-    expect(document.functions).toContain('quote_price');
+    expect(document.functions).toEqual(functionNames(join(PROJECT_ROOT, 'functions')));
     expect(recordsOf(emulator, 'business')).toEqual([]);
 
     const applied = await cli([], env);

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { DesiredFunction } from '../../../scripts/sync/manifest.ts';
-import { hasChanges, isOwnedUrl, planSync, type RemoteFunction } from '../../../scripts/sync/plan.ts';
+import { hasChanges, isOwnedUrl, planSync } from '../../../scripts/sync/plan.ts';
+import type { FunctionRecord, RemoteFunction } from '../../../src/platform/function.ts';
 
 const ORIGIN = 'https://fns.example.dev';
 
-const desired = (name: string, overrides: Partial<DesiredFunction> = {}): DesiredFunction => ({
+const desired = (name: string, overrides: Partial<FunctionRecord> = {}): FunctionRecord => ({
   name,
   description: `Does ${name}.`,
   parameters: { city: 'string' },
@@ -12,7 +12,7 @@ const desired = (name: string, overrides: Partial<DesiredFunction> = {}): Desire
   ...overrides,
 });
 
-const remote = (id: string, fn: DesiredFunction, overrides: Partial<RemoteFunction> = {}): RemoteFunction => ({
+const remote = (id: string, fn: FunctionRecord, overrides: Partial<RemoteFunction> = {}): RemoteFunction => ({
   id,
   ...fn,
   ...overrides,

@@ -103,7 +103,7 @@ describe('sync against the local platform', () => {
     const [clash] = served as [ServedFunction];
     const theirs = {
       description: 'Their own function.',
-      parameters: { q: 'string' },
+      parameters: { q: 'string' as const },
       url: 'https://crm.example.com/hook?token=t',
     };
     await api.create({ name: 'their_lookup', ...theirs });

@@ -2,8 +2,8 @@
 // before it can be synced.
 import { describe, expect, it } from 'vitest';
 import { functions } from '../../../generated/functions.ts';
-import { FUNCTION_NAME } from '../../../src/define.ts';
 import { DESCRIPTION_LIMIT, describeFunction, describeParameters } from '../../../src/describe.ts';
+import { FUNCTION_NAME } from '../../../src/platform/function.ts';
 
 describe.each(Object.entries(functions))('functions/%s.ts', (name, definition) => {
   it('has a platform-safe snake_case name', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { functionKey, isFunctionKey } from '../../../src/keys.ts';
-import { errorOf, keyOf, send } from '../helpers.ts';
+import { send } from '../fixture.ts';
+import { errorOf, keyOf } from '../helpers.ts';
 
 const body = JSON.stringify({ plan: 'starter', seats: 1 });
 
@@ -20,7 +21,7 @@ describe('per-function keys', () => {
   });
 
   it("refuses another function's key", async () => {
-    const res = await send(`/functions/quote_price?key=${await keyOf('check_opening_hours')}`, {
+    const res = await send(`/functions/quote_price?key=${await keyOf('tell_time')}`, {
       method: 'POST',
       body,
     });

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { setLogSink } from '../../../src/log.ts';
-import { call } from '../helpers.ts';
+import { call } from '../fixture.ts';
 
 const lines: Record<string, unknown>[] = [];
 setLogSink((line) => lines.push(JSON.parse(line)));

@@ -3,6 +3,7 @@
 import { createExecutionContext } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { functions } from '../../../generated/functions.ts';
 import { defineFunction } from '../../../src/define.ts';
 import type { Env } from '../../../src/env.ts';
 import { manifestKey } from '../../../src/keys.ts';
@@ -89,7 +90,7 @@ describe('GET /openapi.json', () => {
       functionKeyHeader: { type: 'apiKey', in: 'header', name: 'X-Function-Key' },
       functionKeyBearer: { type: 'http', scheme: 'bearer' },
     });
-    const operation = document.paths['/functions/quote_price']?.post as Operation;
+    const operation = document.paths[`/functions/${Object.keys(functions)[0]}`]?.post as Operation;
     expect(operation.security).toEqual([{ functionKey: [] }, { functionKeyHeader: [] }, { functionKeyBearer: [] }]);
     expect(document.components.schemas.Error?.properties).toHaveProperty('error');
   });

@@ -11,7 +11,7 @@ import type { QueuedDelivery } from '../../../src/webhook/delivery.ts';
 import { forgetSigningSecrets } from '../../../src/webhook/secrets.ts';
 import { type EventsService, serveEvents } from '../../../src/webhook/serve.ts';
 import { createWorker } from '../../../src/worker.ts';
-import { fakePlatform, PLATFORM } from '../functions/platform.ts';
+import { contactsOf, messagesOf, PLATFORM, seedContact, usePlatform } from '../emulator.ts';
 import { ORIGIN } from '../helpers.ts';
 import { mockOutbound, type Outbound } from '../outbound.ts';
 
@@ -19,7 +19,20 @@ export const EVENTS_URL = `${ORIGIN}/events`;
 
 /** The platform's side: messages and contacts, plus one webhook whose secret can be rotated. */
 export const eventsPlatform = (outbound: Outbound = mockOutbound()) => {
-  const messages = fakePlatform(outbound);
+  const platform = usePlatform(outbound);
+  // The examples message contacts a real account would hold; the emulator holds them once asked.
+  outbound.on('POST', `${PLATFORM}/v1/messages`, async (request) => {
+    const { contactId } = (await request.clone().json()) as { contactId: string };
+    if (!contactsOf(platform).some((contact) => contact.id === contactId)) {
+      seedContact(platform, { id: contactId, name: 'Customer', phone: '+447700900000', channel: 'whatsapp' });
+    }
+    return platform.fetch(request);
+  });
+  const messages = {
+    get messages() {
+      return messagesOf(platform);
+    },
+  };
   const webhook = { id: 'wh_1', url: EVENTS_URL, events: ['appointment.booked', 'message.received'] };
   let secret = 'whsec_first';
   let secretReads = 0;

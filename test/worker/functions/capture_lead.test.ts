@@ -1,8 +1,9 @@
 import { reset } from 'cloudflare:test';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Platform } from '../../../scripts/platform/platform.ts';
+import { callWith, contactsOf, PLATFORM, platformEnv, seedContact, usePlatform } from '../emulator.ts';
 import { errorOf } from '../helpers.ts';
 import { mockOutbound, type Outbound } from '../outbound.ts';
-import { callWith, type FakePlatform, fakePlatform, PLATFORM, platformEnv } from './platform.ts';
 
 interface Lead {
   contactId: string;
@@ -16,11 +17,11 @@ interface Lead {
 const ann = { name: 'Ann Lee', phone: '+44 7700 900123', need: 'A chatbot for our three clinics' };
 
 let outbound: Outbound;
-let platform: FakePlatform;
+let platform: Platform;
 beforeEach(async () => {
   await reset();
   outbound = mockOutbound();
-  platform = fakePlatform(outbound, 20);
+  platform = usePlatform(outbound, { delayMs: 20 });
 });
 afterEach(() => outbound.restore());
 
@@ -33,22 +34,24 @@ const capture = async (args: Record<string, unknown>) => {
 describe('capture_lead', () => {
   it('creates the contact on the platform and calls a lead with budget and a near start hot', async () => {
     const lead = await capture({ ...ann, monthlyBudget: 2000, timeline: 'this_month' });
-    expect(lead).toMatchObject({ contactId: 'ct_1', newContact: true, qualification: 'hot', unknown: [] });
+    expect(lead).toMatchObject({ newContact: true, qualification: 'hot', unknown: [] });
     expect(lead.nextStep).toContain('check_availability');
-    expect(platform.contacts).toEqual([{ id: 'ct_1', name: 'Ann Lee', phone: '+447700900123', channel: 'whatsapp' }]);
+    expect(contactsOf(platform)).toEqual([
+      { id: lead.contactId, name: 'Ann Lee', phone: '+447700900123', channel: 'whatsapp' },
+    ]);
     expect(outbound.requests.find((r) => r.method === 'POST')?.headers.get('x-api-key')).toBe('test-platform-key');
   });
 
   it('reuses the existing contact with the same phone number however it is written', async () => {
-    platform.contacts.push({ id: 'ct_7', name: 'Ann', phone: '+447700900123', channel: 'whatsapp' });
+    seedContact(platform, { id: 'ct_7', name: 'Ann', phone: '+447700900123', channel: 'whatsapp' });
     const lead = await capture({ ...ann, phone: '+44 (7700) 900-123' });
     expect(lead).toMatchObject({ contactId: 'ct_7', newContact: false });
-    expect(platform.contacts).toHaveLength(1);
+    expect(contactsOf(platform)).toHaveLength(1);
   });
 
   it('creates one contact when the same lead arrives twice at once', async () => {
     const [a, b] = await Promise.all([capture(ann), capture(ann)]);
-    expect(platform.contacts).toHaveLength(1);
+    expect(contactsOf(platform)).toHaveLength(1);
     expect(a.contactId).toBe(b.contactId);
     expect([a.newContact, b.newContact].sort()).toEqual([false, true]);
     expect(outbound.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
@@ -77,7 +80,7 @@ describe('capture_lead', () => {
     expect(error.code).toBe('platform_unavailable');
     expect(error.message).toContain('Carry on helping the customer');
     expect(error.message).not.toContain('test-platform-key');
-    expect(platform.contacts).toEqual([]);
+    expect(contactsOf(platform)).toEqual([]);
   });
 
   it('says "do not call again" when the platform refuses the key', async () => {

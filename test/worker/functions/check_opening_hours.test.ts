@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import checkOpeningHours from '../../../functions/check_opening_hours.ts';
+import { describeFunction } from '../../../src/describe.ts';
 import { call, errorOf } from '../helpers.ts';
 
 interface Hours {
@@ -52,5 +54,14 @@ describe('check_opening_hours', () => {
     const response = await call('check_opening_hours', { at: moment });
     expect(response.status).toBe(422);
     expect((await errorOf(response)).details).toEqual([expect.objectContaining({ argument: 'at' })]);
+  });
+});
+
+describe('the enriched description of check_opening_hours', () => {
+  it('says the moment is optional and in ISO 8601', () => {
+    const { description, parameters } = describeFunction('check_opening_hours', checkOpeningHours);
+    expect(parameters).toEqual({ at: 'string' });
+    expect(description).toContain('- at (optional, string): A date and time in ISO 8601');
+    expect(description).toContain('leave out for now');
   });
 });

@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Platform } from '../../../scripts/platform/platform.ts';
+import { callWith, messagesOf, PLATFORM, platformEnv, seedContact, usePlatform } from '../emulator.ts';
 import { errorOf } from '../helpers.ts';
 import { mockOutbound, type Outbound } from '../outbound.ts';
-import { callWith, type FakePlatform, fakePlatform, PLATFORM, platformEnv } from './platform.ts';
 
 const handoff = {
   summary:
@@ -12,10 +13,12 @@ const handoff = {
 };
 
 let outbound: Outbound;
-let platform: FakePlatform;
+let platform: Platform;
 beforeEach(() => {
   outbound = mockOutbound();
-  platform = fakePlatform(outbound);
+  platform = usePlatform(outbound);
+  // The team inbox HANDOFF_CONTACT_ID names (platformEnv).
+  seedContact(platform, { id: 'ct_team', name: 'Team inbox', phone: '+447700900999', channel: 'whatsapp' });
 });
 afterEach(() => outbound.restore());
 
@@ -23,14 +26,15 @@ describe('handoff_to_human', () => {
   it("sends the model's summary to the team inbox and says what to tell the customer", async () => {
     const response = await callWith('handoff_to_human', handoff);
     expect(response.status).toBe(200);
+    const [sent] = messagesOf(platform);
     expect(await response.json()).toEqual({
       handedOff: true,
-      messageId: 'msg_1',
+      messageId: sent?.id,
       tellCustomer: 'A colleague has the details and will reply in this conversation during opening hours.',
     });
-    expect(platform.messages).toEqual([
+    expect(messagesOf(platform)).toEqual([
       {
-        id: 'msg_1',
+        id: sent?.id,
         contactId: 'ct_team',
         channel: 'whatsapp',
         text: `Handoff: a complaint.\nCustomer: Ann Lee, +44 7700 900123.\n${handoff.summary}`,
@@ -43,7 +47,7 @@ describe('handoff_to_human', () => {
       tellCustomer: string;
     };
     expect(body.tellCustomer).toContain('as soon as possible');
-    expect(platform.messages[0]?.text.startsWith('URGENT handoff: a complaint.')).toBe(true);
+    expect(messagesOf(platform)[0]?.text.startsWith('URGENT handoff: a complaint.')).toBe(true);
   });
 
   it('sends through the configured channel, and says when nobody could be told', async () => {
@@ -52,7 +56,7 @@ describe('handoff_to_human', () => {
     const error = await errorOf(response);
     expect(error.code).toBe('handoff_failed');
     expect(error.message).toContain('nobody has been told yet');
-    expect(platform.messages).toEqual([]);
+    expect(messagesOf(platform)).toEqual([]);
   });
 
   it('answers 502 when the platform fails, without claiming the team was told', async () => {

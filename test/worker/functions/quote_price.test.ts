@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import quotePrice from '../../../functions/quote_price.ts';
+import { describeFunction } from '../../../src/describe.ts';
 import { call, errorOf } from '../helpers.ts';
 
 const quote = async (args: Record<string, unknown>) => {
@@ -40,5 +42,19 @@ describe('quote_price', () => {
     expect(error.code).toBe('invalid_arguments');
     expect(error.details).toEqual([expect.objectContaining({ argument })]);
     expect(error.message).toContain(`"${argument}"`);
+  });
+});
+
+describe('the enriched description of quote_price', () => {
+  it('carries every enum, bound, default and field description', () => {
+    const { description } = describeFunction('quote_price', quotePrice);
+    for (const constraint of [
+      '- plan (required, string): One of "starter", "growth", "scale". The plan the customer asked about.',
+      '- seats (required, number): Whole number, from 1 to 500. How many users will need access.',
+      '- billing (optional, string, default "monthly"): One of "monthly", "yearly".',
+      '- currency (optional, string, default "USD"): One of "USD", "EUR", "GBP".',
+    ]) {
+      expect(description).toContain(constraint);
+    }
   });
 });

@@ -3,19 +3,19 @@
 import { createExecutionContext } from 'cloudflare:test';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineFunction, FUNCTION_NAME } from '../../../src/define.ts';
+import { defineFunction } from '../../../src/define.ts';
 import type { Env } from '../../../src/env.ts';
 import { functionKey } from '../../../src/keys.ts';
 import { setLogSink } from '../../../src/log.ts';
 import { createPlatformClient } from '../../../src/platform/client.ts';
-import { PLATFORM_FUNCTION_NAME } from '../../../src/platform/contract.ts';
 import { platformFromEnv } from '../../../src/platform/fromEnv.ts';
+import { FUNCTION_NAME } from '../../../src/platform/function.ts';
 import { signWebhook, verifyWebhook } from '../../../src/platform/signature.ts';
 import { createWorker } from '../../../src/worker.ts';
+import { contactsOf, PLATFORM, usePlatform } from '../emulator.ts';
 import { hang, mockOutbound, type Outbound } from '../outbound.ts';
 
 const SECRET = 'context-secret';
-const PLATFORM = 'https://platform.test';
 
 const functions = {
   save_lead: defineFunction({
@@ -63,12 +63,15 @@ afterEach(() => outbound?.restore());
 
 describe('context.platform', () => {
   it('lets a function create a contact in one line, with the key from PLATFORM_API_KEY', async () => {
-    outbound = mockOutbound().on('POST', `${PLATFORM}/v1/contacts`, async (request) =>
-      Response.json({ id: 'ct_9', ...((await request.json()) as object) }, { status: 201 }),
-    );
+    outbound = mockOutbound();
+    const platform = usePlatform(outbound, { apiKey: 'platform-key' });
     const response = await invoke('save_lead', { name: 'Ada', phone: '+14155550123' });
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ contactId: 'ct_9' });
+    const [contact] = contactsOf(platform);
+    expect(await response.json()).toEqual({ contactId: contact?.id });
+    expect(contactsOf(platform)).toEqual([
+      { id: contact?.id, name: 'Ada', phone: '+14155550123', channel: 'whatsapp' },
+    ]);
     const [sent] = outbound.requests;
     expect(sent?.headers.get('x-api-key')).toBe('platform-key');
     expect(await sent?.json()).toEqual({ name: 'Ada', phone: '+14155550123', channel: 'whatsapp' });
@@ -136,9 +139,11 @@ describe('the platform client in workerd', () => {
   });
 });
 
-describe('the platform contract', () => {
-  it('accepts exactly the function names the project allows', () => {
-    expect(PLATFORM_FUNCTION_NAME.source).toBe(FUNCTION_NAME.source);
-    expect(PLATFORM_FUNCTION_NAME.flags).toBe(FUNCTION_NAME.flags);
+describe('the function name rule (one for files, the client and the emulator)', () => {
+  it('accepts snake_case names of 1 to 64 characters starting with a letter, and nothing else', () => {
+    for (const name of ['quote_price', 'a', `a${'b'.repeat(63)}`, 'v2_quote']) expect(name).toMatch(FUNCTION_NAME);
+    for (const name of ['QuotePrice', '_quote', '1quote', 'quote-price', `a${'b'.repeat(64)}`, '']) {
+      expect(name).not.toMatch(FUNCTION_NAME);
+    }
   });
 });

@@ -2,27 +2,18 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineFunction } from '../../../src/define.ts';
 import { SIGNATURE_TOLERANCE_SECONDS } from '../../../src/platform/signature.ts';
-import {
-  entry,
-  errorOf,
-  keyOf,
-  nowSeconds,
-  ORIGIN,
-  post,
-  SIGNING_SECRET,
-  signatureHeaders,
-  workerOf,
-} from './harness.ts';
+import { fixture } from '../fixture.ts';
+import { errorOf, keyOf, nowSeconds, ORIGIN, post, SIGNING_SECRET, signatureHeaders, workerOf } from './harness.ts';
 
-/** A quote_price body no other test sends. */
+/** A body of the fixture's quote_price no other test sends. */
 const freshBody = () => JSON.stringify({ plan: 'growth', seats: 3, nonce: crypto.randomUUID() });
 
 const signedCall = async (body: string, headers: Record<string, string>) =>
-  entry.fetch(await post('quote_price', body, headers));
+  fixture.fetch(await post('quote_price', body, headers));
 
 /** A signed GET of `name` with `query` (and the key) in its url. */
 const signedGet = async (name: string, query = '', headers?: Record<string, string>) =>
-  entry.fetch(
+  fixture.fetch(
     new Request(`${ORIGIN}/functions/${name}?${query}${query ? '&' : ''}key=${await keyOf(name)}`, {
       headers: headers ?? (await signatureHeaders('')),
     }),
@@ -108,8 +99,8 @@ describe('signed invocations (PLATFORM_SIGNING_SECRET set)', () => {
 
   it('serves signed GETs to different functions in the same second (both signed over an empty body)', async () => {
     const headers = await signatureHeaders('');
-    expect((await signedGet('check_opening_hours', '', headers)).status).toBe(200);
-    expect((await signedGet('check_opening_hours', '', headers)).status).toBe(200);
+    expect((await signedGet('tell_time', '', headers)).status).toBe(200);
+    expect((await signedGet('tell_time', '', headers)).status).toBe(200);
     const empty = defineFunction({
       description: 'Takes nothing.',
       parameters: z.object({}),
@@ -127,7 +118,7 @@ describe('signed invocations (PLATFORM_SIGNING_SECRET set)', () => {
     const body = freshBody();
     const url = new URL((await post('quote_price', body)).url);
     url.searchParams.set('seats', '400');
-    const rewritten = await entry.fetch(
+    const rewritten = await fixture.fetch(
       new Request(url, { method: 'POST', headers: await signatureHeaders(body), body }),
     );
     expect(rewritten.status).toBe(401);
@@ -138,7 +129,7 @@ describe('signed invocations (PLATFORM_SIGNING_SECRET set)', () => {
     const request = await post('quote_price', body, await signatureHeaders(body));
     const url = new URL(request.url);
     url.searchParams.set('key', 'A'.repeat(43));
-    const response = await entry.fetch(new Request(url, request));
+    const response = await fixture.fetch(new Request(url, request));
     expect(response.status).toBe(401);
     expect((await errorOf(response)).code).toBe('unauthorized');
   });

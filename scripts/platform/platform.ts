@@ -1,0 +1,223 @@
+// The local platform (CONTRACT section 6) as a fetch handler: the spec's routes, statuses and rules
+// on in-memory state, with fault injection for tests. It runs anywhere fetch does: Node serves it
+// through emulator.ts, and workerd tests answer the Worker's platform calls with it (outbound mock).
+import { Router } from 'itty-router/Router';
+import { FunctionError } from '../../src/errors.ts';
+import { authenticate } from './auth.ts';
+import { createFaults, type FaultOptions } from './faults.ts';
+import { EmulatorError, errorAnswer, jsonAnswer } from './http.ts';
+import { createRateLimiter, DEFAULT_RATE_LIMIT, type RateLimitOptions } from './rateLimit.ts';
+import type { Route, RouteSettings } from './route.ts';
+import { contactRoutes } from './routes/contacts.ts';
+import { customFunctionRoutes } from './routes/customFunctions.ts';
+import { emulatorRoutes } from './routes/emulator.ts';
+import { messageRoutes } from './routes/messages.ts';
+import { subAccountRoutes } from './routes/subAccounts.ts';
+import { webhookRoutes } from './routes/webhooks.ts';
+import {
+  type AccountOptions,
+  type AccountState,
+  createState,
+  type EmulatorState,
+  type SeededAccount,
+} from './state.ts';
+
+export interface PlatformOptions {
+  /** Default: one account per plan (Business, Agency, Agency Unlimited, Legacy without API access). */
+  accounts?: AccountOptions[];
+  /** Records per list page (default 20). */
+  pageSize?: number;
+  /** Per-key limit; false turns it off. */
+  rateLimit?: RateLimitOptions | false;
+  faults?: FaultOptions;
+  /** What the 11th Agency sub-account does (default 'refuse' with 402; 'charge' creates it as extra). */
+  agencyExtraSubAccounts?: 'refuse' | 'charge';
+  /** When set, the emulator signs its calls of functions with it (the Worker's PLATFORM_SIGNING_SECRET). */
+  functionSigningSecret?: string;
+  /** Time limit of deliveries and function calls (default 15 000 ms). */
+  outboundTimeoutMs?: number;
+  /** Called once per request, after it was answered (the CLI prints a line). */
+  onRequest?: (request: LoggedRequest) => void;
+}
+
+/** One request the emulator answered (never its query string, which may carry a key). */
+export interface LoggedRequest {
+  method: string;
+  path: string;
+  status: number | 'dropped';
+}
+
+/** Thrown instead of answering: the adapter closes the connection (a fault the tests inject). */
+export class ConnectionDropped extends Error {
+  constructor() {
+    super('The platform dropped the connection (injected).');
+    this.name = 'ConnectionDropped';
+  }
+}
+
+export interface Platform {
+  /** Answers one request, or throws ConnectionDropped. */
+  fetch(request: Request): Promise<Response>;
+  accounts: SeededAccount[];
+  /** The live in-memory state, for tests to inspect. */
+  state: EmulatorState;
+  /** Replaces the faults and restarts their counts. */
+  setFaults(faults: FaultOptions): void;
+  /** How many requests arrived so far. */
+  requests(): number;
+  /** The requests so far, in order (the last 10 000). */
+  log(): LoggedRequest[];
+}
+
+const ROUTES: Route[] = [
+  ...contactRoutes,
+  ...messageRoutes,
+  ...webhookRoutes,
+  ...customFunctionRoutes,
+  ...subAccountRoutes,
+  ...emulatorRoutes,
+];
+
+type RoutedRequest = Request & { params: Record<string, string> };
+type Call = { state: EmulatorState; account: AccountState; url: URL; settings: RouteSettings };
+
+// itty-router matches the path; the methods of one path share a route, so another method is a 405.
+const router = Router<RoutedRequest, [Call]>();
+for (const path of new Set(ROUTES.map((route) => route.path))) {
+  const byMethod = new Map(ROUTES.filter((route) => route.path === path).map((route) => [route.method, route]));
+  router.all(path, (request, call) => {
+    const route = byMethod.get(request.method);
+    if (!route) {
+      const allow = [...byMethod.keys()].join(', ');
+      throw new EmulatorError(405, 'method_not_allowed', `${request.method} is not allowed here; use ${allow}.`, {
+        headers: { allow },
+      });
+    }
+    return route.handler({ ...call, request, params: { ...request.params } });
+  });
+}
+router.all('*', (request) => {
+  throw new EmulatorError(
+    404,
+    'not_found',
+    `No endpoint ${new URL(request.url).pathname.slice(0, 100)}: every path starts with /v1/ (see the spec).`,
+  );
+});
+
+const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The local platform's fetch handler and its state.
+ * @example const platform = createPlatform({ pageSize: 2 }); await platform.fetch(new Request(`${base}/v1/contacts`))
+ */
+export const createPlatform = (options: PlatformOptions = {}): Platform => {
+  const state = createState(options.accounts);
+  const faults = createFaults(options.faults);
+  const limited = createRateLimiter(options.rateLimit ?? DEFAULT_RATE_LIMIT);
+  const settings: RouteSettings = {
+    pageSize: options.pageSize ?? 20,
+    agencyExtraSubAccounts: options.agencyExtraSubAccounts ?? 'refuse',
+    functionSigningSecret: options.functionSigningSecret,
+    outboundTimeoutMs: options.outboundTimeoutMs ?? 15_000,
+  };
+  const log: LoggedRequest[] = [];
+  let count = 0;
+
+  const fetch = async (request: Request): Promise<Response> => {
+    count++;
+    const url = new URL(request.url);
+    const entry: LoggedRequest = { method: request.method, path: url.pathname, status: 0 };
+    log.push(entry);
+    if (log.length > 10_000) log.shift();
+    const drop = () => {
+      entry.status = 'dropped';
+      options.onRequest?.(entry);
+      return new ConnectionDropped();
+    };
+    try {
+      const account = await authenticate(request, url, state);
+      const isApi = url.pathname.startsWith('/v1/');
+      if (isApi) {
+        if (account.plan === 'legacy') {
+          throw new EmulatorError(
+            403,
+            'plan_without_api_access',
+            "The account's plan does not include API access: check the plan.",
+          );
+        }
+        if (faults.slowMs > 0) await wait(faults.slowMs);
+        const verdict = faults.before(request.method);
+        if (verdict.kind === 'drop') throw drop();
+        if (verdict.kind === 'rateLimit') {
+          throw new EmulatorError(
+            429,
+            'rate_limited',
+            'Rate limit exceeded for this API key (injected). Back off and retry.',
+            {
+              headers: { 'retry-after': verdict.retryAfter },
+            },
+          );
+        }
+        if (verdict.kind === 'serverError') {
+          throw new EmulatorError(
+            verdict.status,
+            'server_error',
+            'The platform failed (injected). Nothing was applied.',
+          );
+        }
+        const retryAfter = limited(account.apiKey);
+        if (retryAfter > 0) {
+          throw new EmulatorError(
+            429,
+            'rate_limited',
+            `Rate limit exceeded for this API key. Retry after ${retryAfter} s.`,
+            {
+              headers: { 'retry-after': String(retryAfter) },
+            },
+          );
+        }
+      }
+      const answer = await router.fetch(request as RoutedRequest, { state, account, url, settings });
+      if (isApi && answer.status < 300) {
+        const lose = faults.loseAnswer(request.method);
+        if (lose === 'drop') throw drop();
+        if (lose === '502') {
+          throw new EmulatorError(
+            502,
+            'bad_gateway',
+            'The answer was lost on the way (injected); the request was applied.',
+          );
+        }
+      }
+      entry.status = answer.status;
+      options.onRequest?.(entry);
+      return jsonAnswer(answer.status, answer.body, answer.headers);
+    } catch (error) {
+      if (error instanceof ConnectionDropped) throw error;
+      // The Worker's own helpers (the bounded body reader) refuse with its error type.
+      const known =
+        error instanceof EmulatorError || error instanceof FunctionError
+          ? error
+          : new EmulatorError(500, 'internal_error', 'The emulator failed; see its console.');
+      if (known !== error) console.error(error);
+      entry.status = known.status;
+      options.onRequest?.(entry);
+      return errorAnswer(known);
+    }
+  };
+
+  return {
+    fetch,
+    accounts: state.accounts.map(({ id, name, plan, apiKey, channels }) => ({
+      id,
+      name,
+      plan,
+      apiKey,
+      channels: [...channels],
+    })),
+    state,
+    setFaults: (next) => faults.set(next),
+    requests: () => count,
+    log: () => [...log],
+  };
+};
