@@ -6,6 +6,7 @@ import type { ParameterType } from './platform/function.ts';
 export interface JsonSchema {
   type?: string | string[];
   properties?: Record<string, JsonSchema>;
+  additionalProperties?: JsonSchema | boolean;
   required?: string[];
   items?: JsonSchema;
   anyOf?: JsonSchema[];
@@ -179,6 +180,9 @@ interface Translation {
   example?: unknown;
 }
 
+/** What each item of a list (or value of a record) must be, for "each ...". */
+const memberWords = (t: Translation) => [...t.constraints, ...(t.nullable ? ['or null'] : [])].join(', ');
+
 /** One member of a union (or the only one) in words, with an example and its values when it is an enum. */
 interface Described {
   whole: boolean;
@@ -212,7 +216,7 @@ const describeMember = (s: JsonSchema, type: ParameterType | undefined, root: Js
     case 'array': {
       const item = s.items && depth < MAX_DEPTH ? translate(s.items, root, depth + 1) : undefined;
       const [itemType] = item?.types ?? [];
-      const itemWords = item ? [...item.constraints, ...(item.nullable ? ['or null'] : [])].join(', ') : '';
+      const itemWords = item ? memberWords(item) : '';
       const words = [
         `a list${item?.types.size === 1 && itemType ? ` of ${itemType}s` : ''}`,
         ...lengthWords(s.minItems, s.maxItems, 'item'),
@@ -234,7 +238,15 @@ const describeFields = (s: JsonSchema, root: JsonSchema, depth: number): Describ
   const fields = Object.entries(s.properties ?? {}).map(([key, property]) =>
     toField(key, required.has(key), translate(property, root, depth + 1)),
   );
-  if (fields.length === 0) return { whole: false, words: ['an object'], example: undefined };
+  if (fields.length === 0) {
+    // z.record: any keys, each value of one schema.
+    const value =
+      typeof s.additionalProperties === 'object' ? translate(s.additionalProperties, root, depth + 1) : undefined;
+    const each = value && memberWords(value);
+    const [valueType] = value?.types ?? [];
+    const words = value ? `an object of named ${valueType ?? 'value'}s${each ? `, each ${each}` : ''}` : 'an object';
+    return { whole: false, words: [words], example: undefined };
+  }
   const complete = fields.every((f) => !f.required || f.example !== undefined);
   const example = complete
     ? Object.fromEntries(fields.filter((f) => f.required).map((f) => [f.name, f.example]))

@@ -102,6 +102,13 @@ describe('describeFunction on a table of zod types', () => {
     );
   });
 
+  it('says what each value of a record must be', () => {
+    const manifest = describeSchema(z.object({ stock: z.record(z.string(), z.int().min(0)) }));
+    expect(lineOf(manifest.description, 'stock')).toBe(
+      '- stock (required, object): An object of named numbers, each whole number, at least 0.',
+    );
+  });
+
   it('stops at a recursive schema instead of looping', () => {
     const Node = z.object({
       name: z.string(),
