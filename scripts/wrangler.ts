@@ -2,6 +2,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 
 const bin = join(dirname(createRequire(import.meta.url).resolve('wrangler/package.json')), 'bin', 'wrangler.js');
 
@@ -47,3 +48,18 @@ export const environmentOf = (value: string | undefined): string | undefined => 
 
 /** wrangler's flags for an environment; production is `--env=`, the top level, named so wrangler does not warn. */
 export const envFlags = (env: string | undefined): string[] => (env ? ['--env', env] : ['--env=']);
+
+/**
+ * The one line of wrangler's output that says what went wrong (its `✘ [ERROR]` line, colours
+ * removed), for a message of ours; else its last line that is not a pointer to its log file.
+ * @example wranglerError(stderr) // 'In a non-interactive environment, it's necessary to set a CLOUDFLARE_API_TOKEN ...'
+ */
+export const wranglerError = (output: string): string => {
+  const lines = stripVTControlCharacters(output)
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
+  const error = lines.find((line) => /\[ERROR\]/.test(line));
+  if (error) return error.replace(/^.*\[ERROR\]\s*/, '');
+  return lines.filter((line) => !/Logs were written/.test(line)).at(-1) ?? 'no output';
+};

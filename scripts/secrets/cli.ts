@@ -5,7 +5,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { parseArgs, parseEnv } from 'node:util';
 import { PROJECT_ROOT, readManifest, type ServedFunction } from '../sync/manifest.ts';
-import { envFlags, environmentOf, runWrangler } from '../wrangler.ts';
+import { envFlags, environmentOf, runWrangler, wranglerError } from '../wrangler.ts';
 import { missingLines, type Setting, settingsOf, settingsTable, withTable } from './settings.ts';
 
 export const HELP = `Usage: npm run secrets -- <command> [options]
@@ -166,7 +166,7 @@ export const runSecrets = async (argv: string[], io: SecretsIo): Promise<number>
       io.stdout.write(`The Worker of ${target} does not exist yet: only this run's values count.\n`);
     } else {
       return fail([
-        `wrangler secret list failed (${listed.code}): ${(listed.stderr || listed.stdout).trim().split('\n').slice(-3).join(' ')}`,
+        `wrangler secret list failed (${listed.code}): ${wranglerError(`${listed.stderr}\n${listed.stdout}`)}`,
       ]);
     }
     const available = new Set([...vars, ...onWorker, ...Object.keys(given)]);
@@ -192,8 +192,12 @@ export const runSecrets = async (argv: string[], io: SecretsIo): Promise<number>
     return 0;
   }
   const put = await wrangler(['secret', 'bulk', ...envArgs], { input: JSON.stringify(toPut), cwd: root });
-  if (put.code !== 0)
-    return fail([`wrangler secret bulk failed (${put.code}) for ${target}; nothing is known to be put.`]);
+  if (put.code !== 0) {
+    const why = wranglerError(`${put.stderr}\n${put.stdout}`);
+    return fail([
+      `wrangler secret bulk failed (${put.code}) for ${target}: ${why} Run it again: whether any was put is unknown.`,
+    ]);
+  }
   io.stdout.write(`Put ${names.length} secret(s) on ${target}: ${names.join(', ')}.\n`);
   return 0;
 };

@@ -52,7 +52,8 @@ export interface Plan {
 /**
  * Paths under FUNCTIONS_BASE_URL that this project registers (CONTRACT section 5): a function's
  * own path and nothing else. A url elsewhere under the same origin (another team's webhook, a path
- * with `..`) is not ours, so --prune never deletes it. The events endpoint joins this list.
+ * with `..`) is not ours, so --prune never deletes it. (The events endpoint, EVENTS_PATH, is a webhook's
+ * url, owned by the webhook registration, never a custom function's.)
  */
 export const OWNED_PATHS: readonly RegExp[] = [/^\/functions\/[a-z][a-z0-9_]{0,63}$/];
 

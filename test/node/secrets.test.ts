@@ -169,3 +169,15 @@ describe('the project declarations', () => {
     expect(settings.find((s) => s.name === 'STORE_API_KEY')?.usedBy).toEqual(['get_order_status']);
   }, 60_000);
 });
+
+describe('wrangler failures', () => {
+  it('quote the error line of wrangler, without colours or the log-file pointer', async () => {
+    const { wranglerError } = await import('../../scripts/wrangler.ts');
+    const stderr =
+      '\n\u001b[31m✘ \u001b[41;31m[\u001b[41;97mERROR\u001b[41;31m]\u001b[0m \u001b[1mIn a non-interactive environment, it is necessary to set a CLOUDFLARE_API_TOKEN.\u001b[0m\n\n🪵  Logs were written to "/x.log"\n';
+    expect(wranglerError(stderr)).toBe(
+      'In a non-interactive environment, it is necessary to set a CLOUDFLARE_API_TOKEN.',
+    );
+    expect(wranglerError('first\nlast line\n🪵  Logs were written to "/x.log"')).toBe('last line');
+  });
+});
