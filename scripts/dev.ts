@@ -1,117 +1,165 @@
-// `npm run dev`: the whole loop on a laptop, no account needed. The local platform (8788), the
-// Worker under wrangler dev (8787, development mode), and a sync of every function to the
-// platform's Agency account on start and whenever functions/ changes. Flags after `--` go to
-// wrangler dev (`npm run dev -- --port 9000`). Ctrl-C stops everything.
+// `npm run dev`: the whole loop on a laptop, no account needed. The local platform (8788, or a free
+// port), a stand-in for the shop's order API, the Worker under wrangler dev (8787, development
+// mode) wired to both, the console, and a sync of every function to the platform's Agency account
+// on start and whenever functions/ changes. `npm run dev -- --help` for the flags.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, type FSWatcher, readFileSync, watch } from 'node:fs';
+import { type FSWatcher, watch } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { parseEnv, styleText } from 'node:util';
+import { styleText } from 'node:util';
+import { createPlatformClient } from '../src/platform/client.ts';
 import { functionUrl } from '../src/url.ts';
-import { DEFAULT_PORT, type RunningEmulator, startEmulator } from './platform/emulator.ts';
+import { DEV_HELP, parseDevArgs } from './dev/args.ts';
+import { type BrokenBuild, brokenEntry, brokenFunctions } from './dev/builds.ts';
+import { type ConsoleFunction, maskKey, type RunningConsole, startConsole } from './dev/console/server.ts';
+import { howToCall } from './dev/howToCall.ts';
+import { type LocalPlatform, startLocalPlatform } from './dev/platform.ts';
+import { clearDevState, writeDevState } from './dev/state.ts';
+import { type RunningStore, startStore } from './dev/store.ts';
+import { devVars } from './dev/vars.ts';
+import { functionNames } from './generate.ts';
 import { runSync } from './sync/cli.ts';
-import { PROJECT_ROOT, parseManifest, type ServedFunction } from './sync/manifest.ts';
-
-const wranglerArgs = process.argv.slice(2);
-const flag = (name: string): string | undefined => {
-  const at = wranglerArgs.findIndex((arg) => arg === name || arg.startsWith(`${name}=`));
-  if (at === -1) return undefined;
-  const arg = wranglerArgs[at] as string;
-  return arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : wranglerArgs[at + 1];
-};
-const port = Number(flag('--port') ?? 8787);
-const ip = flag('--ip') ?? '127.0.0.1';
-const host = ip === '0.0.0.0' || ip === '::' ? '127.0.0.1' : ip;
-const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-
-// The Worker's key secret is the one in .dev.vars, if any; without it, development serves every
-// function without a key (as the README's quick start shows), and the registered urls carry keys
-// from a secret of this session only.
-const devVars = join(PROJECT_ROOT, '.dev.vars');
-const fromFile = existsSync(devVars) ? parseEnv(readFileSync(devVars, 'utf8')).FUNCTIONS_SECRET : undefined;
-const secret = fromFile || randomBytes(24).toString('base64url');
+import { ManifestError, PROJECT_ROOT, parseManifest, type ServedFunction } from './sync/manifest.ts';
 
 const say = (text: string) => console.log(styleText('cyan', `[dev] ${text}`));
+const warn = (text: string) => console.error(styleText('yellow', `[dev] ${text}`));
+const fail = (text: string) => console.error(styleText('red', `[dev] ${text}`));
 
-let platform: RunningEmulator | undefined;
-let platformUrl = `http://127.0.0.1:${DEFAULT_PORT}`;
+let args: ReturnType<typeof parseDevArgs>;
 try {
-  platform = await startEmulator({ port: DEFAULT_PORT });
-  platformUrl = platform.url;
-  say(
-    `local platform on ${platformUrl} (Agency account key: ${platform.accounts.find((a) => a.plan === 'agency')?.apiKey})`,
-  );
+  args = parseDevArgs(process.argv.slice(2));
 } catch (error) {
-  if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
-  say(`port ${DEFAULT_PORT} is taken: using the platform already running there (npm run platform).`);
+  fail(`${(error as Error).message} See npm run dev -- --help.`);
+  process.exit(2);
 }
-const agencyKey = platform?.accounts.find((a) => a.plan === 'agency')?.apiKey ?? 'local-agency-key';
+if (args.help) {
+  process.stdout.write(DEV_HELP);
+  process.exit(0);
+}
+const host = args.ip === '0.0.0.0' || args.ip === '::' ? '127.0.0.1' : args.ip;
+const origin = `http://${host.includes(':') ? `[${host}]` : host}:${args.port}`;
 
-const worker: ChildProcess = spawn('wrangler', ['dev', '--var', 'AGENT_FUNCTIONS_MODE:development', ...wranglerArgs], {
-  cwd: PROJECT_ROOT,
-  stdio: 'inherit',
-  // No Request.cf lookup: it reaches out to the network at every start, and only warns when offline.
-  env: { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: process.env.CLOUDFLARE_CF_FETCH_ENABLED ?? 'false' },
-});
-
-let stopping = false;
+let platform: LocalPlatform | undefined;
+let store: RunningStore | undefined;
+let consoleServer: RunningConsole | undefined;
+let worker: ChildProcess | undefined;
 let watcher: FSWatcher | undefined;
+let stopping = false;
 const stop = async (code = 0) => {
   if (stopping) return;
   stopping = true;
   watcher?.close();
-  if (worker.exitCode === null) worker.kill('SIGINT');
-  await platform?.close();
+  clearDevState(PROJECT_ROOT);
+  if (worker && worker.exitCode === null) worker.kill('SIGINT');
+  await Promise.allSettled([platform?.emulator.close(), store?.close(), consoleServer?.close()]);
   process.exit(code);
 };
 process.on('SIGINT', () => void stop());
 process.on('SIGTERM', () => void stop());
+
+try {
+  store = await startStore();
+  platform = await startLocalPlatform(args.platformPort);
+} catch (error) {
+  fail((error as Error).message);
+  await stop(1);
+}
+const local = platform as LocalPlatform;
+if (local.note) warn(local.note);
+say(`local platform on ${local.emulator.url} (Agency account key: ${local.agencyKey})`);
+writeDevState(PROJECT_ROOT, { platformUrl: local.emulator.url });
+
+const settings = devVars(PROJECT_ROOT, {
+  platformUrl: local.emulator.url,
+  platformApiKey: local.agencyKey,
+  handoffContactId: local.handoffContactId,
+  storeUrl: (store as RunningStore).url,
+  storeApiKey: (store as RunningStore).apiKey,
+});
+for (const note of settings.notes) warn(note);
+if (settings.problems.length > 0) {
+  for (const problem of settings.problems) fail(problem);
+  await stop(1);
+}
+// Without a secret in .dev.vars the Worker serves without a key; the registered urls carry keys of
+// a secret of this session only.
+const secret = settings.secret ?? randomBytes(24).toString('base64url');
+
+/** Prints what does not build; returns a fingerprint so the same problem is not printed twice. */
+let lastBroken = '';
+const reportBuilds = async () => {
+  const broken: BrokenBuild[] = [
+    ...(await brokenFunctions(PROJECT_ROOT, functionNames(join(PROJECT_ROOT, 'functions')))),
+  ];
+  const entry = await brokenEntry(PROJECT_ROOT);
+  const fingerprint = JSON.stringify([broken, entry]);
+  if (fingerprint === lastBroken) return;
+  if (lastBroken && !entry && broken.length === 0) say('every file builds again.');
+  lastBroken = fingerprint;
+  for (const { file, message } of broken) {
+    fail(`${file} does not build, so it is left out (the other functions are still served):\n${message}`);
+  }
+  if (entry) {
+    fail(
+      `The Worker cannot be built (${entry.file} or a file it imports), so nothing new can be served; calls wait for a build that works. Fix this:\n${entry.message}`,
+    );
+  }
+};
+await reportBuilds();
+
+const wireVars = Object.entries(settings.vars).flatMap(([name, value]) => ['--var', `${name}:${value}`]);
+worker = spawn('wrangler', ['dev', ...wireVars, ...args.wrangler], {
+  cwd: PROJECT_ROOT,
+  stdio: 'inherit',
+  env: {
+    ...process.env,
+    // No Request.cf lookup: it reaches out to the network at every start, and only warns when offline.
+    CLOUDFLARE_CF_FETCH_ENABLED: process.env.CLOUDFLARE_CF_FETCH_ENABLED ?? 'false',
+    // .env holds sync's settings (scripts/dev/vars.ts); .dev.vars is still read.
+    CLOUDFLARE_LOAD_DEV_VARS_FROM_DOT_ENV: 'false',
+    // scripts/generate.ts leaves out a function file that does not build.
+    AGENT_FUNCTIONS_DEV: '1',
+  },
+});
 worker.on('exit', (code) => {
   if (!stopping) {
-    console.error(styleText('red', `[dev] wrangler dev stopped (exit ${code}).`));
+    fail(`wrangler dev stopped (exit ${code}).`);
     void stop(code ?? 1);
   }
 });
 
-/** The manifest the running Worker serves, or undefined while it is (re)starting. */
-const manifest = async (): Promise<ServedFunction[] | undefined> => {
+type ManifestRead = { served: ServedFunction[]; full: { name: string; jsonSchema?: unknown }[] } | { error: string };
+
+/** The manifest the running Worker serves, its problem, or undefined while it is (re)starting. */
+const manifest = async (): Promise<ManifestRead | undefined> => {
   try {
-    const response = await fetch(`${origin}/functions`, {
-      headers: { authorization: `Bearer ${secret}` },
-      signal: AbortSignal.timeout(3000),
-    });
-    return parseManifest(response.status, await response.text());
-  } catch {
-    return undefined;
+    const response = await fetch(`${origin}/functions`, { signal: AbortSignal.timeout(3000) });
+    const text = await response.text();
+    const served = parseManifest(response.status, text);
+    return { served, full: (JSON.parse(text) as { functions: { name: string; jsonSchema?: unknown }[] }).functions };
+  } catch (error) {
+    return error instanceof ManifestError ? { error: error.message } : undefined;
   }
 };
 
-/** A value for each required parameter, from its JSON Schema, for the example call. */
-const exampleArgs = (schema: unknown): Record<string, unknown> => {
-  const { properties = {}, required = [] } = (schema ?? {}) as {
-    properties?: Record<string, { type?: string; enum?: unknown[]; minimum?: number }>;
-    required?: string[];
-  };
-  return Object.fromEntries(
-    required.map((name) => {
-      const p = properties[name] ?? {};
-      if (p.enum?.length) return [name, p.enum[0]];
-      if (p.type === 'number' || p.type === 'integer') return [name, p.minimum ?? 1];
-      if (p.type === 'boolean') return [name, true];
-      return [name, 'example'];
-    }),
-  );
+let current: ManifestRead | undefined;
+let lastProblem = '';
+const showProblem = (read: ManifestRead) => {
+  if (!('error' in read) || read.error === lastProblem) return;
+  lastProblem = read.error;
+  fail(`${read.error}\nThe other functions are still served, but nothing is synced until this is fixed.`);
 };
 
 let lastSynced = '';
 const syncNow = async (served: ServedFunction[]) => {
   lastSynced = JSON.stringify(served);
+  lastProblem = '';
   say(`syncing ${served.length} function(s) to the local platform's Agency account…`);
   const { exitCode } = await runSync(['--prune'], {
     env: {
-      PLATFORM_BASE_URL: platformUrl,
-      PLATFORM_API_KEY: agencyKey,
+      PLATFORM_BASE_URL: local.emulator.url,
+      PLATFORM_API_KEY: local.agencyKey,
       FUNCTIONS_BASE_URL: origin,
       FUNCTIONS_SECRET: secret,
     },
@@ -121,37 +169,57 @@ const syncNow = async (served: ServedFunction[]) => {
     readManifest: async () => served,
     roundDelayMs: 200,
   });
-  if (exitCode !== 0) console.error(styleText('red', `[dev] sync ended with exit code ${exitCode}.`));
+  if (exitCode !== 0) fail(`sync ended with exit code ${exitCode}.`);
 };
 
-const showHowToCall = async (served: ServedFunction[]) => {
-  const first = served.find((fn) => fn.name === 'quote_price') ?? served[0];
-  if (!first) return say('functions/ is empty: add a file there (npm run new -- <name>).');
-  const response = await fetch(`${origin}/functions`, { headers: { authorization: `Bearer ${secret}` } });
-  const full = (await response.json()) as { functions: { name: string; jsonSchema?: unknown }[] };
-  const args = JSON.stringify(exampleArgs(full.functions.find((fn) => fn.name === first.name)?.jsonSchema));
-  say('ready. Call a function as the agent would:');
-  console.log(`  npm run platform -- call ${first.name} '${args}' --account agency`);
-  const url = await functionUrl(origin, first, secret);
-  console.log(`  curl -s -X POST '${url}' -H 'content-type: application/json' -d '${args}'`);
-  say('edit functions/ and it re-syncs; Ctrl-C stops everything.');
+const client = createPlatformClient({ baseUrl: local.emulator.url, apiKey: local.agencyKey });
+const consoleFunctions = async (): Promise<ConsoleFunction[]> => {
+  const read = (await manifest()) ?? current;
+  const full = read && 'full' in read ? read.full : [];
+  const registered = await client.customFunctions.list().catch(() => []);
+  return full.map((fn) => {
+    const remote = registered.find((r) => r.name === fn.name);
+    return {
+      name: fn.name,
+      registered: remote
+        ? { description: remote.description, parameters: remote.parameters, url: maskKey(remote.url) }
+        : null,
+      jsonSchema: fn.jsonSchema ?? {},
+    };
+  });
+};
+const urlOf = async (name: string) => {
+  const read = current && 'served' in current ? current.served : [];
+  const fn = read.find((f) => f.name === name);
+  return fn ? functionUrl(origin, fn, secret) : undefined;
 };
 
 // First sync once the Worker answers.
-let served: ServedFunction[] | undefined;
-for (let i = 0; i < 240 && !stopping && !served; i++) {
-  served = await manifest();
-  if (!served) await sleep(500);
+for (let i = 0; i < 240 && !stopping && !current; i++) {
+  current = await manifest();
+  if (!current) await sleep(500);
 }
-if (!served) {
-  console.error(styleText('red', '[dev] the Worker did not answer within 2 minutes.'));
+if (!current) {
+  fail('the Worker did not answer within 2 minutes.');
   await stop(1);
 } else {
-  await syncNow(served);
-  await showHowToCall(served);
+  consoleServer = await startConsole({ port: args.consolePort ?? 8789, functions: consoleFunctions, urlOf });
+  if ('served' in current) {
+    await syncNow(current.served);
+  } else showProblem(current);
+  const served = 'served' in current ? current : undefined;
+  for (const line of await howToCall({
+    origin,
+    secret: settings.secret,
+    consoleUrl: consoleServer.url,
+    functions: served?.full ?? [],
+  })) {
+    console.log(line.startsWith('[') ? styleText('cyan', line) : line);
+  }
 }
 
-// On a change in functions/, wait for wrangler's reload to show a new manifest, then sync it.
+// On a change in functions/, check the files build, then wait for wrangler's reload to show a new
+// manifest, and sync it.
 let timer: NodeJS.Timeout | undefined;
 let busy = Promise.resolve();
 if (!stopping)
@@ -159,11 +227,14 @@ if (!stopping)
     clearTimeout(timer);
     timer = setTimeout(() => {
       busy = busy.then(async () => {
+        await reportBuilds();
         // A change of a handler only leaves the manifest as it was: a few looks, then nothing to do.
         await sleep(1000);
-        for (let i = 0; i < 5 && !stopping; i++) {
+        for (let i = 0; i < 8 && !stopping; i++) {
           const next = await manifest();
-          if (next && JSON.stringify(next) !== lastSynced) return syncNow(next);
+          if (next) current = next;
+          if (next && 'error' in next) return showProblem(next);
+          if (next && JSON.stringify(next.served) !== lastSynced) return syncNow(next.served);
           await sleep(1000);
         }
       });

@@ -95,9 +95,9 @@ const writeIfChanged = (target: string, source: string) => {
   }
 };
 
-/** Writes the registries when they changed; returns the function names. */
-export const generate = (base = root): string[] => {
-  const names = functionNames(join(base, 'functions'));
+/** Writes the registries when they changed, without the functions in `leaveOut`; returns the function names written. */
+export const generate = (base = root, leaveOut: ReadonlySet<string> = new Set()): string[] => {
+  const names = functionNames(join(base, 'functions')).filter((name) => !leaveOut.has(name));
   writeIfChanged(join(base, 'generated', 'functions.ts'), registrySource(names));
   writeIfChanged(join(base, 'generated', 'events.ts'), eventsSource(eventTypes(join(base, 'events'))));
   return names;
@@ -136,7 +136,15 @@ export const generateTypes = (options: { check?: boolean; base?: string } = {}):
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   try {
-    generate();
+    // Under `npm run dev` only: a function file that does not build is left out, so the others are
+    // still served (dev prints why). Everywhere else a broken file fails the build, as it must.
+    let leaveOut = new Set<string>();
+    if (process.env.AGENT_FUNCTIONS_DEV === '1') {
+      const { brokenFunctions } = await import('./dev/builds.ts');
+      const broken = await brokenFunctions(root, functionNames(join(root, 'functions')));
+      leaveOut = new Set(broken.map((b) => b.file.replace(/^functions\/(.*)\.ts$/, '$1')));
+    }
+    generate(root, leaveOut);
   } catch (error) {
     console.error((error as Error).message);
     process.exit(1);

@@ -1,6 +1,10 @@
 // What `npm run new -- <name>` writes. Formatted as biome formats it, with the name only where no
 // line can grow past the width, so a generated file passes `npm test` whatever the name.
 
+/** The scaffold's description: \`npm test\` fails and sync refuses while a function still has it. */
+export const PLACEHOLDER_DESCRIPTION =
+  'Replace this: say what the function does and when the agent should call it. The model reads it to decide.';
+
 /** functions/<name>.ts: a working function to edit into the real one. */
 export const functionTemplate = (name: string): string => `import { z } from 'zod';
 import { defineFunction } from '../src/define.ts';
@@ -12,7 +16,7 @@ import { FunctionError } from '../src/errors.ts';
 // only does the work. README "Write your first function" walks through it.
 export default defineFunction({
   description:
-    'Replace this: say what the function does and when the agent should call it. The model reads it to decide.',
+    '${PLACEHOLDER_DESCRIPTION}',
   parameters: z.object({
     question: z.string().trim().min(1).max(500).describe("The customer's question, in their own words"),
   }),

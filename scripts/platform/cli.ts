@@ -1,6 +1,9 @@
 // `npm run platform`: starts the local platform, or plays the agent against a running one.
+import { randomBytes } from 'node:crypto';
 import process from 'node:process';
 import { parseArgs, styleText } from 'node:util';
+import { readDevState } from '../dev/state.ts';
+import { PROJECT_ROOT } from '../sync/manifest.ts';
 import { DEFAULT_PORT, type EmulatorOptions, startEmulator } from './emulator.ts';
 import type { FaultOptions } from './faults.ts';
 import { type AccountOptions, DEFAULT_CHANNELS, defaultKey, PLAN_NAMES, PLANS, type Plan } from './state.ts';
@@ -28,7 +31,7 @@ Options of the server:
                            "dropConnections":{"first":1},"slowMs":200,"loseCreateAnswer":{"count":1}}'
 
 Options of call and inbound:
-  --url <url>            the running emulator (default http://127.0.0.1:${DEFAULT_PORT})
+  --url <url>            the running emulator (default: npm run dev's, else http://127.0.0.1:${DEFAULT_PORT})
   --account <plan>       whose functions (default business); or --key <key>
 
   -h, --help             this text
@@ -110,9 +113,15 @@ const serve = async (values: Record<string, string | string[] | boolean | undefi
   }
   console.log(`\n  channels: ${channels.join(', ')}`);
   if (Object.keys(faults).length > 0) console.log(`  faults: ${JSON.stringify(faults)}`);
-  console.log(
-    `\nTry: PLATFORM_BASE_URL=${platform.url} PLATFORM_API_KEY=${platform.accounts[0]?.apiKey ?? ''} npm run sync\n`,
-  );
+  // Everything sync needs, so the line works as printed (a fresh secret: keys of this try only).
+  const trySync = [
+    `PLATFORM_BASE_URL=${platform.url}`,
+    `PLATFORM_API_KEY=${platform.accounts[0]?.apiKey ?? ''}`,
+    'FUNCTIONS_BASE_URL=http://127.0.0.1:8787',
+    `FUNCTIONS_SECRET=${randomBytes(24).toString('base64url')}`,
+    'npm run sync',
+  ];
+  console.log(`\nTry: ${trySync.join(' ')}\n`);
   const stop = () => void platform.close().then(() => process.exit(0));
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
@@ -128,7 +137,9 @@ const emulatorCall = async (
   if (!isPlan(account)) fail(`--account is one of ${PLANS.join(', ')}.`);
   const key =
     (values.key as string[] | undefined)?.[0] ?? keysOf([]).get(account as Plan) ?? defaultKey(account as Plan);
-  const base = (values.url as string | undefined) ?? `http://127.0.0.1:${DEFAULT_PORT}`;
+  // Without --url: the platform of a running `npm run dev` of this project, wherever it listens.
+  const base =
+    (values.url as string | undefined) ?? readDevState(PROJECT_ROOT)?.platformUrl ?? `http://127.0.0.1:${DEFAULT_PORT}`;
   let response: Response;
   try {
     response = await fetch(new URL(path, base), {

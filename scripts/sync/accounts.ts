@@ -7,6 +7,7 @@ import { createPlatformClient } from '../../src/platform/client.ts';
 import type { KeyPlacement } from '../../src/platform/contract.ts';
 import { FUNCTION_NAME } from '../../src/platform/function.ts';
 import type { RetryInfo } from '../../src/platform/transport.ts';
+import { weakSecretProblem } from '../weakSecret.ts';
 import type { FunctionsApi } from './apply.ts';
 
 /** The accounts file at the project's root. */
@@ -149,6 +150,8 @@ export const resolveSync = (
       'the secret the Worker derives each function key from (the same as `wrangler secret put FUNCTIONS_SECRET`)',
     ),
   };
+  const weak = sync.functionsSecret ? weakSecretProblem(sync.functionsSecret, 'the environment (or .env)') : undefined;
+  if (weak) problems.push(weak);
   // Problems of the run as a whole (the Worker's origin and secret, the flags) stop every account.
   const runProblems = [...problems];
   const accounts = config.accounts

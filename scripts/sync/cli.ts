@@ -5,6 +5,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RetryInfo } from '../../src/platform/transport.ts';
+import { PLACEHOLDER_DESCRIPTION } from '../new/templates.ts';
 import {
   ACCOUNTS_FILE,
   type AccountsConfig,
@@ -99,6 +100,12 @@ export const runSync = async (argv: string[], io: SyncIo): Promise<SyncRun> => {
     served = await (io.readManifest ?? ((s) => readManifest({ secret: s, root })))(secret);
   } catch (error) {
     return fail([`Could not read the functions from the Worker: ${(error as Error).message}`]);
+  }
+  const unwritten = served.filter((fn) => fn.description.includes(PLACEHOLDER_DESCRIPTION)).map((fn) => fn.name);
+  if (unwritten.length > 0) {
+    return fail([
+      `Still the scaffold's placeholder description: ${unwritten.map((name) => `functions/${name}.ts`).join(', ')}. Write what each function does and when the agent should call it; nothing was synced.`,
+    ]);
   }
   const names = new Set(served.map((fn) => fn.name));
   const unknown = (args.only ?? []).filter((name) => !names.has(name));

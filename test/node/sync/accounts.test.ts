@@ -60,7 +60,10 @@ describe('the accounts file', () => {
       { accounts: [{ name: 'acme', apiKeyEnv: 'ACME_KEY', baseUrl: 'https://acme.example' }] },
       'x',
     );
-    const { problems } = resolveSync(config, { FUNCTIONS_BASE_URL: 'https://f.dev', FUNCTIONS_SECRET: 's' });
+    const { problems } = resolveSync(config, {
+      FUNCTIONS_BASE_URL: 'https://f.dev',
+      FUNCTIONS_SECRET: 'a-long-enough-random-string-0123',
+    });
     expect(problems).toEqual(['Missing ACME_KEY: the platform API key of account "acme".']);
   });
 });

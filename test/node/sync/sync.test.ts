@@ -1,5 +1,6 @@
 // Sync against the local platform over real HTTP, with the functions the Worker really serves.
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { PLACEHOLDER_DESCRIPTION } from '../../../scripts/new/templates.ts';
 import type { RunningEmulator } from '../../../scripts/platform/emulator.ts';
 import { accountApi } from '../../../scripts/sync/accounts.ts';
 import { readManifest, type ServedFunction } from '../../../scripts/sync/manifest.ts';
@@ -230,6 +231,30 @@ describe('sync refuses clearly', () => {
     expect(run.exitCode).toBe(4);
     expect(run.stdout).toContain('its plan does not include API access');
     expect(run.stdout).toContain('Upgrade the plan');
+  });
+
+  it('refuses a placeholder or short FUNCTIONS_SECRET, saying how to make one, and writes nothing', async () => {
+    const platform = await start();
+    for (const weak of ['change-me-to-a-long-random-string', 'short-secret']) {
+      const run = await sync(platform, served, [], { env: { FUNCTIONS_SECRET: weak } });
+      expect(run.exitCode).toBe(1);
+      expect(run.stderr).toMatch(/^FUNCTIONS_SECRET in the environment \(or \.env\) is (a placeholder|too short)/);
+      expect(run.stderr).toContain('openssl rand -base64 32');
+    }
+    expect(platform.log()).toEqual([]);
+  });
+
+  it("never syncs a function that still has the scaffold's placeholder description", async () => {
+    const platform = await start();
+    const unwritten = {
+      ...served[0],
+      name: 'lookup_warranty',
+      description: `${PLACEHOLDER_DESCRIPTION}\n\nParameters: ...`,
+    };
+    const run = await sync(platform, [...served, unwritten as ServedFunction]);
+    expect(run.exitCode).toBe(1);
+    expect(run.stderr).toContain("Still the scaffold's placeholder description: functions/lookup_warranty.ts");
+    expect(platform.log()).toEqual([]);
   });
 
   it('names each missing variable on its own line', async () => {

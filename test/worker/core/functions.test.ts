@@ -2,6 +2,7 @@
 // before it can be synced.
 import { describe, expect, it } from 'vitest';
 import { functions } from '../../../generated/functions.ts';
+import { PLACEHOLDER_DESCRIPTION } from '../../../scripts/new/templates.ts';
 import { DESCRIPTION_LIMIT, describeFunction, describeParameters } from '../../../src/describe.ts';
 import { FUNCTION_NAME } from '../../../src/platform/function.ts';
 
@@ -15,6 +16,12 @@ describe.each(Object.entries(functions))('functions/%s.ts', (name, definition) =
     expect(definition.parameters.def.type).toBe('object');
     expect(typeof definition.handler).toBe('function');
     if (definition.timeoutMs !== undefined) expect(definition.timeoutMs).toBeGreaterThan(0);
+  });
+
+  it("has its own description, not the scaffold's placeholder", () => {
+    expect(definition.description, 'write what the function does and when to call it').not.toContain(
+      PLACEHOLDER_DESCRIPTION,
+    );
   });
 
   it('translates into what the platform accepts', () => {

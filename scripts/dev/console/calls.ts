@@ -1,0 +1,27 @@
+// The console's log of recent calls: what was sent, and exactly what the model got back.
+
+export interface LoggedCall {
+  id: number;
+  at: string;
+  name: string;
+  arguments: unknown;
+  status: number;
+  durationMs: number;
+  /** The response body as the Worker sent it: the text the model reads. */
+  body: string;
+}
+
+/** A bounded, newest-first log. */
+export const createCallLog = (limit = 50) => {
+  const calls: LoggedCall[] = [];
+  let next = 1;
+  return {
+    add: (call: Omit<LoggedCall, 'id' | 'at'>): LoggedCall => {
+      const entry = { id: next++, at: new Date().toISOString(), ...call };
+      calls.unshift(entry);
+      calls.length = Math.min(calls.length, limit);
+      return entry;
+    },
+    list: (): LoggedCall[] => [...calls],
+  };
+};

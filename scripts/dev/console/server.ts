@@ -1,0 +1,125 @@
+// The local console of `npm run dev`: a page listing every function exactly as the platform received
+// it, a form per function that calls it through the Worker, and the log of those calls. Served by the
+// Node dev process on 127.0.0.1; nothing here is ever bundled into the Worker.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createCallLog } from './calls.ts';
+import { CONSOLE_PAGE } from './page.ts';
+
+/** A function as the console shows it. */
+export interface ConsoleFunction {
+  name: string;
+  /** What the platform holds (description, parameter map, url with the key masked), or null before sync. */
+  registered: { description: string; parameters: Record<string, string>; url: string } | null;
+  /** The Worker's JSON Schema of the arguments, for the form. */
+  jsonSchema: unknown;
+}
+
+export interface ConsoleOptions {
+  /** Preferred port; when taken (or 0), a free one. */
+  port: number;
+  /** Every function, read fresh on each page load. */
+  functions: () => Promise<ConsoleFunction[]>;
+  /** The url the platform calls for `name` (key included): the console calls exactly that. */
+  urlOf: (name: string) => Promise<string | undefined>;
+}
+
+export interface RunningConsole {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** The registered url with its key hidden, as the console shows it. */
+export const maskKey = (url: string): string => url.replace(/([?&]key=)[^&]*/g, '$1***');
+
+const MAX_BODY = 64 * 1024;
+
+const readJson = async (request: IncomingMessage): Promise<unknown> => {
+  let size = 0;
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY) throw new Error('body too large');
+    chunks.push(chunk as Buffer);
+  }
+  return JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}');
+};
+
+const send = (response: ServerResponse, status: number, body: unknown, type = 'application/json') => {
+  response.writeHead(status, { 'content-type': `${type}; charset=utf-8`, 'cache-control': 'no-store' });
+  response.end(typeof body === 'string' ? body : JSON.stringify(body));
+};
+
+const listen = async (server: ReturnType<typeof createServer>, port: number): Promise<void> =>
+  new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+
+/**
+ * Starts the console.
+ * @example const console = await startConsole({ port: 8789, functions, urlOf }); // console.url
+ */
+export const startConsole = async (options: ConsoleOptions): Promise<RunningConsole> => {
+  const log = createCallLog();
+
+  const call = async (name: string, args: unknown) => {
+    const url = await options.urlOf(name);
+    if (!url) return { status: 404, body: { error: `No function named "${name}" is served.` } };
+    const started = performance.now();
+    let status = 0;
+    let body: string;
+    try {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(args ?? {}),
+        signal: AbortSignal.timeout(60_000),
+      });
+      status = response.status;
+      body = await response.text();
+    } catch (error) {
+      body = `No answer from the Worker: ${(error as Error).message}`;
+    }
+    const entry = log.add({ name, arguments: args, status, durationMs: Math.round(performance.now() - started), body });
+    return { status: 200, body: entry };
+  };
+
+  const server = createServer((request, response) => {
+    void (async () => {
+      const { pathname } = new URL(request.url ?? '/', 'http://console.invalid');
+      const callName = /^\/api\/call\/([a-z][a-z0-9_]{0,63})$/.exec(pathname)?.[1];
+      try {
+        if (request.method === 'GET' && pathname === '/') return send(response, 200, CONSOLE_PAGE, 'text/html');
+        if (request.method === 'GET' && pathname === '/api/functions') {
+          return send(response, 200, { functions: await options.functions() });
+        }
+        if (request.method === 'GET' && pathname === '/api/calls') return send(response, 200, { calls: log.list() });
+        if (request.method === 'POST' && callName) {
+          const answer = await call(callName, ((await readJson(request)) as { arguments?: unknown }).arguments);
+          return send(response, answer.status, answer.body);
+        }
+        return send(response, 404, { error: 'Not found.' });
+      } catch (error) {
+        return send(response, 400, { error: (error as Error).message });
+      }
+    })();
+  });
+  try {
+    await listen(server, options.port);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+    await listen(server, 0);
+  }
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+};

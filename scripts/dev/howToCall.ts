@@ -1,0 +1,51 @@
+// The lines `npm run dev` prints once everything runs: how to call a function, and where the console is.
+import { functionUrl } from '../../src/url.ts';
+
+/** A value for each required parameter, from its JSON Schema, for the example call. */
+export const exampleArgs = (schema: unknown): Record<string, unknown> => {
+  const { properties = {}, required = [] } = (schema ?? {}) as {
+    properties?: Record<string, { type?: string; enum?: unknown[]; minimum?: number }>;
+    required?: string[];
+  };
+  return Object.fromEntries(
+    required.map((name) => {
+      const p = properties[name] ?? {};
+      if (p.enum?.length) return [name, p.enum[0]];
+      if (p.type === 'number' || p.type === 'integer') return [name, p.minimum ?? 1];
+      if (p.type === 'boolean') return [name, true];
+      return [name, 'example'];
+    }),
+  );
+};
+
+export interface HowToCallOptions {
+  /** The Worker's origin, e.g. http://127.0.0.1:8787. */
+  origin: string;
+  /** The Worker's FUNCTIONS_SECRET, or undefined when it serves without a key. */
+  secret: string | undefined;
+  consoleUrl: string;
+  functions: { name: string; jsonSchema?: unknown }[];
+}
+
+/**
+ * The ready lines; lines starting with "[" are dev's own remarks, the others are to copy.
+ * @example for (const line of await howToCall(options)) console.log(line)
+ */
+export const howToCall = async (options: HowToCallOptions): Promise<string[]> => {
+  const lines = [`console: ${options.consoleUrl}`];
+  const first = options.functions.find((fn) => fn.name === 'quote_price') ?? options.functions[0];
+  if (!first) return ['[dev] functions/ serves nothing: add a file there (npm run new -- <name>).', ...lines];
+  const args = JSON.stringify(exampleArgs(first.jsonSchema));
+  const path = { name: first.name, path: `/functions/${first.name}` };
+  const url = options.secret
+    ? await functionUrl(options.origin, path, options.secret)
+    : `${options.origin}${path.path}`;
+  return [
+    '[dev] ready. Call a function as the agent would (the local platform calls its registered url):',
+    `  npm run platform -- call ${first.name} '${args}' --account agency`,
+    `[dev] or call the Worker directly${options.secret ? ' (with the key, as FUNCTIONS_SECRET is set in .dev.vars)' : ' (no key needed: no FUNCTIONS_SECRET in .dev.vars)'}:`,
+    `  curl -s -X POST '${url}' -H 'content-type: application/json' -d '${args}'`,
+    ...lines,
+    '[dev] edit functions/ and it re-syncs; Ctrl-C stops everything.',
+  ];
+};

@@ -1,0 +1,46 @@
+// The local platform of `npm run dev`: its own emulator on a port that is really free (never an
+// unknown program that happens to hold the default port), and a team-inbox contact for
+// handoff_to_human.
+import { createPlatformClient } from '../../src/platform/client.ts';
+import { DEFAULT_PORT, type RunningEmulator, startEmulator } from '../platform/emulator.ts';
+
+export interface LocalPlatform {
+  emulator: RunningEmulator;
+  /** The Agency account's key: dev syncs there, and functions call the platform with it. */
+  agencyKey: string;
+  /** The contact handoff_to_human writes to (HANDOFF_CONTACT_ID). */
+  handoffContactId: string;
+  /** Set when the default port was taken and another one was chosen. */
+  note?: string;
+}
+
+/**
+ * Starts the emulator on `port`, or, when none was asked for and the default is taken, on a free one.
+ * @example const { emulator, agencyKey } = await startLocalPlatform(undefined)
+ */
+export const startLocalPlatform = async (
+  port: number | undefined,
+  defaultPort = DEFAULT_PORT,
+): Promise<LocalPlatform> => {
+  let emulator: RunningEmulator;
+  let note: string | undefined;
+  try {
+    emulator = await startEmulator({ port: port ?? defaultPort });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+    if (port !== undefined) {
+      throw new Error(`Port ${port} (--platform-port) is taken. Choose another, or leave the flag out for a free one.`);
+    }
+    emulator = await startEmulator({ port: 0 });
+    note = `port ${defaultPort} is taken by another program, so dev's own local platform listens on ${emulator.url}.`;
+  }
+  const agency = emulator.accounts.find((account) => account.plan === 'agency');
+  if (!agency) throw new Error('The emulator has no Agency account.');
+  const client = createPlatformClient({ baseUrl: emulator.url, apiKey: agency.apiKey });
+  const inbox = await client.contacts.create({
+    name: 'Team inbox (handoff_to_human)',
+    phone: '+14155550100',
+    channel: agency.channels[0] ?? 'whatsapp',
+  });
+  return { emulator, agencyKey: agency.apiKey, handoffContactId: inbox.id, ...(note ? { note } : {}) };
+};

@@ -1,0 +1,30 @@
+// Where a running `npm run dev` is, for the project's other commands: `npm run platform -- call`
+// finds dev's local platform even when dev had to choose another port than 8788.
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+
+export interface DevState {
+  /** The local platform's base url. */
+  platformUrl: string;
+}
+
+const fileOf = (root: string) => join(root, '.wrangler', 'dev.json');
+
+/** Records the running dev (in .wrangler/, git-ignored). */
+export const writeDevState = (root: string, state: DevState): void => {
+  mkdirSync(dirname(fileOf(root)), { recursive: true });
+  writeFileSync(fileOf(root), `${JSON.stringify(state)}\n`);
+};
+
+/** Forgets it, when dev stops. */
+export const clearDevState = (root: string): void => rmSync(fileOf(root), { force: true });
+
+/** The running dev's state, or undefined when none is recorded. */
+export const readDevState = (root: string): DevState | undefined => {
+  try {
+    const state = JSON.parse(readFileSync(fileOf(root), 'utf8')) as Partial<DevState>;
+    return typeof state.platformUrl === 'string' ? { platformUrl: state.platformUrl } : undefined;
+  } catch {
+    return undefined;
+  }
+};

@@ -1,0 +1,57 @@
+// A local stand-in for the shop's order API, so get_order_status answers under `npm run dev`
+// without a real store: GET /orders/{number} with "Authorization: Bearer {key}", as
+// functions/get_order_status.ts assumes (change both together).
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** The orders the stand-in knows; the console and the README use the first one. */
+export const SAMPLE_ORDERS = [
+  {
+    number: '10452',
+    email: 'ada@example.com',
+    status: 'shipped',
+    items: [{ name: 'Kettle', quantity: 1 }],
+    shipment: {
+      carrier: 'DHL',
+      trackingNumber: 'JD014600006281',
+      trackingUrl: 'https://www.dhl.com/track?id=JD014600006281',
+      estimatedDelivery: '2026-11-25',
+    },
+  },
+  { number: '10453', email: 'grace@example.com', status: 'paid', items: [{ name: 'Teapot', quantity: 2 }] },
+];
+
+export interface RunningStore {
+  /** The value for STORE_API_URL. */
+  url: string;
+  /** The value for STORE_API_KEY: a key of this run only. */
+  apiKey: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the stand-in on 127.0.0.1 (a free port unless one is given).
+ * @example const store = await startStore(); // store.url, store.apiKey
+ */
+export const startStore = async (port = 0): Promise<RunningStore> => {
+  const apiKey = randomBytes(18).toString('base64url');
+  const server = createServer((request, response) => {
+    const send = (status: number, body: unknown) => {
+      response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    };
+    if (request.headers.authorization !== `Bearer ${apiKey}`) return send(401, { error: 'unauthorized' });
+    const number = /^\/orders\/([^/]+)$/.exec(new URL(request.url ?? '/', 'http://store.invalid').pathname)?.[1];
+    const order = SAMPLE_ORDERS.find((o) => o.number === decodeURIComponent(number ?? ''));
+    return order && request.method === 'GET' ? send(200, order) : send(404, { error: 'not_found' });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', resolve);
+  });
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    apiKey,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+};

@@ -1,0 +1,107 @@
+// Runs `npm run dev` for real (the Worker under wrangler dev, the local platform, the store
+// stand-in, the console) in a throw-away copy of the project, on free ports, and reads its output.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { cpSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { PROJECT_ROOT } from '../../../scripts/sync/manifest.ts';
+
+const LEFT_OUT = new Set([
+  'node_modules',
+  '.git',
+  '.wrangler',
+  'test-results',
+  '.env',
+  '.dev.vars',
+  'dist',
+  'coverage',
+]);
+
+/** A copy of the project (sharing node_modules) holding `files` as well. */
+export const copyProject = (files: Record<string, string> = {}): string => {
+  const dir = mkdtempSync(join(tmpdir(), 'agent-functions-dev-'));
+  cpSync(PROJECT_ROOT, dir, {
+    recursive: true,
+    filter: (source) => !LEFT_OUT.has(relative(PROJECT_ROOT, source).split('/')[0] ?? ''),
+  });
+  symlinkSync(join(PROJECT_ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  return dir;
+};
+
+/** A port nothing listens on right now. */
+export const freePort = async (): Promise<number> => {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+};
+
+export interface DevRun {
+  dir: string;
+  origin: string;
+  /** Everything dev (and wrangler under it) printed so far, stdout and stderr together. */
+  output(): string;
+  /** Waits until the output matches, and returns the match. */
+  waitFor(pattern: RegExp, timeoutMs?: number): Promise<RegExpExecArray>;
+  exited(): Promise<number | null>;
+  stop(): Promise<void>;
+}
+
+/** Starts `node scripts/dev.ts` in `dir`, as `npm run dev` does, on free ports. */
+export const startDev = async (dir: string): Promise<DevRun> => {
+  const [port, inspector, platform, consolePort] = [
+    await freePort(),
+    await freePort(),
+    await freePort(),
+    await freePort(),
+  ];
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [
+      'scripts/dev.ts',
+      '--port',
+      String(port),
+      '--inspector-port',
+      String(inspector),
+      '--platform-port',
+      String(platform),
+      '--console-port',
+      String(consolePort),
+    ],
+    {
+      cwd: dir,
+      env: { ...process.env, PATH: `${join(dir, 'node_modules', '.bin')}:${process.env.PATH}`, NO_COLOR: '1' },
+      detached: true,
+    },
+  );
+  let text = '';
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return {
+    dir,
+    origin: `http://127.0.0.1:${port}`,
+    output: () => text,
+    waitFor: async (pattern, timeoutMs = 120_000) => {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const match = pattern.exec(text);
+        if (match) return match;
+        if (Date.now() > deadline || child.exitCode !== null) {
+          throw new Error(`dev never printed ${pattern}; it printed:\n${text}`);
+        }
+        await sleep(200);
+      }
+    },
+    exited: () => exit,
+    stop: async () => {
+      if (child.exitCode === null && child.pid) process.kill(-child.pid, 'SIGINT');
+      await Promise.race([exit, sleep(10_000)]);
+      if (child.exitCode === null && child.pid) process.kill(-child.pid, 'SIGKILL');
+    },
+  };
+};
