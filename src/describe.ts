@@ -2,7 +2,7 @@
 // the flat parameter map, the url path and the JSON Schema. The Worker's manifest, its 422
 // messages and the sync command all read this one module, so they cannot disagree.
 import { z } from 'zod';
-import type { AnyFunctionDefinition } from './define.ts';
+import type { AnyFunctionDefinition, FunctionAnnotations } from './define.ts';
 import { DEFAULT_TIMEOUT_MS, SETTING_NAME } from './define.ts';
 import { fieldText, type JsonSchema, type ParameterInfo, parameterInfo } from './parameters.ts';
 import type { ParameterType } from './platform/function.ts';
@@ -20,6 +20,8 @@ export interface FunctionManifest {
   secrets: string[];
   /** Plain settings the handler needs (sorted). */
   vars: string[];
+  /** The author's hints for MCP clients, when set. */
+  annotations?: FunctionAnnotations;
 }
 
 /**
@@ -116,6 +118,7 @@ export const translateFunction = (
     timeoutMs: definition.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     secrets: settings('secrets'),
     vars: settings('vars'),
+    ...(definition.annotations ? { annotations: definition.annotations } : {}),
   };
   return { manifest, parameters };
 };
