@@ -15,29 +15,29 @@ export const AUTHORIZE_PATH = '/oauth/authorize';
 /** The one user this authorization server knows. */
 const OWNER = 'owner';
 
-const escape = (value: string) => value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
 const HTML = { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' };
 
 const page = (title: string, body: string, status = 200, headers: HeadersInit = HTML): Response =>
   new Response(
-    `<!doctype html><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escape(title)}</title>${body}`,
+    `<!doctype html><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(title)}</title>${body}`,
     { status, headers },
   );
 
 const consentPage = (details: ConsentDescription, handle: string, wrongSecret: boolean) => {
-  const name = escape(details.clientName);
+  const name = escapeHtml(details.clientName);
   const publisher = details.clientDomain
-    ? `Published by <strong>${escape(details.clientDomain)}</strong>.`
+    ? `Published by <strong>${escapeHtml(details.clientDomain)}</strong>.`
     : 'This app registered itself; its name is not verified.';
   const loopback = details.redirectIsLoopback
     ? '<p><strong>This sends access to an app on your computer.</strong> Continue only if you just started connecting it.</p>'
     : '';
   return `<h1>Allow ${name} to call this Worker's functions?</h1>
-<p>${publisher} Access will be sent to <strong>${escape(details.redirectHost)}</strong>.</p>${loopback}
+<p>${publisher} Access will be sent to <strong>${escapeHtml(details.redirectHost)}</strong>.</p>${loopback}
 ${wrongSecret ? '<p role="alert"><strong>That owner secret is wrong.</strong></p>' : ''}
 <form method="post">
-<input type="hidden" name="handle" value="${escape(handle)}">
+<input type="hidden" name="handle" value="${escapeHtml(handle)}">
 <p><label>Owner secret (MCP_OWNER_SECRET) <input type="password" name="owner_secret" autocomplete="current-password" required></label></p>
 <p><button name="decision" value="approve">Allow</button> <button name="decision" value="deny" formnovalidate>Deny</button></p>
 </form>`;
@@ -97,7 +97,7 @@ export const consent = async (request: Request, env: Env & { OAUTH_PROVIDER: OAu
     if (error instanceof AuthorizationError && error.redirectTo) return Response.redirect(error.redirectTo, 302);
     if (error instanceof AuthorizationError || error instanceof CimdFetchError) {
       const message = error instanceof AuthorizationError ? error.description : 'This app could not be verified.';
-      return page('Cannot authorize', `<p>${escape(message)}</p>`, 400);
+      return page('Cannot authorize', `<p>${escapeHtml(message)}</p>`, 400);
     }
     throw error;
   }
