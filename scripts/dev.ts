@@ -134,6 +134,7 @@ const showHowToCall = async (served: ServedFunction[]) => {
   console.log(`  npm run platform -- call ${first.name} '${args}' --account agency`);
   const url = await functionUrl(origin, first, secret);
   console.log(`  curl -s -X POST '${url}' -H 'content-type: application/json' -d '${args}'`);
+  say(`MCP server (open locally, README "MCP"): ${origin}/mcp`);
   say('edit functions/ and it re-syncs; Ctrl-C stops everything.');
 };
 

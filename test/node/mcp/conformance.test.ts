@@ -15,7 +15,7 @@ const run = promisify(execFile);
 const CLI = join(PROJECT_ROOT, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
 
 /** Every server scenario that applies to a Worker serving functions as tools. */
-export const APPLICABLE_SCENARIOS = ['server-initialize', 'ping', 'tools-list', 'dns-rebinding-protection'] as const;
+const APPLICABLE_SCENARIOS = ['server-initialize', 'ping', 'tools-list', 'dns-rebinding-protection'] as const;
 
 type Check = { id: string; status: string; errorMessage?: string };
 
