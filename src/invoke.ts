@@ -143,7 +143,7 @@ const runWithTimeout = async (
   let timer: ReturnType<typeof setTimeout> | undefined;
   const expired = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
-      controller.abort(new DOMException(`Timed out after ${timeoutMs} ms`, 'TimeoutError'));
+      // Settle the race first: a handler that rejects as soon as its signal fires must not win it.
       reject(
         new FunctionError(
           504,
@@ -151,6 +151,7 @@ const runWithTimeout = async (
           `The function took longer than ${timeoutMs / 1000} seconds and was stopped. Tell the customer it is taking too long and offer to try again in a moment.`,
         ),
       );
+      controller.abort(new DOMException(`Timed out after ${timeoutMs} ms`, 'TimeoutError'));
     }, remainingMs);
   });
   try {
