@@ -1,4 +1,4 @@
-// The MCP module a Worker opts in to (createWorker(registry, { mcp: () => import('./mcp/index.ts') })):
+// The MCP module a Worker opts in to (createWorker({ functions, mcp: () => import('./src/mcp/index.ts') })):
 // `/mcp` serves every function as a tool; in production it needs a token, either the static one
 // derived from FUNCTIONS_SECRET or an OAuth 2.1 access token; under local development it is open.
 import { type Env, isDevelopment } from '../env.ts';

@@ -1,12 +1,14 @@
 // The official MCP SDK client against the Worker in workerd: every function is a tool, described
 // from the same manifest sync registers, and a call runs the same pipeline as an HTTP call.
 import type { Client } from '@modelcontextprotocol/client';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { functions } from '../../../generated/functions.ts';
 import { manifestKey } from '../../../src/keys.ts';
 import { setLogSink } from '../../../src/log.ts';
 import { SECRET, send } from '../helpers.ts';
-import { connect, staticToken } from './helpers.ts';
+import { connect, loadMcp, MCP_IMPORT_TIMEOUT_MS, staticToken } from './helpers.ts';
+
+beforeAll(loadMcp, MCP_IMPORT_TIMEOUT_MS);
 
 let client: Client | undefined;
 afterEach(async () => {

@@ -24,3 +24,11 @@ export const connect = async (token: string): Promise<Client> => {
   await client.connect(transport);
   return client;
 };
+
+/**
+ * Imports the MCP module (the SDK and the OAuth provider) once per test file, with room for a
+ * loaded machine: the Worker imports it on its first MCP request, which would otherwise count
+ * against the first test's time limit.
+ */
+export const MCP_IMPORT_TIMEOUT_MS = 60_000;
+export const loadMcp = () => import('../../../src/mcp/index.ts');

@@ -3,10 +3,10 @@
 // registration, the consent page gated by the owner secret, the authorization code with PKCE,
 // the token, and a tools/call with that token through the official SDK client.
 import type { Client } from '@modelcontextprotocol/client';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { toBase64Url } from '../../../src/keys.ts';
 import { ORIGIN, send } from '../helpers.ts';
-import { connect } from './helpers.ts';
+import { connect, loadMcp, MCP_IMPORT_TIMEOUT_MS } from './helpers.ts';
 
 const REDIRECT = 'http://127.0.0.1:33418/callback';
 const RESOURCE = `${ORIGIN}/mcp`;
@@ -78,6 +78,8 @@ const exchange = (clientId: string, code: string, verifier: string) =>
       resource: RESOURCE,
     }).toString(),
   });
+
+beforeAll(loadMcp, MCP_IMPORT_TIMEOUT_MS);
 
 let client: Client | undefined;
 afterEach(async () => {

@@ -4,14 +4,14 @@
 
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type AnyFunctionDefinition, defineFunction } from '../../../src/define.ts';
 import type { Env } from '../../../src/env.ts';
 import { FunctionError } from '../../../src/errors.ts';
 import { createWorker } from '../../../src/worker.ts';
 import { ORIGIN, testEnv } from '../security/harness.ts';
-import { staticToken } from './helpers.ts';
+import { loadMcp, MCP_IMPORT_TIMEOUT_MS, staticToken } from './helpers.ts';
 
 const query = z.object({ query: z.string().describe('What to look up') });
 
@@ -54,6 +54,8 @@ const workerOf = (overrides: Partial<Env> = {}) => {
     return response;
   };
 };
+
+beforeAll(loadMcp, MCP_IMPORT_TIMEOUT_MS);
 
 let client: Client | undefined;
 afterEach(async () => {
