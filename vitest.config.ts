@@ -26,6 +26,8 @@ export default defineConfig({
                 // The events endpoint reads its webhook's signing secret here (tests mock it: test/worker/outbound.ts).
                 PLATFORM_BASE_URL: 'https://platform.test',
                 PLATFORM_API_KEY: 'test-platform-key',
+                // The passphrase of the MCP consent page (test/worker/mcp/oauth.test.ts).
+                MCP_OWNER_SECRET: 'test-owner-secret',
                 // functions/get_order_status.ts calls this store; its tests mock it (test/worker/outbound.ts).
                 STORE_API_URL: 'https://store.test/api',
                 STORE_API_KEY: 'test-store-key',

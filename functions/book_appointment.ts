@@ -15,6 +15,8 @@ export default defineFunction({
     email: emailSchema("The customer's email address, if they gave one, for the confirmation").optional(),
     notes: z.string().max(500).optional().describe('What the customer wants to discuss, in one or two sentences'),
   }),
+  // Adds a booking in this Worker's calendar; the same time and phone return the same booking.
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   handler: async ({ start, name, phone, email, notes }, { env }) => {
     const now = Date.now();
     const slot = await requireSlot(env, CALENDAR, 'start', start, now);

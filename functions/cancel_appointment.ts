@@ -12,6 +12,8 @@ export default defineFunction({
     reference: referenceSchema(),
     phone: phoneSchema('The phone number the booking was made with, in international format'),
   }),
+  // Removes a booking; cancelling it again changes nothing more.
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   handler: async ({ reference, phone }, { env }) => {
     const now = new Date().toISOString();
     const result = await calendarOf(env, CALENDAR).cancel(

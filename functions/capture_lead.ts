@@ -46,6 +46,8 @@ export default defineFunction({
   }),
   secrets: ['PLATFORM_API_KEY'],
   vars: ['PLATFORM_BASE_URL'],
+  // Writes a contact on the platform, one per phone number.
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   handler: async ({ name, phone, channel, need, monthlyBudget, timeline }, { env, log }) => {
     const budgetFits = monthlyBudget === undefined ? undefined : monthlyBudget >= MIN_MONTHLY_BUDGET;
     const soon = timeline === 'unknown' ? undefined : SOON.has(timeline);

@@ -15,6 +15,8 @@ export default defineFunction({
       .describe(`The first day to list, as YYYY-MM-DD in ${CALENDAR.timezone}; leave out for today`),
     days: z.int().min(1).max(MAX_DAYS).default(1).describe('How many days to list, starting with date'),
   }),
+  // Reads the calendar only.
+  annotations: { readOnlyHint: true, openWorldHint: false },
   handler: async ({ date, days }, { env }) => {
     const now = Date.now();
     const { timezone } = CALENDAR;

@@ -41,6 +41,8 @@ export default defineFunction({
       .optional()
       .describe('The moment to check, in ISO 8601 with a timezone offset; leave out for now'),
   }),
+  // Computes from the hours in this file.
+  annotations: { readOnlyHint: true, openWorldHint: false },
   handler: ({ at }) => {
     const instant = at ? new Date(at) : new Date();
     const { day, time } = localTime(instant);

@@ -63,6 +63,8 @@ export default defineFunction({
   }),
   secrets: ['STORE_API_KEY'],
   vars: ['STORE_API_URL'],
+  // Reads the store's API.
+  annotations: { readOnlyHint: true, openWorldHint: true },
   handler: async ({ orderNumber, email }, { env, signal, log }) => {
     if (!env.STORE_API_URL || !env.STORE_API_KEY) {
       log.error('store_not_configured', { hint: 'set STORE_API_URL (var) and STORE_API_KEY (secret)' });

@@ -34,6 +34,8 @@ export default defineFunction({
   }),
   secrets: ['PLATFORM_API_KEY'],
   vars: ['PLATFORM_BASE_URL', 'HANDOFF_CONTACT_ID'],
+  // Sends a message on the platform each time it is called.
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   handler: async ({ summary, reason, urgency, customerName, customerPhone }, context) => {
     const { env, log } = context;
     if (!env.HANDOFF_CONTACT_ID) {

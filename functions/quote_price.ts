@@ -19,6 +19,8 @@ export default defineFunction({
     billing: z.enum(['monthly', 'yearly']).default('monthly').describe('How often the customer wants to pay'),
     currency: z.enum(['USD', 'EUR', 'GBP']).default('USD').describe("The customer's currency"),
   }),
+  // Computes from the price list in this file.
+  annotations: { readOnlyHint: true, openWorldHint: false },
   handler: ({ plan, seats, billing, currency }) => {
     const monthly = PRICES[plan][currency] * seats;
     const cents = billing === 'yearly' ? Math.round(monthly * 12 * (1 - YEARLY_DISCOUNT)) : monthly;

@@ -13,6 +13,8 @@ export default defineFunction({
     phone: phoneSchema('The phone number the booking was made with, in international format'),
     newStart: startSchema(CALENDAR, 'The new slot\'s "start" exactly as check_availability listed it'),
   }),
+  // Replaces a booking's time; asking for the same new time again changes nothing more.
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   handler: async ({ reference, phone, newStart }, { env }) => {
     const now = Date.now();
     const slot = await requireSlot(env, CALENDAR, 'newStart', newStart, now);

@@ -30,6 +30,21 @@ export interface RateLimitOption {
   key: 'function' | 'caller';
 }
 
+/**
+ * Hints an MCP client shows its user before a call (MCP tool annotations). Say what is true: a
+ * client may skip confirmation for a read-only function.
+ */
+export interface FunctionAnnotations {
+  /** Changes nothing anywhere (a look-up). */
+  readOnlyHint?: boolean;
+  /** May destroy or overwrite what exists (a cancellation); meaningful only when not read-only. */
+  destructiveHint?: boolean;
+  /** Calling it again with the same arguments changes nothing more. */
+  idempotentHint?: boolean;
+  /** Reaches something outside this Worker (a store, the platform, another service). */
+  openWorldHint?: boolean;
+}
+
 /** A top-level parameter schema: always an object of named arguments. */
 export type ParameterSchema = z.ZodObject;
 
@@ -58,6 +73,8 @@ export interface FunctionDefinition<S extends ParameterSchema = ParameterSchema,
   secrets?: readonly string[];
   /** Plain settings the handler reads from `env` (wrangler.toml [vars] or secrets), checked like `secrets`. */
   vars?: readonly string[];
+  /** What an MCP client may assume about a call (served with the tool on `/mcp`). */
+  annotations?: FunctionAnnotations;
 }
 
 /** A definition of any schema, as the runtime and the registry hold them. */

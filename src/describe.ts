@@ -3,7 +3,7 @@
 // messages and the sync command all read this one module, so they cannot disagree.
 import { z } from 'zod';
 import { isDateField } from './args.ts';
-import type { AnyFunctionDefinition } from './define.ts';
+import type { AnyFunctionDefinition, FunctionAnnotations } from './define.ts';
 import { DEFAULT_TIMEOUT_MS, SETTING_NAME } from './define.ts';
 import { fieldText, type JsonSchema, type ParameterInfo, parameterInfo } from './parameters.ts';
 import type { FunctionRecord } from './platform/function.ts';
@@ -18,6 +18,8 @@ export interface FunctionManifest extends Omit<FunctionRecord, 'url'> {
   secrets: string[];
   /** Plain settings the handler needs (sorted). */
   vars: string[];
+  /** The author's hints for MCP clients, when set. */
+  annotations?: FunctionAnnotations;
 }
 
 /**
@@ -114,6 +116,7 @@ export const translateFunction = (
     timeoutMs: definition.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     secrets: settings('secrets'),
     vars: settings('vars'),
+    ...(definition.annotations ? { annotations: definition.annotations } : {}),
   };
   const shape = definition.parameters.shape as Record<string, z.ZodType>;
   const dates = new Set(Object.keys(shape).filter((key) => isDateField(shape[key])));

@@ -7,6 +7,12 @@ export interface FrameworkEnv {
   AGENT_FUNCTIONS_MODE?: string;
   /** Secret from which every function's invocation key is derived (CONTRACT section 4). */
   FUNCTIONS_SECRET?: string;
+  /** OAuth 2.1 clients, grants and tokens of `/mcp` (wrangler.toml; absent = only the static MCP token). */
+  OAUTH_KV?: KVNamespace;
+  /** The passphrase the owner types on the MCP consent page (wrangler secret put MCP_OWNER_SECRET). */
+  MCP_OWNER_SECRET?: string;
+  /** Comma-separated browser origins allowed to call `/mcp` besides the Worker's own (a var). */
+  MCP_ALLOWED_ORIGINS?: string;
   /** When set, a request carrying the platform's signature headers must verify (src/signed.ts). */
   PLATFORM_SIGNING_SECRET?: string;
   /** "true": every call must be signed with PLATFORM_SIGNING_SECRET (src/signed.ts, README "Security"). */

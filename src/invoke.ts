@@ -1,5 +1,6 @@
 // One invocation: key for the name -> deployed? -> method -> rate limit -> body -> signature -> arguments ->
-// handler, the body and the handler under one deadline -> answer.
+// handler, the body and the handler under one deadline -> answer. MCP's tools/call joins at the
+// rate limit (execute), so both transports run the same pipeline.
 import { coerceArguments, rawArguments, readBody, validateArguments } from './args.ts';
 import { DEFAULT_BODY_LIMIT } from './define.ts';
 import { type Env, isDevelopment } from './env.ts';
@@ -143,7 +144,7 @@ const runWithTimeout = async (
   let timer: ReturnType<typeof setTimeout> | undefined;
   const expired = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
-      controller.abort(new DOMException(`Timed out after ${timeoutMs} ms`, 'TimeoutError'));
+      // Settle the race first: a handler that rejects as soon as its signal fires must not win it.
       reject(
         new FunctionError(
           504,
@@ -151,6 +152,7 @@ const runWithTimeout = async (
           `The function took longer than ${timeoutMs / 1000} seconds and was stopped. Tell the customer it is taking too long and offer to try again in a moment.`,
         ),
       );
+      controller.abort(new DOMException(`Timed out after ${timeoutMs} ms`, 'TimeoutError'));
     }, remainingMs);
   });
   try {
@@ -160,18 +162,30 @@ const runWithTimeout = async (
   }
 };
 
+/** Where one call's raw arguments come from (the HTTP request, or an MCP `tools/call`), before `deadline`. */
+export type ArgumentSource = (deadline: number) => Promise<Record<string, unknown>> | Record<string, unknown>;
+
 /**
- * Runs one authorised function for one request and returns its JSON result; throws FunctionError
- * for every refusal. Anything else the handler throws is the caller's 500.
+ * The pipeline every transport shares (HTTP and MCP): rate limit -> raw arguments -> coercion ->
+ * validation -> handler under the deadline. Throws FunctionError for every refusal.
  */
-export const invoke = async (fn: RegisteredFunction, inv: Invocation): Promise<unknown> => {
-  const { request, url, env } = inv;
+export const execute = async (fn: RegisteredFunction, inv: Invocation, source: ArgumentSource): Promise<unknown> => {
   const deadline = inv.deadline ?? Date.now() + fn.manifest.timeoutMs;
-  await checkRateLimit(fn, request, env);
-  const body = request.method === 'POST' ? await readBody(request, DEFAULT_BODY_LIMIT, deadline) : '';
-  await checkSignature(request, url, env, body);
-  const raw = coerceArguments(rawArguments(request, url, body, fn.parameters), fn.parameters, fn.dates);
+  await checkRateLimit(fn, inv.request, inv.env);
+  const raw = coerceArguments(await source(deadline), fn.parameters, fn.dates);
   const args = await validateArguments(fn.definition.parameters, raw, fn.parameters);
   if (fn.definition.logArguments) inv.log.info('arguments', { arguments: args as object });
   return runWithTimeout(fn, args, { ...inv, deadline });
 };
+
+/**
+ * Runs one authorised function for one request and returns its JSON result; throws FunctionError
+ * for every refusal. Anything else the handler throws is the caller's 500.
+ */
+export const invoke = (fn: RegisteredFunction, inv: Invocation): Promise<unknown> =>
+  execute(fn, inv, async (deadline) => {
+    const { request, url, env } = inv;
+    const body = request.method === 'POST' ? await readBody(request, DEFAULT_BODY_LIMIT, deadline) : '';
+    await checkSignature(request, url, env, body);
+    return rawArguments(request, url, body, fn.parameters);
+  });

@@ -74,6 +74,18 @@ export const manifestKey = (secret: string): Promise<string> => derive(secret, M
 export const isManifestKey = (secret: string, presented: string): Promise<boolean> =>
   verify(secret, MANIFEST_CONTEXT, presented);
 
+// "mcp" is not "function:" + a name, nor "manifest": the three key families never collide.
+const MCP_CONTEXT = 'mcp';
+
+/**
+ * The static bearer token of `/mcp` (CONTRACT section 8), for MCP clients that only take a header.
+ * @example { headers: { authorization: `Bearer ${await mcpKey(env.FUNCTIONS_SECRET)}` } }
+ */
+export const mcpKey = (secret: string): Promise<string> => derive(secret, MCP_CONTEXT);
+
+/** Whether `presented` is the static MCP token, compared in constant time. */
+export const isMcpKey = (secret: string, presented: string): Promise<boolean> => verify(secret, MCP_CONTEXT, presented);
+
 /**
  * Constant-time equality of two strings that are not keys (an email a customer gave, say).
  * Both sides are hashed first so neither the length nor the content leaks through timing.

@@ -15,16 +15,19 @@ export const jsonResponse = (
     headers: { ...JSON_TYPE, 'x-request-id': requestId, 'cache-control': 'no-store', ...headers },
   });
 
+/** Any thrown value as a FunctionError; unknown errors become a 500 that reveals nothing. */
+export const asFunctionError = (error: unknown, requestId: string): FunctionError =>
+  error instanceof FunctionError
+    ? error
+    : new FunctionError(
+        500,
+        'function_failed',
+        `The function failed unexpectedly (request ${requestId}). Apologise to the customer, do not retry more than once, and offer another way to help.`,
+      );
+
 /** Any thrown value as the JSON error shape; unknown errors become a 500 that reveals nothing. */
 export const errorResponse = (error: unknown, requestId: string): Response => {
-  const known =
-    error instanceof FunctionError
-      ? error
-      : new FunctionError(
-          500,
-          'function_failed',
-          `The function failed unexpectedly (request ${requestId}). Apologise to the customer, do not retry more than once, and offer another way to help.`,
-        );
+  const known = asFunctionError(error, requestId);
   return jsonResponse(errorBody(known, requestId), known.status, requestId, known.headers);
 };
 

@@ -8,12 +8,19 @@ import { authorise, type Invocation, invoke, type PlatformFactory } from './invo
 import { isManifestKey } from './keys.ts';
 import { createLogger } from './log.ts';
 import { EVENTS_PATH } from './platform/contract.ts';
-import { createRegistry } from './registry.ts';
+import { createRegistry, type Registry } from './registry.ts';
 import { callerRequestId, errorResponse, jsonResponse, newRequestId } from './respond.ts';
+import { settle } from './settle.ts';
 import type { EventsService } from './webhook/serve.ts';
 
 type Args = [Env, ExecutionContext];
+type Fetch = (request: Request, env: Env, ctx: ExecutionContext) => Promise<Response>;
 type RoutedRequest = Request & { requestId: string };
+
+/** What `src/mcp/index.ts` exports: the MCP endpoint and its OAuth routes over a registry. */
+export interface McpModule {
+  createMcpFetch(registry: Registry, platform: PlatformFactory | undefined): Fetch;
+}
 
 const FUNCTIONS_PREFIX = '/functions/';
 
@@ -36,6 +43,13 @@ export interface WorkerOptions {
   openapi?: (functions: FunctionManifest[], serverUrl: string) => object;
   /** The events endpoint and queue consumer (generated/events.ts lists events/; undefined when it is empty). */
   events?: EventsService | undefined;
+  /**
+   * Serves every function as an MCP tool on `/mcp` (README "MCP"). The module is imported on the
+   * first MCP request, so a Worker that never sees one never evaluates it; leave the option out and
+   * it is not even bundled.
+   * @example createWorker({ functions, mcp: () => import('./src/mcp/index.ts') })
+   */
+  mcp?: () => Promise<McpModule>;
 }
 
 /**
@@ -95,21 +109,12 @@ export const createWorker = (options: WorkerOptions) => {
     const callerId = callerRequestId(request);
     const base = callerId ? { requestId, callerRequestId: callerId } : { requestId };
     const inv: Invocation = { request, url, env, ctx, requestId, log: createLogger(base), platform: options.platform };
-    let response: Response;
-    try {
+    const outcome = await settle(inv, started, requestId, async () => {
       const fn = await authorise(url.pathname.slice(FUNCTIONS_PREFIX.length), registry, inv);
       inv.log = createLogger({ function: fn.name, ...base });
-      const result = await invoke(fn, { ...inv, deadline: started + fn.manifest.timeoutMs });
-      response = jsonResponse(result, 200, requestId);
-    } catch (error) {
-      if (!(error instanceof FunctionError)) {
-        inv.log.error('handler_failed', { error: error instanceof Error ? error.name : typeof error });
-      }
-      response = errorResponse(error, requestId);
-    }
-    const outcome = response.status === 200 ? 'ok' : response.status >= 500 ? 'error' : 'refused';
-    inv.log.info('invocation', { outcome, status: response.status, durationMs: Date.now() - started });
-    return response;
+      return invoke(fn, { ...inv, deadline: started + fn.manifest.timeoutMs });
+    });
+    return outcome.ok ? jsonResponse(outcome.value, 200, requestId) : errorResponse(outcome.error, requestId);
   });
 
   router.all('/functions', () => {
@@ -124,6 +129,24 @@ export const createWorker = (options: WorkerOptions) => {
         requestId: request.requestId,
       }),
     );
+  }
+
+  const { mcp } = options;
+  if (mcp) {
+    let loaded: Promise<Fetch> | undefined;
+    const serveMcp = async (request: RoutedRequest, env: Env, ctx: ExecutionContext) => {
+      loaded ??= mcp().then((module) => module.createMcpFetch(registry, options.platform));
+      return (
+        await loaded.catch((error: unknown) => {
+          loaded = undefined;
+          throw error;
+        })
+      )(request, env, ctx);
+    };
+    // The endpoint, its OAuth 2.1 routes, and the metadata clients discover them by.
+    router.all('/mcp', serveMcp);
+    router.all('/oauth/*', serveMcp);
+    router.all('/.well-known/*', serveMcp);
   }
 
   router.all('*', () => {

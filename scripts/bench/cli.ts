@@ -39,6 +39,12 @@ const BUILDS = {
     defines: { BENCH_FUNCTIONS: '1' },
     profile: true,
   },
+  projectWithMcp: {
+    label: 'project + /mcp (MCP, OAuth)',
+    entry: 'bench/projectWithMcp.ts',
+    defines: { BENCH_FUNCTIONS: '1' },
+    profile: true,
+  },
   project10: {
     label: 'project, 10 functions',
     entry: 'bench/project.ts',

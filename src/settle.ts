@@ -1,0 +1,35 @@
+// One call of one function with its one `invocation` log line, whatever the transport (HTTP or
+// MCP): both log the same outcome, status and duration, and name a handler that threw.
+import { FunctionError } from './errors.ts';
+import type { LogFields, Logger } from './log.ts';
+import { asFunctionError } from './respond.ts';
+
+/** A call's result, or its refusal as the FunctionError the caller answers with. */
+export type Outcome = { ok: true; value: unknown } | { ok: false; error: FunctionError };
+
+/**
+ * Runs `call` and logs how it ended on `holder.log`, read when the call ends (the call may bind
+ * the logger to the function once it knows it). `fields` join the log line.
+ * @example const outcome = await settle(inv, started, requestId, () => invoke(fn, inv))
+ */
+export const settle = async (
+  holder: { log: Logger },
+  started: number,
+  requestId: string,
+  call: () => Promise<unknown>,
+  fields: LogFields = {},
+): Promise<Outcome> => {
+  let outcome: Outcome;
+  try {
+    outcome = { ok: true, value: await call() };
+  } catch (error) {
+    if (!(error instanceof FunctionError)) {
+      holder.log.error('handler_failed', { error: error instanceof Error ? error.name : typeof error });
+    }
+    outcome = { ok: false, error: asFunctionError(error, requestId) };
+  }
+  const status = outcome.ok ? 200 : outcome.error.status;
+  const result = status === 200 ? 'ok' : status >= 500 ? 'error' : 'refused';
+  holder.log.info('invocation', { outcome: result, status, durationMs: Date.now() - started, ...fields });
+  return outcome;
+};

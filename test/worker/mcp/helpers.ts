@@ -1,0 +1,34 @@
+import { exports } from 'cloudflare:workers';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { mcpKey } from '../../../src/keys.ts';
+import { ORIGIN, SECRET } from '../helpers.ts';
+
+const worker = (exports as unknown as { default: Fetcher }).default;
+
+/** Every request of the SDK client goes to the Worker's real fetch handler, inside workerd. */
+export const workerFetch = (input: string | URL | Request, init?: RequestInit): Promise<Response> =>
+  worker.fetch(new Request(input, init));
+
+export const MCP_URL = new URL('/mcp', ORIGIN);
+
+/** The static bearer token of `/mcp` under the test secret. */
+export const staticToken = () => mcpKey(SECRET);
+
+/** The official SDK client, connected to the Worker's `/mcp` with `token`. */
+export const connect = async (token: string): Promise<Client> => {
+  const client = new Client({ name: 'agent-functions-test', version: '1.0.0' });
+  const transport = new StreamableHTTPClientTransport(MCP_URL, {
+    fetch: workerFetch,
+    requestInit: { headers: { authorization: `Bearer ${token}` } },
+  });
+  await client.connect(transport);
+  return client;
+};
+
+/**
+ * Imports the MCP module (the SDK and the OAuth provider) once per test file, with room for a
+ * loaded machine: the Worker imports it on its first MCP request, which would otherwise count
+ * against the first test's time limit.
+ */
+export const MCP_IMPORT_TIMEOUT_MS = 60_000;
+export const loadMcp = () => import('../../../src/mcp/index.ts');
