@@ -32,7 +32,10 @@ export interface HowToCallOptions {
  * @example for (const line of await howToCall(options)) console.log(line)
  */
 export const howToCall = async (options: HowToCallOptions): Promise<string[]> => {
-  const lines = [`console: ${options.consoleUrl}`, `mcp: ${options.origin}/mcp (open locally when worker.ts enables MCP, README "MCP")`];
+  const lines = [
+    `console: ${options.consoleUrl}`,
+    `mcp: ${options.origin}/mcp (open locally when worker.ts enables MCP, README "MCP")`,
+  ];
   const first = options.functions.find((fn) => fn.name === 'quote_price') ?? options.functions[0];
   if (!first) return ['[dev] functions/ serves nothing: add a file there (npm run new -- <name>).', ...lines];
   const args = JSON.stringify(exampleArgs(first.jsonSchema));
