@@ -23,7 +23,8 @@ export const through = (worker: { fetch(request: Request): Promise<Response> }) 
 };
 
 /** Through the Worker's real entry (worker.ts), serving functions/. */
-export const { send, call } = through(exports.default as unknown as Fetcher);
+// `exports` is typed by `wrangler types` only in a project whose worker.ts it has read.
+export const { send, call } = through((exports as unknown as { default: Fetcher }).default);
 
 /** The parsed JSON error of a refused call. */
 export const errorOf = async (response: Response) =>
