@@ -37,15 +37,21 @@ export const readBody = async (request: Request, limit: number, deadline: number
   if (declared > limit) throw tooLarge();
   if (!request.body) return '';
   const reader = request.body.getReader();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(tooSlow()), Math.max(0, deadline - Date.now()));
-  });
+  // One timer for the whole body: at the deadline it cancels the reader, which ends the pending read.
+  let late = false;
+  const timer = setTimeout(
+    () => {
+      late = true;
+      reader.cancel().catch(() => {});
+    },
+    Math.max(0, deadline - Date.now()),
+  );
   const chunks: Uint8Array[] = [];
   let size = 0;
   try {
     for (;;) {
-      const { done, value } = await Promise.race([reader.read(), expired]);
+      const { done, value } = await reader.read();
+      if (late) throw tooSlow();
       if (done) break;
       size += value.byteLength;
       if (size > limit) throw tooLarge();
@@ -54,9 +60,9 @@ export const readBody = async (request: Request, limit: number, deadline: number
   } catch (error) {
     // Stop the sender: nothing more of this body will be read.
     reader.cancel().catch(() => {});
-    throw error;
+    throw late ? tooSlow() : error;
   } finally {
-    if (timer !== undefined) clearTimeout(timer);
+    clearTimeout(timer);
   }
   const bytes = new Uint8Array(size);
   let offset = 0;

@@ -24,7 +24,13 @@ export class FunctionError extends Error {
     message: string,
     options: { details?: ArgumentProblem[]; headers?: Record<string, string> } = {},
   ) {
+    // A refusal is an answer, not a bug: its stack is never shown or logged, and capturing one
+    // costs more than the rest of a refusal, so none is captured (zod skips its own the same way).
+    const errorClass = Error as { stackTraceLimit?: number };
+    const limit = errorClass.stackTraceLimit;
+    errorClass.stackTraceLimit = 0;
     super(message);
+    errorClass.stackTraceLimit = limit;
     this.name = 'FunctionError';
     this.status = status;
     this.code = code;

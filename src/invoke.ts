@@ -120,21 +120,33 @@ const runWithTimeout = async (
   args: Record<string, unknown>,
   inv: Invocation,
 ): Promise<unknown> => {
-  const controller = new AbortController();
+  // Made on first need: most handlers never read the signal and finish synchronously. A signal
+  // first read after the time limit passed is born aborted.
+  let controller: AbortController | undefined;
+  let expiredReason: DOMException | undefined;
+  const signal = () => {
+    if (!controller) {
+      controller = new AbortController();
+      if (expiredReason) controller.abort(expiredReason);
+    }
+    return controller.signal;
+  };
   const timeoutMs = fn.manifest.timeoutMs;
   const remainingMs = Math.max(0, (inv.deadline ?? Date.now() + timeoutMs) - Date.now());
   let platform: PlatformClient | undefined;
   const context = {
     env: inv.env,
     requestId: inv.requestId,
-    signal: controller.signal,
+    get signal() {
+      return signal();
+    },
     waitUntil: (promise: Promise<unknown>) => inv.ctx.waitUntil(promise),
     request: inv.request,
     log: inv.log,
     // Lazy: a function that never calls the platform needs neither secret.
     get platform(): PlatformClient {
       if (!inv.platform) throw platformNotEnabled(inv.log);
-      platform ??= inv.platform(inv.env, controller.signal);
+      platform ??= inv.platform(inv.env, signal());
       return platform;
     },
   };
@@ -152,7 +164,8 @@ const runWithTimeout = async (
           `The function took longer than ${timeoutMs / 1000} seconds and was stopped. Tell the customer it is taking too long and offer to try again in a moment.`,
         ),
       );
-      controller.abort(new DOMException(`Timed out after ${timeoutMs} ms`, 'TimeoutError'));
+      expiredReason = new DOMException(`Timed out after ${timeoutMs} ms`, 'TimeoutError');
+      controller?.abort(expiredReason);
     }, remainingMs);
   });
   try {
@@ -175,7 +188,8 @@ export const execute = async (fn: RegisteredFunction, inv: Invocation, source: A
   const raw = coerceArguments(await source(deadline), fn.parameters, fn.dates);
   const args = await validateArguments(fn.definition.parameters, raw, fn.parameters);
   if (fn.definition.logArguments) inv.log.info('arguments', { arguments: args as object });
-  return runWithTimeout(fn, args, { ...inv, deadline });
+  inv.deadline = deadline;
+  return runWithTimeout(fn, args, inv);
 };
 
 /**

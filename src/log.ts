@@ -25,10 +25,24 @@ export const setLogSink = (next: Sink): Sink => {
  * A logger whose every line carries `base` (for example the function name and request id).
  * @example createLogger({ fn: 'quote_price' }).info('invoked', { status: 200 })
  */
-export const createLogger = (base: LogFields = {}): Logger => {
-  const write =
-    (level: string) =>
-    (event: string, fields: LogFields = {}) =>
-      sink(JSON.stringify({ level, event, ...base, ...fields, time: new Date().toISOString() }));
-  return { info: write('info'), warn: write('warn'), error: write('error') };
-};
+export const createLogger = (base: LogFields = {}): Logger => new BoundLogger(base);
+
+// A class rather than closures: a logger is made for every call, so it should cost one small object.
+class BoundLogger implements Logger {
+  private readonly base: LogFields;
+  constructor(base: LogFields) {
+    this.base = base;
+  }
+  private write(level: string, event: string, fields: LogFields | undefined) {
+    sink(JSON.stringify({ level, event, ...this.base, ...fields, time: new Date().toISOString() }));
+  }
+  info(event: string, fields?: LogFields) {
+    this.write('info', event, fields);
+  }
+  warn(event: string, fields?: LogFields) {
+    this.write('warn', event, fields);
+  }
+  error(event: string, fields?: LogFields) {
+    this.write('error', event, fields);
+  }
+}

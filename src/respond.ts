@@ -1,19 +1,19 @@
 // The one place that turns results and errors into responses.
 import { errorBody, FunctionError } from './errors.ts';
 
-const JSON_TYPE = { 'content-type': 'application/json; charset=utf-8' };
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** A JSON answer carrying the request id. */
 export const jsonResponse = (
   body: unknown,
   status: number,
   requestId: string,
-  headers: Record<string, string> = {},
-): Response =>
-  new Response(JSON.stringify(body ?? null), {
-    status,
-    headers: { ...JSON_TYPE, 'x-request-id': requestId, 'cache-control': 'no-store', ...headers },
-  });
+  headers?: Record<string, string>,
+): Response => {
+  // One literal on the common path: spreading costs more than the rest of the headers.
+  const all = { 'content-type': JSON_TYPE, 'x-request-id': requestId, 'cache-control': 'no-store' };
+  return new Response(JSON.stringify(body ?? null), { status, headers: headers ? { ...all, ...headers } : all });
+};
 
 /** Any thrown value as a FunctionError; unknown errors become a 500 that reveals nothing. */
 export const asFunctionError = (error: unknown, requestId: string): FunctionError =>

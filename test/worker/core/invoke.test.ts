@@ -10,6 +10,7 @@ import { errorOf, keyOf, SECRET as SECRET_OF_TESTS } from '../helpers.ts';
 
 const SECRET = 'unit-secret';
 let aborted: unknown;
+let lateAborted: unknown;
 
 const fetchTest = createWorker({
   functions: {
@@ -27,6 +28,16 @@ const fetchTest = createWorker({
       handler: async (_args, { signal }) => {
         await new Promise((resolve) => setTimeout(resolve, 500));
         aborted = signal.aborted ? signal.reason : false;
+        return 'late';
+      },
+    }),
+    slow_reader: defineFunction({
+      description: 'Looks at its signal only after its time limit has passed.',
+      parameters: z.object({}),
+      timeoutMs: 50,
+      handler: async (_args, context) => {
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        lateAborted = context.signal.aborted ? context.signal.reason : false;
         return 'late';
       },
     }),
@@ -170,6 +181,14 @@ describe('the Worker answers each status of CONTRACT section 4', () => {
     expect(res.status).toBe(200);
   });
 
+  it('hands an aborted signal to a handler that first reads it after the time limit', async () => {
+    const res = await request('slow_reader', { body: '{}' });
+    expect(res.status).toBe(504);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(lateAborted).toBeInstanceOf(DOMException);
+    expect((lateAborted as DOMException).name).toBe('TimeoutError');
+  });
+
   it('answers 504 past the time limit and fires the handler signal', async () => {
     const res = await request('slow', { body: '{}' });
     expect(res.status).toBe(504);
@@ -269,7 +288,7 @@ describe('the manifest at GET /functions', () => {
       createExecutionContext(),
     );
     expect(res.status).toBe(200);
-    expect(((await res.json()) as { functions: unknown[] }).functions).toHaveLength(4);
+    expect(((await res.json()) as { functions: unknown[] }).functions).toHaveLength(5);
   });
 });
 
