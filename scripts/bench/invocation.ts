@@ -3,10 +3,12 @@
 
 import { QUOTE_FUNCTION } from '../../bench/quote.ts';
 import { functionKey } from '../../src/keys.ts';
+import { SIGNATURE_HEADER, TIMESTAMP_HEADER } from '../../src/platform/contract.ts';
+import { signWebhook } from '../../src/platform/signature.ts';
 import type { BuiltWorker } from './buildWorker.ts';
 import { measureIsolateCpu } from './isolateCpu.ts';
 import { type LoadResult, loadTest } from './loadTest.ts';
-import { BENCH_SECRET, type ServedWorker, serveWorker } from './serveWorker.ts';
+import { BENCH_SECRET, BENCH_SIGNING_SECRET, type ServedWorker, serveWorker } from './serveWorker.ts';
 import { median } from './stats.ts';
 
 /** A valid call: all five fields, one of them optional. */
@@ -30,10 +32,25 @@ export const CASES = [
   { id: 'project-10/invalid', worker: 'project10', body: INVALID_BODY, status: 422 },
   { id: 'baseline/invalid', worker: 'baseline', body: INVALID_BODY, status: 422 },
   { id: 'baseline-zod/invalid', worker: 'baselineZod', body: INVALID_BODY, status: 422 },
+  // The same Worker with PLATFORM_SIGNING_SECRET set: a call without signature headers, and a signed one.
+  { id: 'project-signing/unsigned', worker: 'project10Signing', body: VALID_BODY, status: 200 },
+  { id: 'project-signing/signed', worker: 'project10Signing', body: VALID_BODY, status: 200, signed: true },
 ] as const;
 
 export type CaseId = (typeof CASES)[number]['id'];
 type WorkerId = (typeof CASES)[number]['worker'];
+
+/** The built Workers; project10Signing is project10's bundle served with a signing secret. */
+type BuiltId = Exclude<WorkerId, 'project10Signing'>;
+
+/** The platform's signature headers for `body`, timestamped now (valid for 5 minutes). */
+const signatureHeaders = async (body: string): Promise<Record<string, string>> => {
+  const timestamp = String(Math.floor(Date.now() / 1000));
+  return {
+    [TIMESTAMP_HEADER]: timestamp,
+    [SIGNATURE_HEADER]: await signWebhook(BENCH_SIGNING_SECRET, timestamp, body),
+  };
+};
 
 /** Every round's result of every case. */
 export type InvocationRounds = Record<CaseId, LoadResult[]>;
@@ -47,7 +64,7 @@ export const medianOf = (rounds: LoadResult[], metric: keyof LoadResult): number
  * @example await measureInvocation({ baseline, baselineZod, project10, project1000 }, { rounds: 5, seconds: 2, connections: 10 })
  */
 export const measureInvocation = async (
-  workers: Record<WorkerId, BuiltWorker>,
+  workers: Record<BuiltId, BuiltWorker>,
   options: { rounds: number; seconds: number; connections: number; warmupSeconds: number },
   progress: (line: string) => void = () => {},
 ): Promise<InvocationRounds> => {
@@ -55,11 +72,19 @@ export const measureInvocation = async (
   const served: Partial<Record<WorkerId, ServedWorker>> = {};
   const results = Object.fromEntries(CASES.map((c) => [c.id, [] as LoadResult[]])) as InvocationRounds;
   try {
-    for (const id of Object.keys(workers) as WorkerId[]) served[id] = await serveWorker(workers[id].scriptPath);
+    for (const id of Object.keys(workers) as BuiltId[]) served[id] = await serveWorker(workers[id].scriptPath);
+    served.project10Signing = await serveWorker(workers.project10.scriptPath, {
+      bindings: { PLATFORM_SIGNING_SECRET: BENCH_SIGNING_SECRET },
+    });
     const urlOf = (id: WorkerId) => new URL(`/functions/${QUOTE_FUNCTION}?key=${key}`, served[id]?.url).href;
-    const run = (c: (typeof CASES)[number], seconds: number) =>
+    const run = async (c: (typeof CASES)[number], seconds: number) =>
       loadTest(
-        { url: urlOf(c.worker), body: c.body, expectStatus: c.status },
+        {
+          url: urlOf(c.worker),
+          body: c.body,
+          expectStatus: c.status,
+          ...('signed' in c ? { headers: await signatureHeaders(c.body) } : {}),
+        },
         { connections: options.connections, seconds },
       );
     // Warm-up: JIT, key import, lazy translation of the function; results thrown away.
@@ -85,8 +110,8 @@ export const measureInvocation = async (
 
 /** CPU microseconds per call inside the isolate, per Worker, for valid and for invalid calls. */
 export interface InvocationCpu {
-  valid: Record<WorkerId, number[]>;
-  invalid: Record<WorkerId, number[]>;
+  valid: Record<BuiltId, number[]>;
+  invalid: Record<BuiltId, number[]>;
 }
 
 /**
@@ -95,7 +120,7 @@ export interface InvocationCpu {
  * @example await measureInvocationCpu({ baseline, baselineZod, project10, project1000 }, { cpuBatches: 40, cpuCalls: 200 })
  */
 export const measureInvocationCpu = async (
-  workers: Record<WorkerId, BuiltWorker>,
+  workers: Record<BuiltId, BuiltWorker>,
   options: { cpuBatches: number; cpuCalls: number },
 ): Promise<InvocationCpu> => {
   const key = await functionKey(BENCH_SECRET, QUOTE_FUNCTION);
@@ -103,7 +128,7 @@ export const measureInvocationCpu = async (
   const paths = Object.fromEntries(Object.entries(workers).map(([id, built]) => [id, built.scriptPath]));
   const run = (body: string, expectStatus: number) =>
     measureIsolateCpu(paths, { url, body, expectStatus }, options.cpuBatches, options.cpuCalls) as Promise<
-      Record<WorkerId, number[]>
+      Record<BuiltId, number[]>
     >;
   return { valid: await run(VALID_BODY, 200), invalid: await run(INVALID_BODY, 422) };
 };

@@ -19,6 +19,8 @@ export interface LoadTarget {
   url: string;
   body: string;
   expectStatus: number;
+  /** Headers beside content-type (a signed call's signature). */
+  headers?: Record<string, string>;
 }
 
 /**
@@ -43,7 +45,7 @@ export const loadTest = async (
       url: target.url,
       method: 'POST',
       body: target.body,
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', ...target.headers },
       connections: options.connections,
       duration: options.seconds,
       timeout: 10,

@@ -98,6 +98,12 @@ export const invocationTable = (inv: InvocationRounds, settings: BenchSettings):
         r.invalidZodP50,
         paired(inv, 'baseline-zod/invalid', 'baseline/invalid', 'p99Ms'),
       ]),
+      row('project with a signing secret, unsigned call', 'project-signing/unsigned', '-', null),
+      row('project with a signing secret, signed call', 'project-signing/signed', 'unsigned call', [
+        paired(inv, 'project-signing/signed', 'project-signing/unsigned', 'requestsPerSecond'),
+        paired(inv, 'project-signing/signed', 'project-signing/unsigned', 'p50Ms'),
+        paired(inv, 'project-signing/signed', 'project-signing/unsigned', 'p99Ms'),
+      ]),
     ],
     notes: [
       `${settings.connections} connections, closed loop (autocannon), ${settings.rounds} round(s) of ${settings.seconds} s per call after a warm-up; ratios are medians of per-round paired ratios.`,

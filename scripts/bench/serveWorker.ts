@@ -5,6 +5,9 @@ import { convertV4MiniflareOptions, Miniflare } from 'miniflare';
 /** The secret both benchmark Workers derive their keys from; a benchmark-only value. */
 export const BENCH_SECRET = 'bench-functions-secret';
 
+/** The platform signing secret of the Worker that measures signed calls; a benchmark-only value. */
+export const BENCH_SIGNING_SECRET = 'bench-signing-secret';
+
 /** A Worker running on workerd until stopped. */
 export interface ServedWorker {
   url: URL;
@@ -51,7 +54,7 @@ const openInspector = async (base: URL): Promise<Inspector> => {
  */
 export const serveWorker = async (
   scriptPath: string,
-  options: { inspectorPort?: number } = {},
+  options: { inspectorPort?: number; bindings?: Record<string, string> } = {},
 ): Promise<ServedWorker> => {
   // Miniflare 5 takes per-worker `config` objects; its converter accepts the familiar v4 shape.
   const mf = new Miniflare(
@@ -66,7 +69,7 @@ export const serveWorker = async (
       compatibilityDate: '2026-11-01',
       // No Request.cf lookup over the network: a benchmark reaches nothing but 127.0.0.1.
       cf: false,
-      bindings: { FUNCTIONS_SECRET: BENCH_SECRET },
+      bindings: { FUNCTIONS_SECRET: BENCH_SECRET, ...options.bindings },
       host: '127.0.0.1',
       port: 0,
       handleStructuredLogs: () => {},

@@ -27,6 +27,8 @@ const invocation = (project: LoadResult, invalid: LoadResult, many: LoadResult):
   'project-10/invalid': [invalid],
   'baseline/invalid': [load(1000, 4, 10)],
   'baseline-zod/invalid': [load(960, 4.2, 10)],
+  'project-signing/unsigned': [load(950, 4.2, 11)],
+  'project-signing/signed': [load(900, 4.4, 12)],
 });
 
 const sync = (noopWrites: number, changedWrites: number): SyncRunResult[] => [
@@ -84,7 +86,7 @@ describe('bench report', () => {
 
   it("splits the valid call's gap into zod's part and the framework's", () => {
     const table = invocationTable(invocation(load(784, 5, 12), load(900, 5, 12), load(800, 5, 12)), QUICK_SETTINGS);
-    expect(table.rows).toHaveLength(7);
+    expect(table.rows).toHaveLength(9);
     expect(table.notes?.[1]).toBe(
       "Split of the valid-call gap: zod alone 0.98x of the baseline's req/s; the framework around zod 0.80x of the zod baseline's.",
     );
