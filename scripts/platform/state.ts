@@ -45,6 +45,8 @@ export interface MessageRecord {
 
 export interface WebhookRecord {
   id: string;
+  /** Creation order; the list's cursor. */
+  seq: number;
   url: string;
   events: string[];
   /** Undefined after DELETE of the signing secret; deliveries are then skipped. */

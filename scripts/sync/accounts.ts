@@ -3,7 +3,7 @@
 // platform client of one account, counting the write requests it sends (retries included).
 import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { createPlatformClient } from '../../src/platform/client.ts';
+import { createPlatformClient, type PlatformClient } from '../../src/platform/client.ts';
 import type { KeyPlacement } from '../../src/platform/contract.ts';
 import { FUNCTION_NAME } from '../../src/platform/function.ts';
 import type { RetryInfo } from '../../src/platform/transport.ts';
@@ -177,7 +177,14 @@ export const resolveSync = (
   return { accounts, sync, problems, runProblems };
 };
 
-/** A custom-functions client for one account and a counter of its HTTP writes. */
+/** What sync uses of one account: its functions, its webhooks (the events webhook), and a request count. */
+export interface AccountApi {
+  api: FunctionsApi;
+  webhooks?: PlatformClient['webhooks'];
+  requests?: { reads: number; writes: number };
+}
+
+/** The custom-functions and webhooks clients of one account and a counter of its HTTP requests. */
 export const accountApi = (options: {
   baseUrl: string;
   apiKey: string;
@@ -186,7 +193,7 @@ export const accountApi = (options: {
   retry?: { retries?: number; baseDelayMs?: number; maxDelayMs?: number };
   maxResponseBytes?: number;
   onRetry?: (info: RetryInfo) => void;
-}): { api: FunctionsApi; requests: { reads: number; writes: number } } => {
+}): AccountApi => {
   const requests = { reads: 0, writes: 0 };
   const client = createPlatformClient({
     baseUrl: options.baseUrl,
@@ -201,5 +208,5 @@ export const accountApi = (options: {
       else requests.writes++;
     },
   });
-  return { api: client.customFunctions, requests };
+  return { api: client.customFunctions, webhooks: client.webhooks, requests };
 };

@@ -5,9 +5,11 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RetryInfo } from '../../src/platform/transport.ts';
+import { eventTypes } from '../generate.ts';
 import { PLACEHOLDER_DESCRIPTION } from '../new/templates.ts';
 import {
   ACCOUNTS_FILE,
+  type AccountApi,
   type AccountsConfig,
   accountApi,
   ConfigError,
@@ -15,13 +17,14 @@ import {
   type ResolvedAccount,
   resolveSync,
 } from './accounts.ts';
-import { type FunctionsApi, syncAccount } from './apply.ts';
+import { syncAccount } from './apply.ts';
 import { HELP, parseSyncArgs, type SyncArgs } from './args.ts';
 import { desiredFunctions, PROJECT_ROOT, readManifest, type ServedFunction, selectFunctions } from './manifest.ts';
 import { paintFor, plain } from './paint.ts';
 import { createProgress } from './progress.ts';
 import { renderPlan, renderResult, renderStatus, statusLine } from './render.ts';
 import { type AccountReport, emptyReport, exitCodeOf, reportJson } from './report.ts';
+import { desiredWebhook, webhookApi } from './webhook.ts';
 
 export interface SyncIo {
   env: Record<string, string | undefined>;
@@ -37,7 +40,9 @@ export interface SyncIo {
   createApi?: (
     account: ResolvedAccount,
     options: { maxResponseBytes: number; onRetry: (info: RetryInfo) => void },
-  ) => { api: FunctionsApi; requests?: { reads: number; writes: number } };
+  ) => AccountApi;
+  /** The event types to subscribe the webhook to (default: the files in events/). */
+  eventTypes?: string[];
   maxRounds?: number;
   roundDelayMs?: number;
 }
@@ -115,6 +120,7 @@ export const runSync = async (argv: string[], io: SyncIo): Promise<SyncRun> => {
   }
   const desired = selectFunctions(await desiredFunctions(served, origin, secret), args.only);
   const scope = args.only ? new Set(args.only) : undefined;
+  const types = io.eventTypes ?? eventTypes(join(root, 'events'));
 
   const reports: AccountReport[] = [];
   const documents: ReturnType<typeof reportJson>[] = [];
@@ -142,7 +148,7 @@ export const runSync = async (argv: string[], io: SyncIo): Promise<SyncRun> => {
         `${info.method} ${info.path} ${info.reason}; attempt ${info.attempt} of ${info.of} in ${(info.waitMs / 1000).toFixed(1)} s`,
       );
     const clientOptions = { maxResponseBytes: args.maxResponseBytes, onRetry };
-    const { api, requests } = io.createApi
+    const { api, requests, webhooks } = io.createApi
       ? io.createApi(account, clientOptions)
       : accountApi({ ...account, ...clientOptions });
     if ((io.stderr as { isTTY?: boolean }).isTTY) say(`listing the registered functions at ${account.baseUrl}`);
@@ -171,6 +177,28 @@ export const runSync = async (argv: string[], io: SyncIo): Promise<SyncRun> => {
     documents.push(reportJson(report, requests));
     if (!report.plan || !dryRun) out(renderResult(report, paint));
     out('');
+    // The events webhook, through the same plan and apply (webhook.ts): only when there are events
+    // to subscribe to, or with --prune to remove ours; never under --only, which names functions.
+    if (webhooks && !scope && (types.length > 0 || args.prune)) {
+      const name = `${account.name} (events webhook)`;
+      const hook = await syncAccount({
+        account: name,
+        baseUrl: account.baseUrl,
+        api: webhookApi(webhooks, origin),
+        desired: desiredWebhook(origin, types),
+        origin,
+        prune: args.prune && !args.status,
+        dryRun,
+        onWait: say,
+        ...(io.maxRounds !== undefined ? { maxRounds: io.maxRounds } : {}),
+        ...(io.roundDelayMs !== undefined ? { roundDelayMs: io.roundDelayMs } : {}),
+        onPlan: (plan) => out((args.status ? renderStatus : renderPlan)(name, account.baseUrl, plan, paint)),
+      });
+      reports.push(hook);
+      documents.push(reportJson(hook));
+      if (!hook.plan || !dryRun) out(renderResult(hook, paint));
+      out('');
+    }
   }
 
   const exitCode = exitCodeOf(reports, dryRun, args.exitCode);
