@@ -23,9 +23,6 @@ export default defineConfig({
               bindings: {
                 FUNCTIONS_SECRET: 'test-functions-secret',
                 PLATFORM_SIGNING_SECRET: 'test-signing-secret',
-                // The events endpoint reads its webhook's signing secret here (tests mock it: test/worker/outbound.ts).
-                PLATFORM_BASE_URL: 'https://platform.test',
-                PLATFORM_API_KEY: 'test-platform-key',
                 // The passphrase of the MCP consent page (test/worker/mcp/oauth.test.ts).
                 MCP_OWNER_SECRET: 'test-owner-secret',
                 // functions/get_order_status.ts calls this store; its tests mock it (test/worker/outbound.ts).

@@ -141,19 +141,26 @@ export const main = (argv: string[], out = process.stdout, err = process.stderr)
       return 2;
     } else names.push(arg);
   }
-  if (event !== undefined) {
-    if (names.length > 0) {
-      err.write(`${paint('red', 'Give either a function name or --event <type>, not both.', err)}\n\n${USAGE}\n`);
-      return 2;
-    }
+  // Writes the files, then prints the next steps; a refusal creates nothing and says why.
+  const create = (write: () => string[], steps: (files: string[]) => string): number => {
     try {
-      const files = scaffoldEvent(event, base).map((path) => relative(base, join(base, path)));
-      out.write(`${paint('green', '✓', out)} ${nextEventSteps(event, files)}\n`);
+      const files = write().map((path) => relative(base, join(base, path)));
+      out.write(`${paint('green', '✓', out)} ${steps(files)}\n`);
       return 0;
     } catch (error) {
       err.write(`${paint('red', 'Nothing was created:', err)} ${(error as Error).message}\n`);
       return 1;
     }
+  };
+  if (event !== undefined) {
+    if (names.length > 0) {
+      err.write(`${paint('red', 'Give either a function name or --event <type>, not both.', err)}\n\n${USAGE}\n`);
+      return 2;
+    }
+    return create(
+      () => scaffoldEvent(event, base),
+      (files) => nextEventSteps(event, files),
+    );
   }
   if (names.length !== 1) {
     err.write(
@@ -162,14 +169,10 @@ export const main = (argv: string[], out = process.stdout, err = process.stderr)
     return 2;
   }
   const name = names[0] as string;
-  try {
-    const files = scaffold(name, base).map((path) => relative(base, join(base, path)));
-    out.write(`${paint('green', '✓', out)} ${nextSteps(name, files)}\n`);
-    return 0;
-  } catch (error) {
-    err.write(`${paint('red', 'Nothing was created:', err)} ${(error as Error).message}\n`);
-    return 1;
-  }
+  return create(
+    () => scaffold(name, base),
+    (files) => nextSteps(name, files),
+  );
 };
 
 if (import.meta.url === `file://${process.argv[1]}`) process.exitCode = main(process.argv.slice(2));

@@ -192,12 +192,19 @@ export const runSync = async (argv: string[], io: SyncIo): Promise<SyncRun> => {
         onWait: say,
         ...(io.maxRounds !== undefined ? { maxRounds: io.maxRounds } : {}),
         ...(io.roundDelayMs !== undefined ? { roundDelayMs: io.roundDelayMs } : {}),
-        onPlan: (plan) => out((args.status ? renderStatus : renderPlan)(name, account.baseUrl, plan, paint)),
+        // Without events, --prune only looks for ours: nothing found is nothing to report.
+        onPlan: (plan) => {
+          if (types.length > 0 || plan.entries.length > 0) {
+            out((args.status ? renderStatus : renderPlan)(name, account.baseUrl, plan, paint));
+          }
+        },
       });
-      reports.push(hook);
-      documents.push(reportJson(hook));
-      if (!hook.plan || !dryRun) out(renderResult(hook, paint));
-      out('');
+      if (types.length > 0 || hook.error || (hook.plan?.entries.length ?? 0) > 0) {
+        reports.push(hook);
+        documents.push(reportJson(hook));
+        if (!hook.plan || !dryRun) out(renderResult(hook, paint));
+        out('');
+      }
     }
   }
 

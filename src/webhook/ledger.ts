@@ -28,26 +28,13 @@ export class EventLedger extends DurableObject {
     if (row && row.until > now) {
       return row.state === 'done' ? { verdict: 'done' } : { verdict: 'busy', retryInMs: row.until - now };
     }
-    this.ctx.storage.sql.exec(
-      'INSERT INTO entries (key, state, until) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET state = excluded.state, until = excluded.until',
-      key,
-      'running',
-      now + leaseMs,
-    );
-    await this.schedule(now + leaseMs);
+    await this.put(key, 'running', now + leaseMs);
     return { verdict: 'run' };
   }
 
   /** Marks `key` handled for the dedup window. */
   async complete(key: string): Promise<void> {
-    const until = Date.now() + DEDUP_WINDOW_MS;
-    this.ctx.storage.sql.exec(
-      'INSERT INTO entries (key, state, until) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET state = excluded.state, until = excluded.until',
-      key,
-      'done',
-      until,
-    );
-    await this.schedule(until);
+    await this.put(key, 'done', Date.now() + DEDUP_WINDOW_MS);
   }
 
   /** Gives `key` back after a failed run, so the retry can claim it at once. */
@@ -61,6 +48,16 @@ export class EventLedger extends DurableObject {
       .exec<{ until: number | null }>('SELECT MIN(until) AS until FROM entries')
       .toArray();
     if (next?.until != null) await this.ctx.storage.setAlarm(next.until);
+  }
+
+  private async put(key: string, state: 'running' | 'done', until: number): Promise<void> {
+    this.ctx.storage.sql.exec(
+      'INSERT INTO entries (key, state, until) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET state = excluded.state, until = excluded.until',
+      key,
+      state,
+      until,
+    );
+    await this.schedule(until);
   }
 
   private async schedule(at: number): Promise<void> {

@@ -72,6 +72,8 @@ export const sync = async (
     createApi: (account, options) =>
       accountApi({ ...account, ...options, retry: { retries: 3, baseDelayMs: 1, maxDelayMs: 5 } }),
     roundDelayMs: 5,
+    // Hermetic: not this repository's events/ (test/node/sync/webhook.test.ts passes its own).
+    eventTypes: [],
     ...options.io,
   });
   return { ...run, stdout: stdout.text(), stderr: stderr.text() };
