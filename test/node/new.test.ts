@@ -1,7 +1,7 @@
 // The scaffold: what it refuses, what it writes, and that what it writes passes the project's own
 // checks (tsc, biome, the description the platform will see) in a scratch project.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -11,6 +11,13 @@ import { eventRefusal, refusal, scaffold, scaffoldEvent } from '../../scripts/ne
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 const bin = (tool: string) => join(repo, 'node_modules', '.bin', tool);
+
+/** This project's biome settings for a scratch folder that is no git checkout (so no .gitignore to follow). */
+const writeScratchBiome = (dir: string) => {
+  const settings = JSON.parse(readFileSync(join(repo, 'biome.json'), 'utf8')) as Record<string, unknown>;
+  delete settings.vcs;
+  writeFileSync(join(dir, 'biome.json'), JSON.stringify(settings));
+};
 
 /** A scratch project sharing this one's code and tools, with empty functions/ folders. */
 const scratchProject = () => {
@@ -23,7 +30,7 @@ const scratchProject = () => {
   }
   mkdirSync(join(dir, 'test', 'worker', 'functions'), { recursive: true });
   symlinkSync(join(repo, 'test', 'worker', 'helpers.ts'), join(dir, 'test', 'worker', 'helpers.ts'));
-  copyFileSync(join(repo, 'biome.json'), join(dir, 'biome.json'));
+  writeScratchBiome(dir);
   writeFileSync(
     join(dir, 'tsconfig.json'),
     JSON.stringify({ extends: join(repo, 'tsconfig.json'), include: ['functions', 'test/worker/functions'] }),
@@ -135,7 +142,8 @@ describe('npm run new', () => {
           symlinkSync(join(from, entry), join(to, entry));
         }
       };
-      linkAllBut(repo, project, ['events', 'test', 'generated', '.git', 'tsconfig.json']);
+      linkAllBut(repo, project, ['events', 'test', 'generated', '.git', 'tsconfig.json', 'biome.json']);
+      writeScratchBiome(project);
       linkAllBut(join(repo, 'test', 'worker'), join(project, 'test', 'worker'), ['events']);
       const type = 'appointment.booked';
       expect(scaffoldEvent(type, project)).toEqual([`events/${type}.ts`, `test/worker/events/${type}.test.ts`]);
