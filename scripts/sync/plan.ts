@@ -52,10 +52,10 @@ export interface Plan {
 /**
  * Paths under FUNCTIONS_BASE_URL that this project registers (CONTRACT section 5): a function's
  * own path and nothing else. A url elsewhere under the same origin (another team's webhook, a path
- * with `..`) is not ours, so --prune never deletes it. (The events endpoint, EVENTS_PATH, is a webhook's
- * url, owned by the webhook registration, never a custom function's.)
+ * with `..`) is not ours, so --prune never deletes it. The events endpoint (EVENTS_PATH) is ours as
+ * the webhook's url: sync plans the webhook with this same code (webhook.ts).
  */
-export const OWNED_PATHS: readonly RegExp[] = [/^\/functions\/[a-z][a-z0-9_]{0,63}$/];
+export const OWNED_PATHS: readonly RegExp[] = [/^\/functions\/[a-z][a-z0-9_]{0,63}$/, /^\/events$/];
 
 /**
  * Whether a remote url belongs to this project: the Worker's origin, then one of OWNED_PATHS, then

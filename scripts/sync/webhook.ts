@@ -20,7 +20,9 @@ const asRecord = (url: string, events: string[]) => ({
   description: DESCRIPTION,
   url,
   // 'event' is not a parameter type: it only labels each type in plans (`+ appointment.booked (event)`).
-  parameters: Object.fromEntries([...events].sort().map((type) => [type, 'event'])) as FunctionRecord['parameters'],
+  parameters: Object.fromEntries(
+    [...events].sort().map((type) => [type, 'event']),
+  ) as unknown as FunctionRecord['parameters'],
 });
 
 /**
