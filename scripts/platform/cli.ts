@@ -15,6 +15,7 @@ Usage:
   npm run platform -- call <name> ['<json>'] [--account <plan> | --key <key>] [--url <url>]
                                                      play the agent: call a registered function
   npm run platform -- inbound <contactId> '<text>'   a customer writes in: signed message.received deliveries
+  npm run platform -- emit <type> ['<json>']         an event happens: signed deliveries of <type> with <json> as data
 
 Options of the server:
   --port <n>             port (default ${DEFAULT_PORT}; 0 picks a free one)
@@ -29,8 +30,9 @@ Options of the server:
   --faults <json>        fault injection, env PLATFORM_EMULATOR_FAULTS, for example
                          '{"rateLimitStorm":{"first":3,"retryAfter":"1"},"serverErrors":{"everyNth":5},
                            "dropConnections":{"first":1},"slowMs":200,"loseCreateAnswer":{"count":1}}'
+                         and for deliveries '{"dropDeliveries":{"count":1},"duplicateDeliveries":{"count":1}}'
 
-Options of call and inbound:
+Options of call, inbound and emit:
   --url <url>            the running emulator (default: npm run dev's, else http://127.0.0.1:${DEFAULT_PORT})
   --account <plan>       whose functions (default business); or --key <key>
 
@@ -188,6 +190,13 @@ const inbound = async (
   if (status >= 400) process.exitCode = 1;
 };
 
+const emit = async (values: Record<string, string | string[] | boolean | undefined>, type: string, json?: string) => {
+  const { status, answer } = await emulatorCall(values, '/_emulator/emit', { type, data: parseJson(json, 'The data') });
+  console.log(JSON.stringify(answer, null, 2));
+  const deliveries = (answer.deliveries ?? []) as Array<{ delivered?: boolean }>;
+  if (status >= 400 || deliveries.some((delivery) => delivery.delivered === false)) process.exitCode = 1;
+};
+
 const main = async () => {
   const { values, positionals } = parseArgs({
     allowPositionals: true,
@@ -211,6 +220,7 @@ const main = async () => {
   if (command === undefined) return serve(values);
   if (command === 'call' && first) return call(values, first, second);
   if (command === 'inbound' && first && second) return inbound(values, first, second);
+  if (command === 'emit' && first) return emit(values, first, second);
   fail(`Unknown command "${positionals.join(' ')}".\n\n${HELP}`);
 };
 

@@ -23,6 +23,10 @@ export interface FaultOptions {
   loseCreateAnswer?: { count: number; mode?: 'drop' | '502' };
   /** Like loseCreateAnswer for any method (counting successful requests only): applied, answer lost. */
   loseAnswers?: FaultRule & { mode?: 'drop' | '502' };
+  /** The next `count` event deliveries are never sent (the platform lost them). */
+  dropDeliveries?: { count: number };
+  /** The next `count` event deliveries are sent twice, each signed afresh (CONTRACT section 7). */
+  duplicateDeliveries?: { count: number };
 }
 
 /** What the injector decided for one request. */
@@ -49,11 +53,15 @@ export const createFaults = (initial: FaultOptions = {}) => {
   let faults = initial;
   let seen = new Map<FaultRule, number>();
   let lost = initial.loseCreateAnswer?.count ?? 0;
+  let drops = initial.dropDeliveries?.count ?? 0;
+  let duplicates = initial.duplicateDeliveries?.count ?? 0;
   return {
     set(next: FaultOptions) {
       faults = next;
       seen = new Map();
       lost = next.loseCreateAnswer?.count ?? 0;
+      drops = next.dropDeliveries?.count ?? 0;
+      duplicates = next.duplicateDeliveries?.count ?? 0;
     },
     get slowMs() {
       return faults.slowMs ?? 0;
@@ -67,6 +75,18 @@ export const createFaults = (initial: FaultOptions = {}) => {
       if (hits(faults.serverErrors, seen, method))
         return { kind: 'serverError', status: faults.serverErrors?.status ?? 503 };
       return { kind: 'none' };
+    },
+    /** What happens to the next event delivery: lost, sent twice, or sent once. */
+    delivery(): 'drop' | 'duplicate' | undefined {
+      if (drops > 0) {
+        drops--;
+        return 'drop';
+      }
+      if (duplicates > 0) {
+        duplicates--;
+        return 'duplicate';
+      }
+      return undefined;
     },
     /** After a request was applied: whether to lose its answer, and how. */
     loseAnswer(method: string): 'drop' | '502' | undefined {

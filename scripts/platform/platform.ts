@@ -36,6 +36,10 @@ export interface PlatformOptions {
   functionSigningSecret?: string;
   /** Time limit of deliveries and function calls (default 15 000 ms). */
   outboundTimeoutMs?: number;
+  /** Attempts of an event delivery that fails (default 3), each re-signed. */
+  deliveryAttempts?: number;
+  /** Pause before a delivery's second attempt, doubling after each (default 1000 ms). */
+  deliveryRetryDelayMs?: number;
   /** Called once per request, after it was answered (the CLI prints a line). */
   onRequest?: (request: LoggedRequest) => void;
 }
@@ -119,6 +123,9 @@ export const createPlatform = (options: PlatformOptions = {}): Platform => {
     agencyExtraSubAccounts: options.agencyExtraSubAccounts ?? 'refuse',
     functionSigningSecret: options.functionSigningSecret,
     outboundTimeoutMs: options.outboundTimeoutMs ?? 15_000,
+    deliveryAttempts: options.deliveryAttempts ?? 3,
+    deliveryRetryDelayMs: options.deliveryRetryDelayMs ?? 1000,
+    deliveryFault: () => faults.delivery(),
   };
   const log: LoggedRequest[] = [];
   let count = 0;

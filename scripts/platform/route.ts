@@ -13,6 +13,12 @@ export interface RouteSettings {
   functionSigningSecret: string | undefined;
   /** Time limit of the emulator's outbound calls (deliveries, playing the agent). */
   outboundTimeoutMs: number;
+  /** Attempts of one event delivery that fails (no answer or not 2xx), each signed afresh. */
+  deliveryAttempts: number;
+  /** Pause before the second attempt of a delivery, doubling after each. */
+  deliveryRetryDelayMs: number;
+  /** The fault switch of the next delivery (faults.ts): drop it, send it twice, or neither. */
+  deliveryFault: () => 'drop' | 'duplicate' | undefined;
 }
 
 export interface RouteContext {

@@ -58,11 +58,14 @@ export const functionShape = (fn: FunctionRecord) => ({
 /** `extra` is true for an Agency sub-account beyond the included ones (charged per sub-account). */
 export const subAccountShape = (sub: SubAccountRecord) => ({ ...sub });
 
-/** A `message.received` delivery: event id and type, then the message (payload shapes are not shown). */
-export const deliveryShape = (eventId: string, account: AccountState, message: MessageRecord) => ({
+/** An event delivery (CONTRACT section 7): its id and type, then the event's data (payload shapes are not shown). */
+export const eventShape = (eventId: string, type: string, account: AccountState, data: unknown) => ({
   id: eventId,
-  type: 'message.received',
+  type,
   accountId: account.id,
   createdAt: new Date().toISOString(),
-  data: { message: messageShape(message) },
+  data,
 });
+
+/** A `message.received` delivery's data: the message. */
+export const messageReceivedData = (message: MessageRecord) => ({ message: messageShape(message) });

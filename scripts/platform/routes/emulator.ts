@@ -1,12 +1,14 @@
 // Emulator-only endpoints under /_emulator/ (not the platform's API): playing the agent, and an
-// inbound customer message that triggers signed `message.received` deliveries.
+// inbound customer message that triggers signed `message.received` deliveries, and any event emitted.
 import { z } from 'zod';
+import { EVENT_NAME } from '../../../src/platform/contract.ts';
 import { FUNCTION_NAME } from '../../../src/platform/function.ts';
+import { deliverEvent } from '../deliver.ts';
 import { EmulatorError } from '../http.ts';
 import { postJson } from '../outbound.ts';
 import type { Route } from '../route.ts';
 import { found, validBody } from '../route.ts';
-import { deliveryShape, messageShape } from '../shapes.ts';
+import { messageReceivedData, messageShape } from '../shapes.ts';
 import { nextId } from '../state.ts';
 
 const callInput = z.object({
@@ -22,7 +24,26 @@ const inboundInput = z.object({
   text: z.string({ error: 'text is required: what the customer writes' }).min(1),
 });
 
+const emitInput = z.object({
+  type: z.string({ error: 'type is required: an event type, e.g. "appointment.booked"' }).regex(EVENT_NAME, {
+    error: 'type must be an event type name like "appointment.booked"',
+  }),
+  data: z.unknown().default({}),
+});
+
 export const emulatorRoutes: Route[] = [
+  {
+    method: 'POST',
+    path: '/_emulator/emit',
+    // Something happened on the platform: every webhook subscribed to the type gets it, signed.
+    handler: async ({ state, account, request, settings }) => {
+      const input = await validBody(request, emitInput);
+      return {
+        status: 201,
+        body: { deliveries: await deliverEvent(state, account, settings, input.type, input.data) },
+      };
+    },
+  },
   {
     method: 'POST',
     path: '/_emulator/call',
@@ -62,21 +83,7 @@ export const emulatorRoutes: Route[] = [
         createdAt: new Date().toISOString(),
       };
       account.messages.set(id, message);
-      const subscribed = [...account.webhooks.values()].filter((webhook) =>
-        webhook.events.includes('message.received'),
-      );
-      const deliveries = await Promise.all(
-        subscribed.map(async (webhook) => {
-          // Every delivery carries the signature headers (spec), so none goes out without a secret.
-          if (!webhook.secret) return { webhookId: webhook.id, skipped: 'the webhook has no signing secret' };
-          const event = deliveryShape(nextId(state, 'evt').id, account, message);
-          const outcome = await postJson(webhook.url, event, {
-            secret: webhook.secret,
-            timeoutMs: settings.outboundTimeoutMs,
-          });
-          return { webhookId: webhook.id, eventId: event.id, ...outcome };
-        }),
-      );
+      const deliveries = await deliverEvent(state, account, settings, 'message.received', messageReceivedData(message));
       return { status: 201, body: { message: messageShape(message), deliveries } };
     },
   },

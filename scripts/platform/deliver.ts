@@ -1,0 +1,67 @@
+// The platform's side of events: every webhook of the account subscribed to a type gets a POST
+// signed with its own secret (a fresh timestamp and signature on every attempt), retried when it
+// fails, and lost or sent twice when the fault switches say so (CONTRACT section 7).
+import { type Outcome, postJson } from './outbound.ts';
+import type { RouteSettings } from './route.ts';
+import { eventShape } from './shapes.ts';
+import { type AccountState, type EmulatorState, nextId } from './state.ts';
+
+/** What became of one event at one webhook: the last answer, how many POSTs it took, or why none. */
+export type DeliveryReport =
+  | { webhookId: string; eventId?: string; skipped: string }
+  | (Outcome & { webhookId: string; eventId: string; attempts: number; delivered: boolean; duplicated?: true });
+
+// Runtime-agnostic like the rest of the platform (it also runs in workerd tests): no node: imports.
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+const ok = (outcome: Outcome) => outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
+
+/** POSTs until a 2xx or the attempts run out, pausing longer each time. */
+const attempt = async (url: string, event: unknown, secret: string, settings: RouteSettings): Promise<Outcome[]> => {
+  const outcomes: Outcome[] = [];
+  let delay = settings.deliveryRetryDelayMs;
+  for (let i = 0; i < settings.deliveryAttempts; i++) {
+    if (i > 0) {
+      await sleep(delay);
+      delay *= 2;
+    }
+    const outcome = await postJson(url, event, { secret, timeoutMs: settings.outboundTimeoutMs });
+    outcomes.push(outcome);
+    if (ok(outcome)) break;
+  }
+  return outcomes;
+};
+
+/**
+ * Delivers one event of `type` with `data` to every subscribed webhook of `account`.
+ * @example await deliverEvent(state, account, settings, 'appointment.booked', { appointment })
+ */
+export const deliverEvent = (
+  state: EmulatorState,
+  account: AccountState,
+  settings: RouteSettings,
+  type: string,
+  data: unknown,
+): Promise<DeliveryReport[]> => {
+  const subscribed = [...account.webhooks.values()].filter((webhook) => webhook.events.includes(type));
+  return Promise.all(
+    subscribed.map(async (webhook): Promise<DeliveryReport> => {
+      // Every delivery carries the signature headers (spec), so none goes out without a secret.
+      if (!webhook.secret) return { webhookId: webhook.id, skipped: 'the webhook has no signing secret' };
+      const event = eventShape(nextId(state, 'evt').id, type, account, data);
+      const fault = settings.deliveryFault();
+      if (fault === 'drop') return { webhookId: webhook.id, eventId: event.id, skipped: 'dropped (fault)' };
+      const attempts = await attempt(webhook.url, event, webhook.secret, settings);
+      if (fault === 'duplicate') attempts.push(...(await attempt(webhook.url, event, webhook.secret, settings)));
+      const last = attempts.at(-1) as Outcome;
+      return {
+        webhookId: webhook.id,
+        eventId: event.id,
+        ...last,
+        attempts: attempts.length,
+        delivered: attempts.some(ok),
+        ...(fault === 'duplicate' ? { duplicated: true as const } : {}),
+      };
+    }),
+  );
+};
