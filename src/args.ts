@@ -5,6 +5,7 @@ import { type ArgumentProblem, FunctionError } from './errors.ts';
 import { KEY_QUERY } from './keys.ts';
 import type { ParameterInfo } from './parameters.ts';
 import { PLATFORM_ADDED_KEY } from './platform/contract.ts';
+import { unwrap } from './schemaDef.ts';
 
 /** Object keys under which platforms wrap the arguments (CONTRACT section 4, assumption A). */
 export const ENVELOPE_KEYS = ['arguments', 'args', 'parameters', 'input'] as const;
@@ -177,26 +178,6 @@ const coerceValue = (value: unknown, info: ParameterInfo, isDate: boolean): unkn
       return value;
   }
 };
-
-const WRAPPERS = new Set(['optional', 'nullable', 'default', 'prefault', 'readonly', 'catch', 'nonoptional']);
-
-interface SchemaDef {
-  type: string;
-  innerType?: z.ZodType;
-  shape?: Record<string, z.ZodType>;
-  element?: z.ZodType;
-  valueType?: z.ZodType;
-}
-
-/** The definition under a schema's optional/nullable/default wrappers. */
-const unwrap = (schema: z.ZodType | undefined): SchemaDef | undefined => {
-  let def = schema?._zod.def as SchemaDef | undefined;
-  while (def && WRAPPERS.has(def.type) && def.innerType) def = def.innerType._zod.def as SchemaDef;
-  return def;
-};
-
-/** Whether a top-level field is a z.date() under its optional/nullable/default wrappers. */
-export const isDateField = (field: z.ZodType | undefined): boolean => unwrap(field)?.type === 'date';
 
 /**
  * Where an issue is, as the schema names it: declared keys and list positions are kept, keys the

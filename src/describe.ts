@@ -2,11 +2,11 @@
 // the flat parameter map, the url path and the JSON Schema. The Worker's manifest, its 422
 // messages and the sync command all read this one module, so they cannot disagree.
 import { z } from 'zod';
-import { isDateField } from './args.ts';
 import type { AnyFunctionDefinition, FunctionAnnotations } from './define.ts';
 import { DEFAULT_TIMEOUT_MS, SETTING_NAME } from './define.ts';
 import { fieldText, type JsonSchema, type ParameterInfo, parameterInfo } from './parameters.ts';
 import type { FunctionRecord } from './platform/function.ts';
+import { isDateField } from './schemaDef.ts';
 
 /** Everything the platform and tools see of one function: its registration record but the url, and more. */
 export interface FunctionManifest extends Omit<FunctionRecord, 'url'> {

@@ -1,6 +1,7 @@
 // Shared by the sync tests: the real manifest (read once from the Worker), a platform emulator,
 // and an in-process run of the command whose output is captured.
 import { Writable } from 'node:stream';
+import { afterEach } from 'vitest';
 import { type EmulatorOptions, type RunningEmulator, startEmulator } from '../../../scripts/platform/emulator.ts';
 import { accountApi } from '../../../scripts/sync/accounts.ts';
 import { runSync, type SyncIo } from '../../../scripts/sync/cli.ts';
@@ -24,6 +25,19 @@ export const capture = () => {
 /** A platform emulator on a free port, with fast, deterministic settings unless overridden. */
 export const platform = (options: EmulatorOptions = {}): Promise<RunningEmulator> =>
   startEmulator({ port: 0, rateLimit: false, ...options });
+
+/** A `start` that gives each test its own emulator, closed after the test. */
+export const emulatorPerTest = () => {
+  let running: RunningEmulator | undefined;
+  afterEach(async () => {
+    await running?.close();
+    running = undefined;
+  });
+  return async (options: EmulatorOptions = {}): Promise<RunningEmulator> => {
+    running = await platform(options);
+    return running;
+  };
+};
 
 /** The seeded key of a plan's account. */
 export const keyOf = (emulator: RunningEmulator, plan: string): string => {

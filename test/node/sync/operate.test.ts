@@ -3,13 +3,12 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { RunningEmulator } from '../../../scripts/platform/emulator.ts';
+import { describe, expect, it } from 'vitest';
 import { accountApi } from '../../../scripts/sync/accounts.ts';
 import { dotenvOf } from '../../../scripts/sync/cli.ts';
 import type { ServedFunction } from '../../../scripts/sync/manifest.ts';
 import { closedPort } from '../platform/helpers.ts';
-import { keyOf, ORIGIN, platform, recordsOf, sync, writesIn } from './helpers.ts';
+import { emulatorPerTest, keyOf, ORIGIN, recordsOf, sync, writesIn } from './helpers.ts';
 
 const served: ServedFunction[] = ['alpha_one', 'beta_two'].map((name) => ({
   name,
@@ -25,15 +24,7 @@ const file = (name: string, content: unknown) => {
   return path;
 };
 
-let emulator: RunningEmulator | undefined;
-afterEach(async () => {
-  await emulator?.close();
-  emulator = undefined;
-});
-const start = async (options: Parameters<typeof platform>[0] = {}) => {
-  emulator = await platform(options);
-  return emulator;
-};
+const start = emulatorPerTest();
 
 describe('ownership', () => {
   it("owns only urls under FUNCTIONS_BASE_URL/functions/, so --prune leaves another team's url on the same origin", async () => {

@@ -1,28 +1,19 @@
 // Sync against the local platform over real HTTP, with the functions the Worker really serves.
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { PLACEHOLDER_DESCRIPTION } from '../../../scripts/new/templates.ts';
 import type { RunningEmulator } from '../../../scripts/platform/emulator.ts';
 import { accountApi } from '../../../scripts/sync/accounts.ts';
 import { readManifest, type ServedFunction } from '../../../scripts/sync/manifest.ts';
 import { functionUrl } from '../../../src/url.ts';
-import { keyOf, ORIGIN, platform, recordsOf, SECRET, sync, writesIn } from './helpers.ts';
+import { emulatorPerTest, keyOf, ORIGIN, recordsOf, SECRET, sync, writesIn } from './helpers.ts';
 
 let served: ServedFunction[];
-let emulator: RunningEmulator | undefined;
 
 beforeAll(async () => {
   served = await readManifest({ secret: SECRET });
 }, 60_000);
 
-afterEach(async () => {
-  await emulator?.close();
-  emulator = undefined;
-});
-
-const start = async (options: Parameters<typeof platform>[0] = {}) => {
-  emulator = await platform(options);
-  return emulator;
-};
+const start = emulatorPerTest();
 
 const namesOf = (records: { name: string }[]) => records.map((r) => r.name);
 const servedNames = () => served.map((fn) => fn.name).sort();
