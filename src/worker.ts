@@ -7,7 +7,6 @@ import { FunctionError } from './errors.ts';
 import { authorise, type Invocation, invoke, type PlatformFactory } from './invoke.ts';
 import { isManifestKey } from './keys.ts';
 import { createLogger } from './log.ts';
-import { EVENTS_PATH } from './platform/contract.ts';
 import { createRegistry, type Registry } from './registry.ts';
 import { callerRequestId, errorResponse, jsonResponse, newRequestId } from './respond.ts';
 import { settle } from './settle.ts';
@@ -41,7 +40,10 @@ export interface WorkerOptions {
   platform?: PlatformFactory;
   /** Serves `GET /openapi.json` (guarded like the manifest) when given src/openapi.ts's `openApiDocument`. */
   openapi?: (functions: FunctionManifest[], serverUrl: string) => object;
-  /** The events endpoint and queue consumer (generated/events.ts lists events/; undefined when it is empty). */
+  /**
+   * The events endpoints (one per account) and queue consumer: generated/events.ts lists events/
+   * and is undefined when it is empty, so a project without events bundles none of it.
+   */
   events?: EventsService | undefined;
   /**
    * Serves every function as an MCP tool on `/mcp` (README "MCP"). The module is imported on the
@@ -120,13 +122,8 @@ export const createWorker = (options: WorkerOptions) => {
   });
 
   const { events } = options;
-  if (events) {
-    router.all(EVENTS_PATH, (request, env) =>
-      events.receive(request, env, {
-        log: createLogger({ route: 'events', requestId: request.requestId }),
-        requestId: request.requestId,
-      }),
-    );
+  for (const route of events?.routes ?? []) {
+    router.all(route.path, (request, env) => route.receive(request, env, request.requestId));
   }
 
   const { mcp } = options;

@@ -1,12 +1,14 @@
 // Which accounts one sync run writes to, and with which keys: the committed accounts file
 // (platform.accounts.json) names environment variables, never the keys themselves; and the
 // platform client of one account, counting the write requests it sends (retries included).
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { z } from 'zod';
 import { createPlatformClient, type PlatformClient } from '../../src/platform/client.ts';
-import type { KeyPlacement } from '../../src/platform/contract.ts';
+import { ACCOUNT_NAME, eventsPathOf, type KeyPlacement } from '../../src/platform/contract.ts';
 import { FUNCTION_NAME } from '../../src/platform/function.ts';
 import type { RetryInfo } from '../../src/platform/transport.ts';
+import type { EventsAccount } from '../../src/webhook/accounts.ts';
 import { weakSecretProblem } from '../weakSecret.ts';
 import type { FunctionsApi } from './apply.ts';
 
@@ -19,9 +21,7 @@ const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) address
 
 const accountSchema = z
   .strictObject({
-    name: z
-      .string()
-      .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'must be a short label such as "agency" or "client-acme"'),
+    name: z.string().regex(ACCOUNT_NAME, 'must be a short label such as "agency" or "client-acme"'),
     apiKeyEnv: envName.describe('Environment variable holding this account API key'),
     baseUrl: httpUrl.optional().describe('The account base address (white-label tenants have their own)'),
     baseUrlEnv: envName.optional().describe('Environment variable holding the base address instead'),
@@ -88,9 +88,56 @@ export const loadAccountsConfig = (path: string, required = false): AccountsConf
   return parseAccountsConfig(content, path);
 };
 
+/**
+ * The accounts as the Worker's events endpoint serves them: each at its path (eventsPathOf: the
+ * first at /events), with the names of its variables.
+ * @example eventsAccountsOf(DEFAULT_CONFIG) // [{ name: 'default', path: '/events', apiKeyEnv: 'PLATFORM_API_KEY', ... }]
+ */
+export const eventsAccountsOf = (config: AccountsConfig): EventsAccount[] =>
+  config.accounts.map((account, i) => ({
+    name: account.name,
+    path: eventsPathOf(account.name, i === 0),
+    apiKeyEnv: account.apiKeyEnv,
+    ...(account.baseUrl ? { baseUrl: account.baseUrl } : { baseUrlEnv: account.baseUrlEnv ?? 'PLATFORM_BASE_URL' }),
+    ...(account.keyPlacement ? { keyPlacement: account.keyPlacement } : {}),
+  }));
+
+/** The accounts files at `root`: platform.accounts.json, then each environment's platform.accounts.NAME.json. */
+export const accountsFiles = (root: string): string[] => [
+  join(root, ACCOUNTS_FILE),
+  ...readdirSync(root)
+    .filter((file) => /^platform\.accounts\.[^.]+\.json$/.test(file))
+    .sort()
+    .map((file) => join(root, file)),
+];
+
+/**
+ * Every account the Worker serves events for, from every accounts file at `root` (one Worker build
+ * serves every environment): one per path. Throws when two files put different accounts or
+ * variables at one path, since the Worker could not tell which one's secret verifies it.
+ * @example workerEventsAccounts('.') // [{ name: 'default', path: '/events', ... }]
+ */
+export const workerEventsAccounts = (root: string): EventsAccount[] => {
+  const byPath = new Map<string, { account: EventsAccount; file: string }>();
+  for (const file of accountsFiles(root)) {
+    for (const account of eventsAccountsOf(loadAccountsConfig(file))) {
+      const seen = byPath.get(account.path);
+      if (!seen) byPath.set(account.path, { account, file });
+      else if (JSON.stringify(seen.account) !== JSON.stringify(account)) {
+        throw new ConfigError(
+          `${seen.file} and ${file} disagree on the account whose webhook delivers to ${account.path} ("${seen.account.name}" and "${account.name}"): the Worker serves every environment's accounts from one build, so give an account the same name and variable names in every file (their values differ per environment), and the same first account.`,
+        );
+      }
+    }
+  }
+  return [...byPath.values()].map(({ account }) => account);
+};
+
 /** An account ready to sync: its address and key read from the environment. */
 export interface ResolvedAccount {
   name: string;
+  /** Where its events webhook delivers (eventsPathOf). */
+  eventsPath: string;
   baseUrl: string;
   apiKey: string;
   keyPlacement: KeyPlacement | undefined;
@@ -155,11 +202,13 @@ export const resolveSync = (
   // Problems of the run as a whole (the Worker's origin and secret, the flags) stop every account.
   const runProblems = [...problems];
   const accounts = config.accounts
-    .filter((account) => !selected || selected.includes(account.name))
-    .map((account) => {
+    .map((account, i) => ({ account, eventsPath: eventsPathOf(account.name, i === 0) }))
+    .filter(({ account }) => !selected || selected.includes(account.name))
+    .map(({ account, eventsPath }) => {
       const own: string[] = [];
       return {
         name: account.name,
+        eventsPath,
         baseUrl:
           account.baseUrl ??
           read(

@@ -1,9 +1,10 @@
-// The events webhook as sync sees it: one per account, its url the Worker's events endpoint, its
-// events the files in events/. It rides on the functions' plan and apply (rounds, fresh lists
-// before any retry, ownership by url) as one record named `events webhook`, whose parameter map
-// holds the event types, so a changed set shows as `+ type` / `- type` lines.
+// The events webhook as sync sees it: one per account, its url that account's events endpoint
+// (eventsPathOf: /events for the first account, /events/<name> for the others), its events the
+// files in events/. It rides on the functions' plan and apply (rounds, fresh lists before any
+// retry, ownership by url) as one record named `events webhook`, whose parameter map holds the
+// event types, so a changed set shows as `+ type` / `- type` lines.
 import type { PlatformClient } from '../../src/platform/client.ts';
-import { EVENTS_PATH } from '../../src/platform/contract.ts';
+import { EVENTS_PATH_PATTERN } from '../../src/platform/contract.ts';
 import type { FunctionRecord, RemoteFunction } from '../../src/platform/function.ts';
 import { normalizeOrigin } from '../../src/url.ts';
 import type { FunctionsApi } from './apply.ts';
@@ -12,8 +13,17 @@ import type { FunctionsApi } from './apply.ts';
 export const WEBHOOK_NAME = 'events webhook';
 const DESCRIPTION = 'the project webhook';
 
-/** The url the platform delivers events to (CONTRACT section 7: ours when it is exactly this). */
-export const eventsUrl = (origin: string): string => `${normalizeOrigin(origin)}${EVENTS_PATH}`;
+/** The url the platform delivers one account's events to (CONTRACT section 7: ours when it is exactly this). */
+export const eventsUrl = (origin: string, path: string): string => `${normalizeOrigin(origin)}${path}`;
+
+/** Whether `url` is one of the project's events endpoints under one of `origins` (any account's). */
+const isEventsUrl = (url: string, origins: readonly string[]): boolean => {
+  const target = normalizeOrigin(url);
+  return origins.some((origin) => {
+    const base = normalizeOrigin(origin);
+    return target.startsWith(`${base}/`) && EVENTS_PATH_PATTERN.test(target.slice(base.length));
+  });
+};
 
 const asRecord = (url: string, events: string[]) => ({
   name: WEBHOOK_NAME,
@@ -26,20 +36,23 @@ const asRecord = (url: string, events: string[]) => ({
 });
 
 /**
- * The webhook the account should hold: none when events/ is empty (then --prune removes ours).
- * @example desiredWebhook('https://fns.example.dev', ['appointment.booked'])
+ * The webhook the account should hold at its events path: none when events/ is empty (then
+ * --prune removes ours).
+ * @example desiredWebhook('https://fns.example.dev', '/events', ['appointment.booked'])
  */
-export const desiredWebhook = (origin: string, types: readonly string[]): FunctionRecord[] =>
-  types.length > 0 ? [asRecord(eventsUrl(origin), [...types])] : [];
+export const desiredWebhook = (origin: string, path: string, types: readonly string[]): FunctionRecord[] =>
+  types.length > 0 ? [asRecord(eventsUrl(origin, path), [...types])] : [];
 
 /**
- * The account's webhooks as sync's API: only ours are listed, so nothing else can be touched.
- * @example syncAccount({ api: webhookApi(client.webhooks, origin), desired: desiredWebhook(origin, types), ... })
+ * The account's webhooks as sync's API: only ours are listed (an events endpoint of this origin or
+ * of one being adopted, whichever account's path it has, so a moved path is updated, not doubled),
+ * so nothing else can be touched.
+ * @example syncAccount({ api: webhookApi(client.webhooks, [origin]), desired: desiredWebhook(origin, path, types), ... })
  */
-export const webhookApi = (webhooks: PlatformClient['webhooks'], origin: string): FunctionsApi => ({
+export const webhookApi = (webhooks: PlatformClient['webhooks'], origins: readonly string[]): FunctionsApi => ({
   list: async (): Promise<RemoteFunction[]> =>
     (await webhooks.list())
-      .filter((webhook) => normalizeOrigin(webhook.url) === eventsUrl(origin))
+      .filter((webhook) => isEventsUrl(webhook.url, origins))
       .map((webhook) => ({ id: webhook.id, ...asRecord(webhook.url, webhook.events) })),
   create: (input) => webhooks.create({ url: input.url, events: Object.keys(input.parameters) }),
   update: (id, input) =>

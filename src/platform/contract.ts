@@ -55,6 +55,21 @@ export const PLATFORM_ADDED_KEY =
 /** Where the Worker receives deliveries: one endpoint for every event type (our choice). */
 export const EVENTS_PATH = '/events';
 
+/** An account's name in the accounts file (platform.accounts.json), safe as one path segment (our choice). */
+export const ACCOUNT_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+
+/**
+ * Where one account's webhook delivers (our choice): the first account of the accounts file at
+ * EVENTS_PATH, every other at EVENTS_PATH/<its name>, so the Worker knows whose signing secret
+ * verifies a delivery. Sync registers these urls and the Worker serves them: change the rule here.
+ * @example eventsPathOf('client-acme', false) // '/events/client-acme'
+ */
+export const eventsPathOf = (account: string, first: boolean): string =>
+  first ? EVENTS_PATH : `${EVENTS_PATH}/${account}`;
+
+/** Every path eventsPathOf gives: what sync counts as the project's own webhook urls. */
+export const EVENTS_PATH_PATTERN = new RegExp(`^${EVENTS_PATH}(?:/${ACCOUNT_NAME.source.slice(1, -1)})?$`);
+
 /** Headers of a delivery's signature (spec). */
 export const TIMESTAMP_HEADER = 'x-webhook-timestamp';
 export const SIGNATURE_HEADER = 'x-webhook-signature';

@@ -1,10 +1,11 @@
-// The signing secrets a delivery may be signed with, read from the platform with the Worker's own
-// API key (GET /v1/webhooks, then the signing-secret of the webhook whose url is this endpoint) and
-// cached in the isolate. Nothing to copy by hand: `npm run dev` and production work alike, and a
+// The signing secrets a delivery may be signed with, read from the platform with the API key of the
+// account whose path it came to (GET /v1/webhooks, then the signing-secret of the webhook whose url
+// is that path) and cached in the isolate. Nothing to copy by hand: `npm run dev` and production work alike, and a
 // rotation reaches the Worker by itself (README "Events").
 import type { Env } from '../env.ts';
 import { createPlatformClient } from '../platform/client.ts';
 import { normalizeOrigin } from '../url.ts';
+import { accessOf, type EventsAccount } from './accounts.ts';
 
 /** How long fetched secrets are used before asking the platform again. */
 export const SECRET_CACHE_MS = 5 * 60_000;
@@ -40,13 +41,22 @@ const usable = (entry: Cached, now: number): string[] => [
   ...entry.previous.filter((p) => p.until > now).map((p) => p.secret),
 ];
 
-const lookUp = async (env: Env, eventsUrl: string, before: Cached | undefined): Promise<Cached> => {
-  if (!env.PLATFORM_BASE_URL || !env.PLATFORM_API_KEY) {
-    throw new SecretsUnavailable('PLATFORM_BASE_URL and PLATFORM_API_KEY must be set to read the signing secret');
+const lookUp = async (
+  env: Env,
+  account: EventsAccount,
+  eventsUrl: string,
+  before: Cached | undefined,
+): Promise<Cached> => {
+  const access = accessOf(account, env);
+  if (!access.ok) {
+    throw new SecretsUnavailable(
+      `${access.missing.join(' and ')} must be set to read the signing secret of account "${account.name}"`,
+    );
   }
   const platform = createPlatformClient({
-    baseUrl: env.PLATFORM_BASE_URL,
-    apiKey: env.PLATFORM_API_KEY,
+    baseUrl: access.baseUrl,
+    apiKey: access.apiKey,
+    ...(access.keyPlacement ? { keyPlacement: access.keyPlacement } : {}),
     timeoutMs: 5_000,
     retry: { retries: 1, maxRetryAfterMs: 2_000 },
   });
@@ -73,16 +83,19 @@ const lookUp = async (env: Env, eventsUrl: string, before: Cached | undefined): 
 };
 
 /**
- * The secrets to verify a delivery with: cached, or read again when the cache is old or `refresh`
- * asks (a signature that matched none of them), at most once per REFRESH_THROTTLE_MS.
- * @example for (const secret of await signingSecrets(env, 'https://fns.example.dev/events')) ...
+ * The secrets to verify a delivery to `account`'s `eventsUrl` with: cached, or read again when the
+ * cache is old or `refresh` asks (a signature that matched none of them), at most once per
+ * REFRESH_THROTTLE_MS.
+ * @example for (const secret of await signingSecrets(env, account, 'https://fns.example.dev/events')) ...
  */
 export const signingSecrets = async (
   env: Env,
+  account: EventsAccount,
   eventsUrl: string,
   options: { refresh?: boolean } = {},
 ): Promise<string[]> => {
-  const key = `${env.PLATFORM_BASE_URL ?? ''} ${eventsUrl}`;
+  const access = accessOf(account, env);
+  const key = `${account.name} ${access.ok ? access.baseUrl : ''} ${eventsUrl}`;
   const now = Date.now();
   const entry = cache.get(key);
   const stale = !entry || now - entry.fetchedAt > SECRET_CACHE_MS || options.refresh;
@@ -94,7 +107,7 @@ export const signingSecrets = async (
   let pending = inFlight.get(key);
   if (!pending) {
     lastLookUp.set(key, now);
-    pending = lookUp(env, eventsUrl, entry).finally(() => inFlight.delete(key));
+    pending = lookUp(env, account, eventsUrl, entry).finally(() => inFlight.delete(key));
     inFlight.set(key, pending);
   }
   try {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { functionNames, generate, registrySource } from '../../scripts/generate.ts';
+import { workerEventsAccounts } from '../../scripts/sync/accounts.ts';
 
 const project = (files: string[]) => {
   const base = mkdtempSync(join(tmpdir(), 'generate-'));
@@ -36,5 +37,66 @@ describe('the registry generator', () => {
     writeFileSync(target, 'stale');
     generate(base);
     expect(readFileSync(target, 'utf8')).toContain('quote: $quote,');
+  });
+
+  describe('the events registry', () => {
+    const withEvents = (accountsFiles: Record<string, unknown>) => {
+      const base = project([]);
+      mkdirSync(join(base, 'events'));
+      writeFileSync(join(base, 'events', 'deal.moved.ts'), 'export default {};\n');
+      for (const [file, content] of Object.entries(accountsFiles)) {
+        writeFileSync(join(base, file), JSON.stringify(content));
+      }
+      return base;
+    };
+    const agency = { name: 'agency', apiKeyEnv: 'PLATFORM_API_KEY' };
+    const acme = { name: 'client-acme', apiKeyEnv: 'ACME_API_KEY', baseUrl: 'https://app.acme.example' };
+
+    it('serves each account of the accounts file at its own path, the first at /events', () => {
+      const base = withEvents({ 'platform.accounts.json': { accounts: [agency, acme] } });
+      expect(workerEventsAccounts(base)).toEqual([
+        { name: 'agency', path: '/events', apiKeyEnv: 'PLATFORM_API_KEY', baseUrlEnv: 'PLATFORM_BASE_URL' },
+        {
+          name: 'client-acme',
+          path: '/events/client-acme',
+          apiKeyEnv: 'ACME_API_KEY',
+          baseUrl: 'https://app.acme.example',
+        },
+      ]);
+      generate(base);
+      const source = readFileSync(join(base, 'generated', 'events.ts'), 'utf8');
+      expect(source).toContain('"path":"/events/client-acme"');
+      expect(source).not.toContain('undefined');
+    });
+
+    it('serves the default account at /events without an accounts file, and nothing without event files', () => {
+      const base = withEvents({});
+      expect(workerEventsAccounts(base)).toEqual([
+        { name: 'default', path: '/events', apiKeyEnv: 'PLATFORM_API_KEY', baseUrlEnv: 'PLATFORM_BASE_URL' },
+      ]);
+      const none = project([]);
+      generate(none);
+      expect(readFileSync(join(none, 'generated', 'events.ts'), 'utf8')).toContain(
+        'export const events: EventsService | undefined = undefined;',
+      );
+    });
+
+    it("adds an environment's accounts, and refuses two files that put different accounts at one path", () => {
+      const extra = { name: 'client-beta', apiKeyEnv: 'BETA_API_KEY' };
+      const base = withEvents({
+        'platform.accounts.json': { accounts: [agency, acme] },
+        'platform.accounts.staging.json': { accounts: [agency, extra] },
+      });
+      expect(workerEventsAccounts(base).map((account) => account.path)).toEqual([
+        '/events',
+        '/events/client-acme',
+        '/events/client-beta',
+      ]);
+      const clash = withEvents({
+        'platform.accounts.json': { accounts: [agency] },
+        'platform.accounts.staging.json': { accounts: [acme] },
+      });
+      expect(() => generate(clash)).toThrow(/disagree on the account whose webhook delivers to \/events/);
+    });
   });
 });

@@ -8,6 +8,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { eventsSource } from '../../scripts/generate.ts';
 import { eventRefusal, refusal, scaffold, scaffoldEvent } from '../../scripts/new.ts';
+import { DEFAULT_EVENTS_ACCOUNTS } from '../../src/webhook/accounts.ts';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 const bin = (tool: string) => join(repo, 'node_modules', '.bin', tool);
@@ -151,7 +152,7 @@ describe('npm run new', () => {
       const helpers = join('test', 'worker', 'events', 'helpers.ts');
       symlinkSync(join(repo, helpers), join(project, helpers));
       mkdirSync(join(project, 'generated'));
-      writeFileSync(join(project, 'generated', 'events.ts'), eventsSource([type]));
+      writeFileSync(join(project, 'generated', 'events.ts'), eventsSource([type], DEFAULT_EVENTS_ACCOUNTS));
       symlinkSync(join(repo, 'generated', 'functions.ts'), join(project, 'generated', 'functions.ts'));
       writeFileSync(
         join(project, 'tsconfig.json'),

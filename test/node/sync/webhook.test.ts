@@ -1,9 +1,10 @@
-// Sync registers the events webhook: one per account, at FUNCTIONS_BASE_URL/events, subscribed to
-// the files in events/; idempotent, updated when the set changes, pruned only when ours, and never
-// created twice under faults (CONTRACT section 7).
+// Sync registers the events webhook: one per account, at FUNCTIONS_BASE_URL/events (the first
+// account) or /events/<account> (the others), subscribed to the files in events/; idempotent,
+// updated when the set changes, pruned only when ours, and never created twice under faults
+// (CONTRACT section 7).
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../../scripts/platform/emulator.ts';
-import { ORIGIN, platform, sync, writesIn } from './helpers.ts';
+import { keyOf, ORIGIN, platform, sync, writesIn } from './helpers.ts';
 
 const TYPES = ['appointment.booked', 'message.received'];
 
@@ -75,6 +76,70 @@ describe('sync and the events webhook', () => {
         .map((w) => w.url)
         .sort(),
     ).toEqual(others.sort());
+  });
+
+  describe('with several accounts', () => {
+    const config = (names: string[]) => ({
+      accounts: names.map((name) => ({
+        name,
+        apiKeyEnv: name === 'agency' ? 'AGENCY_API_KEY' : 'ACME_API_KEY',
+        baseUrlEnv: 'PLATFORM_BASE_URL',
+      })),
+    });
+    const runAccounts = (names: string[], args: string[] = [], eventTypes = TYPES) =>
+      sync(emulator, [], args, {
+        env: { AGENCY_API_KEY: keyOf(emulator, 'agency'), ACME_API_KEY: keyOf(emulator, 'business') },
+        io: { eventTypes, config: config(names) },
+      });
+
+    it('registers one webhook per account, the first at /events and each other at /events/<name>, then writes nothing', async () => {
+      emulator = await platform();
+      const first = await runAccounts(['agency', 'client-acme']);
+      expect(first.exitCode, first.stderr).toBe(0);
+      expect(webhooksOf(emulator, 'agency')).toEqual([{ url: `${ORIGIN}/events`, events: TYPES }]);
+      expect(webhooksOf(emulator, 'business')).toEqual([{ url: `${ORIGIN}/events/client-acme`, events: TYPES }]);
+      const before = emulator.log().length;
+      const second = await runAccounts(['agency', 'client-acme']);
+      expect(second.exitCode).toBe(0);
+      expect(writesIn(emulator, before)).toEqual([]);
+    });
+
+    it('moves a webhook whose account changed place with one update, never a second webhook', async () => {
+      emulator = await platform();
+      await runAccounts(['agency', 'client-acme']);
+      const before = emulator.log().length;
+      const moved = await runAccounts(['client-acme', 'agency']);
+      expect(moved.exitCode, moved.stderr).toBe(0);
+      expect(writesIn(emulator, before).map((w) => w.method)).toEqual(['PATCH', 'PATCH']);
+      expect(webhooksOf(emulator, 'business')).toEqual([{ url: `${ORIGIN}/events`, events: TYPES }]);
+      expect(webhooksOf(emulator, 'agency')).toEqual([{ url: `${ORIGIN}/events/agency`, events: TYPES }]);
+    });
+
+    it('with --prune and no event files removes each account webhook, whichever path it has', async () => {
+      emulator = await platform();
+      await runAccounts(['agency', 'client-acme']);
+      const pruned = await runAccounts(['agency', 'client-acme'], ['--prune'], []);
+      expect(pruned.exitCode, pruned.stderr).toBe(0);
+      expect([...webhooksOf(emulator, 'agency'), ...webhooksOf(emulator, 'business')]).toEqual([]);
+    });
+
+    it('adopts the webhooks of a previous origin (--adopt) by moving them', async () => {
+      emulator = await platform();
+      await runAccounts(['agency', 'client-acme']);
+      const moved = await sync(emulator, [], ['--adopt', ORIGIN], {
+        env: {
+          AGENCY_API_KEY: keyOf(emulator, 'agency'),
+          ACME_API_KEY: keyOf(emulator, 'business'),
+          FUNCTIONS_BASE_URL: 'https://new.example.dev',
+        },
+        io: { eventTypes: TYPES, config: config(['agency', 'client-acme']) },
+      });
+      expect(moved.exitCode, moved.stderr).toBe(0);
+      expect(webhooksOf(emulator, 'agency')).toEqual([{ url: 'https://new.example.dev/events', events: TYPES }]);
+      expect(webhooksOf(emulator, 'business')).toEqual([
+        { url: 'https://new.example.dev/events/client-acme', events: TYPES },
+      ]);
+    });
   });
 
   it.each([
