@@ -1,17 +1,28 @@
-// `npm run secrets`: the secrets and vars the functions declare (defineFunction `secrets`/`vars`),
-// checked against a target before deploy and put on it by the deploy workflow.
+// `npm run secrets`: the secrets and vars the functions declare (defineFunction `secrets`/`vars`)
+// and those the Worker needs itself (FUNCTIONS_SECRET; with events/ files, each account's key and
+// base address), checked against a target before deploy and put on it by the deploy workflow.
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { parseArgs, parseEnv } from 'node:util';
+import { eventTypes } from '../generate.ts';
+import {
+  type AccountsConfig,
+  accountsFileFor,
+  ConfigError,
+  eventsAccountsOf,
+  loadAccountsConfig,
+} from '../sync/accounts.ts';
 import { PROJECT_ROOT, readManifest, type ServedFunction } from '../sync/manifest.ts';
 import { envFlags, environmentOf, runWrangler, wranglerError } from '../wrangler.ts';
-import { missingLines, type Setting, settingsOf, settingsTable, withTable } from './settings.ts';
+import { eventsSettings, missingLines, type Setting, settingsOf, settingsTable, withTable } from './settings.ts';
 
 export const HELP = `Usage: npm run secrets -- <command> [options]
 
 The secrets and vars the functions declare (defineFunction's \`secrets\` and \`vars\`), plus the
-Worker's own FUNCTIONS_SECRET.
+Worker's own: FUNCTIONS_SECRET, and when events/ has files the key variable (apiKeyEnv) and base
+address variable (baseUrlEnv) of each account in the environment's accounts file, with which the
+Worker reads each account's webhook signing secret.
 
 Commands:
   list               Print each setting, its kind and the functions that need it.
@@ -42,6 +53,10 @@ export interface SecretsIo {
   readFunctions?: () => Promise<Pick<ServedFunction, 'name' | 'secrets' | 'vars'>[]>;
   /** Runs wrangler (default: the project's own). */
   wrangler?: typeof runWrangler;
+  /** The event types served (default: the files in events/). */
+  eventTypes?: string[];
+  /** The accounts (default: the environment's accounts file, as sync reads it). */
+  config?: AccountsConfig;
 }
 
 /** Names of wrangler.toml [vars] of an environment, read as wrangler reads them. */
@@ -118,8 +133,17 @@ export const runSecrets = async (argv: string[], io: SecretsIo): Promise<number>
   const envArgs = envFlags(env);
   const target = env ? `environment "${env}"` : 'production (the top level of wrangler.toml)';
 
+  let framework: Setting[];
+  try {
+    const config = io.config ?? loadAccountsConfig(accountsFileFor(root, env));
+    framework = eventsSettings(io.eventTypes ?? eventTypes(join(root, 'events')), eventsAccountsOf(config));
+  } catch (error) {
+    if (error instanceof ConfigError) return fail([error.message]);
+    throw error;
+  }
   const settings = settingsOf(
     await (io.readFunctions ?? (() => readManifest({ secret: randomBytes(24).toString('base64url'), root })))(),
+    framework,
   );
   if (command === 'list') {
     io.stdout.write(`${settingsTable(settings)}\n`);

@@ -1,5 +1,7 @@
 // The secrets and vars the project needs, from the functions' declarations (the manifest) plus the
-// framework's own, and which of them a target lacks: one line per missing one.
+// framework's own (the events endpoint's accounts among them), and which of them a target lacks:
+// one line per missing one.
+import type { EventsAccount } from '../../src/webhook/accounts.ts';
 import type { ServedFunction } from '../sync/manifest.ts';
 
 /** One declared setting and who needs it. */
@@ -15,26 +17,47 @@ export const FRAMEWORK_SECRETS: readonly Setting[] = [
 ];
 
 /**
- * Every setting, sorted by name; a name declared as a secret anywhere is a secret.
+ * What the events endpoint needs when events/ has files: each account's key variable (a secret) and
+ * base-address variable (a var, unless the accounts file gives the address), since the Worker reads
+ * each account's signing secret with them (README "Events"). Nothing without event files.
+ * @example eventsSettings(['appointment.booked'], DEFAULT_EVENTS_ACCOUNTS) // PLATFORM_API_KEY, PLATFORM_BASE_URL
+ */
+export const eventsSettings = (types: readonly string[], accounts: readonly EventsAccount[]): Setting[] =>
+  types.length === 0
+    ? []
+    : accounts.flatMap((account): Setting[] => {
+        const usedBy = [`the events endpoint of account "${account.name}"`];
+        return [
+          { name: account.apiKeyEnv, kind: 'secret', usedBy },
+          ...(account.baseUrl
+            ? []
+            : [{ name: account.baseUrlEnv ?? 'PLATFORM_BASE_URL', kind: 'var' as const, usedBy: [...usedBy] }]),
+        ];
+      });
+
+/**
+ * Every setting, sorted by name; a name declared as a secret anywhere is a secret. `framework`
+ * adds what the Worker itself needs beyond FUNCTIONS_SECRET (eventsSettings).
  * @example settingsOf([{ name: 'get_order_status', secrets: ['STORE_API_KEY'], vars: [] }])
  */
-export const settingsOf = (functions: readonly Pick<ServedFunction, 'name' | 'secrets' | 'vars'>[]): Setting[] => {
+export const settingsOf = (
+  functions: readonly Pick<ServedFunction, 'name' | 'secrets' | 'vars'>[],
+  framework: readonly Setting[] = [],
+): Setting[] => {
   const byName = new Map<string, Setting>(
     FRAMEWORK_SECRETS.map((setting) => [setting.name, { ...setting, usedBy: [...setting.usedBy] }]),
   );
+  const add = (name: string, kind: Setting['kind'], user: string) => {
+    const setting = byName.get(name) ?? { name, kind, usedBy: [] };
+    if (kind === 'secret') setting.kind = 'secret';
+    if (!setting.usedBy.includes(user)) setting.usedBy.push(user);
+    byName.set(name, setting);
+  };
   for (const fn of functions) {
-    for (const [kind, names] of [
-      ['secret', fn.secrets ?? []],
-      ['var', fn.vars ?? []],
-    ] as const) {
-      for (const name of names) {
-        const setting = byName.get(name) ?? { name, kind, usedBy: [] };
-        if (kind === 'secret') setting.kind = 'secret';
-        if (!setting.usedBy.includes(fn.name)) setting.usedBy.push(fn.name);
-        byName.set(name, setting);
-      }
-    }
+    for (const name of fn.secrets ?? []) add(name, 'secret', fn.name);
+    for (const name of fn.vars ?? []) add(name, 'var', fn.name);
   }
+  for (const setting of framework) for (const user of setting.usedBy) add(setting.name, setting.kind, user);
   return [...byName.values()].sort((a, b) => a.name.localeCompare(b.name));
 };
 

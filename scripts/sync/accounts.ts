@@ -102,6 +102,16 @@ export const eventsAccountsOf = (config: AccountsConfig): EventsAccount[] =>
     ...(account.keyPlacement ? { keyPlacement: account.keyPlacement } : {}),
   }));
 
+/**
+ * The accounts file of an environment: platform.accounts.NAME.json for `env` NAME when it exists,
+ * else platform.accounts.json.
+ * @example accountsFileFor('.', 'staging') // './platform.accounts.staging.json' when it exists
+ */
+export const accountsFileFor = (root: string, env: string | undefined): string => {
+  const own = env ? join(root, `platform.accounts.${env}.json`) : undefined;
+  return own && existsSync(own) ? own : join(root, ACCOUNTS_FILE);
+};
+
 /** The accounts files at `root`: platform.accounts.json, then each environment's platform.accounts.NAME.json. */
 export const accountsFiles = (root: string): string[] => [
   join(root, ACCOUNTS_FILE),

@@ -8,10 +8,10 @@ import type { RetryInfo } from '../../src/platform/transport.ts';
 import { eventTypes } from '../generate.ts';
 import { PLACEHOLDER_DESCRIPTION } from '../new/templates.ts';
 import {
-  ACCOUNTS_FILE,
   type AccountApi,
   type AccountsConfig,
   accountApi,
+  accountsFileFor,
   ConfigError,
   loadAccountsConfig,
   type ResolvedAccount,
@@ -231,11 +231,8 @@ export const runSync = async (argv: string[], io: SyncIo): Promise<SyncRun> => {
 };
 
 /** The accounts file of a run: --accounts, else platform.accounts.NAME.json for --env NAME when it exists. */
-const accountsFileOf = (args: SyncArgs, root: string): [string, boolean] => {
-  if (args.accounts) return [args.accounts, true];
-  const own = args.env ? join(root, `platform.accounts.${args.env}.json`) : undefined;
-  return [own && existsSync(own) ? own : join(root, ACCOUNTS_FILE), false];
-};
+const accountsFileOf = (args: SyncArgs, root: string): [string, boolean] =>
+  args.accounts ? [args.accounts, true] : [accountsFileFor(root, args.env), false];
 
 /** The variables file of an environment: .env for production, .env.NAME for --env NAME (never both). */
 export const dotenvOf = (argv: string[], root = PROJECT_ROOT): string => {

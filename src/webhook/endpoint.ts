@@ -77,7 +77,8 @@ export const receiveDelivery = async (
     refuse(log, 'it is not signed (X-Webhook-Timestamp and X-Webhook-Signature are required)');
   }
   const body = await readBody(request, DEFAULT_BODY_LIMIT, Date.now() + BODY_DEADLINE_MS);
-  if (!(await verified(request, env, account, body, log))) refuse(log, 'the signature does not match the signing secret');
+  if (!(await verified(request, env, account, body, log)))
+    refuse(log, 'the signature does not match the signing secret');
   const envelope = envelopeOf(body);
   if (!envelope.ok) {
     log.error('delivery_malformed', { problem: envelope.problem });

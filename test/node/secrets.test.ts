@@ -5,8 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { eventTypes } from '../../scripts/generate.ts';
 import { runSecrets, type SecretsIo } from '../../scripts/secrets/cli.ts';
-import { settingsOf, settingsTable, TABLE_END, TABLE_START } from '../../scripts/secrets/settings.ts';
+import { eventsSettings, settingsOf, settingsTable, TABLE_END, TABLE_START } from '../../scripts/secrets/settings.ts';
+import { eventsAccountsOf, loadAccountsConfig } from '../../scripts/sync/accounts.ts';
 import { PROJECT_ROOT, readManifest } from '../../scripts/sync/manifest.ts';
 
 const functions = [
@@ -15,8 +17,16 @@ const functions = [
   { name: 'quote_price' },
 ];
 
-/** Runs the command with a stand-in wrangler that has `onWorker` as the Worker's secrets. */
-const run = async (argv: string[], env: Record<string, string> = {}, onWorker: string[] | 'no-worker' = []) => {
+/**
+ * Runs the command with a stand-in wrangler that has `onWorker` as the Worker's secrets; no event
+ * files unless `events` gives types (and accounts).
+ */
+const run = async (
+  argv: string[],
+  env: Record<string, string> = {},
+  onWorker: string[] | 'no-worker' = [],
+  events: Pick<SecretsIo, 'eventTypes' | 'config' | 'root'> = { eventTypes: [] },
+) => {
   let out = '';
   let err = '';
   const calls: { args: readonly string[]; input?: string }[] = [];
@@ -45,6 +55,7 @@ const run = async (argv: string[], env: Record<string, string> = {}, onWorker: s
       }
       return { code: 0, stdout: 'Finished processing secrets file', stderr: '' };
     },
+    ...events,
   };
   const code = await runSecrets(argv, io);
   return { code, out, err, calls };
@@ -132,6 +143,70 @@ describe('npm run secrets -- put', () => {
   });
 });
 
+describe('the events endpoint settings', () => {
+  const config = {
+    accounts: [
+      { name: 'agency', apiKeyEnv: 'PLATFORM_API_KEY', baseUrlEnv: 'PLATFORM_BASE_URL' },
+      { name: 'client-acme', apiKeyEnv: 'ACME_PLATFORM_API_KEY', baseUrl: 'https://app.acme.example' },
+    ],
+  };
+  const everyFunctionSetting = JSON.stringify({
+    FUNCTIONS_SECRET: 'f',
+    STORE_API_KEY: 's',
+    STORE_API_URL: 'https://s',
+    HANDOFF_CONTACT_ID: 'c',
+    PLATFORM_API_KEY: 'p',
+    PLATFORM_BASE_URL: 'https://p',
+  });
+
+  it('requires the key of every account (and its base address variable) when events/ has files', async () => {
+    const result = await run(['check'], { SECRETS_JSON: everyFunctionSetting }, [], {
+      eventTypes: ['appointment.booked'],
+      config,
+    });
+    expect(result.code).toBe(1);
+    expect(result.err.trim().split('\n')).toEqual([
+      'Preflight of production (the top level of wrangler.toml) failed:',
+      'Missing ACME_PLATFORM_API_KEY (secret of the events endpoint of account "client-acme"): add it as a secret of the GitHub environment "production" (the deploy puts it), or run npx wrangler secret put ACME_PLATFORM_API_KEY.',
+    ]);
+    const listed = await run(['list'], {}, [], { eventTypes: ['appointment.booked'], config });
+    expect(listed.out).toContain(
+      '| `PLATFORM_API_KEY` | secret | `handoff_to_human`, the events endpoint of account "agency" |',
+    );
+    expect(listed.out).not.toContain('app.acme.example');
+  });
+
+  it('requires no account key without event files', async () => {
+    const result = await run(['check'], { SECRETS_JSON: everyFunctionSetting }, [], { eventTypes: [], config });
+    expect(result).toMatchObject({ code: 0, err: '' });
+    expect(result.out).not.toContain('ACME_PLATFORM_API_KEY');
+  });
+
+  it('puts the account keys this run has, printing names only', async () => {
+    const put = await run(['put'], { ACME_PLATFORM_API_KEY: 'acme-key' }, [], {
+      eventTypes: ['message.received'],
+      config,
+    });
+    expect(put.calls.at(-1)).toEqual({
+      args: ['secret', 'bulk', '--env='],
+      input: JSON.stringify({ ACME_PLATFORM_API_KEY: 'acme-key' }),
+    });
+    expect(put.out).not.toContain('acme-key');
+  });
+
+  it("reads the accounts of the environment's own file, as sync does, and refuses a broken one", async () => {
+    const root = mkdtempSync(join(tmpdir(), 'secrets-accounts-'));
+    const events = { eventTypes: ['appointment.booked'], root };
+    writeFileSync(join(root, 'platform.accounts.staging.json'), JSON.stringify(config));
+    expect((await run(['list', '--env', 'staging'], {}, [], events)).out).toContain('`ACME_PLATFORM_API_KEY`');
+    expect((await run(['list'], {}, [], events)).out).not.toContain('ACME_PLATFORM_API_KEY');
+    writeFileSync(join(root, 'platform.accounts.staging.json'), '{"accounts": []}');
+    const broken = await run(['list', '--env', 'staging'], {}, [], events);
+    expect(broken.code).toBe(1);
+    expect(broken.err).toContain('platform.accounts.staging.json is not a valid accounts file');
+  });
+});
+
 describe('npm run secrets -- check --local', () => {
   it('names each setting .dev.vars lacks', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'secrets-'));
@@ -160,7 +235,8 @@ describe('npm run secrets -- check --local', () => {
 describe('the project declarations', () => {
   it('match the README secrets table and .dev.vars.example', async () => {
     const served = await readManifest({ secret: 'test-secret' });
-    const settings = settingsOf(served);
+    const accounts = eventsAccountsOf(loadAccountsConfig(join(PROJECT_ROOT, 'platform.accounts.json')));
+    const settings = settingsOf(served, eventsSettings(eventTypes(join(PROJECT_ROOT, 'events')), accounts));
     const readme = readFileSync(join(PROJECT_ROOT, 'README.md'), 'utf8');
     const table = readme.slice(readme.indexOf(TABLE_START) + TABLE_START.length, readme.indexOf(TABLE_END)).trim();
     expect(table, 'README.md secrets table is stale: run npm run secrets -- readme').toBe(settingsTable(settings));
