@@ -25,9 +25,6 @@ export default defineConfig({
                 PLATFORM_SIGNING_SECRET: 'test-signing-secret',
                 // The passphrase of the MCP consent page (test/worker/mcp/oauth.test.ts).
                 MCP_OWNER_SECRET: 'test-owner-secret',
-                // functions/get_order_status.ts calls this store; its tests mock it (test/worker/outbound.ts).
-                STORE_API_URL: 'https://store.test/api',
-                STORE_API_KEY: 'test-store-key',
               },
             },
           }),

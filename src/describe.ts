@@ -125,7 +125,7 @@ export const translateFunction = (
 
 /**
  * Everything the platform sees of one function, derived from its definition.
- * @example describeFunction('quote_price', quotePrice).parameters // { plan: 'string', seats: 'number' }
+ * @example describeFunction('lookup_warranty', lookupWarranty).parameters // { question: 'string' }
  */
 export const describeFunction = (name: string, definition: AnyFunctionDefinition): FunctionManifest =>
   translateFunction(name, definition).manifest;

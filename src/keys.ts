@@ -52,7 +52,7 @@ const verify = async (secret: string, context: string, presented: string): Promi
 
 /**
  * The invocation key of one function.
- * @example await functionKey(env.FUNCTIONS_SECRET, 'quote_price') // 'Zk3...'
+ * @example await functionKey(env.FUNCTIONS_SECRET, 'lookup_warranty') // 'Zk3...'
  */
 export const functionKey = (secret: string, name: string): Promise<string> => derive(secret, KEY_CONTEXT + name);
 

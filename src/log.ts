@@ -23,7 +23,7 @@ export const setLogSink = (next: Sink): Sink => {
 
 /**
  * A logger whose every line carries `base` (for example the function name and request id).
- * @example createLogger({ fn: 'quote_price' }).info('invoked', { status: 200 })
+ * @example createLogger({ fn: 'lookup_warranty' }).info('invoked', { status: 200 })
  */
 export const createLogger = (base: LogFields = {}): Logger => new BoundLogger(base);
 

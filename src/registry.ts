@@ -22,7 +22,7 @@ export interface Registry {
 
 /**
  * A registry over `{ name: definition }` (generated/functions.ts lists functions/).
- * @example createRegistry({ quote_price }).get('quote_price')?.manifest.parameters
+ * @example createRegistry({ lookup_warranty }).get('lookup_warranty')?.manifest.parameters
  */
 export const createRegistry = (definitions: Record<string, AnyFunctionDefinition>): Registry => {
   const compiled = new Map<string, RegisteredFunction>();

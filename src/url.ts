@@ -7,7 +7,7 @@ export const normalizeOrigin = (origin: string): string => origin.trim().replace
 
 /**
  * The url the platform calls: origin, the function's path (from its manifest) and its invocation key.
- * @example await functionUrl('https://fns.example.dev', { name: 'quote_price', path: '/functions/quote_price' }, secret)
+ * @example await functionUrl('https://fns.example.dev', { name: 'lookup_warranty', path: '/functions/lookup_warranty' }, secret)
  */
 export const functionUrl = async (
   origin: string,

@@ -74,14 +74,14 @@ const request = async (name: string, init: RequestInit & { query?: string } = {}
 
 describe('the Worker answers each status of CONTRACT section 4', () => {
   it('answers 200 with the handler result as JSON and an X-Request-Id', async () => {
-    const res = await call('quote_price', { plan: 'growth', seats: 3 });
+    const res = await call('quote_plan', { plan: 'growth', seats: 3 });
     expect(res.status).toBe(200);
     expect(res.headers.get('x-request-id')).toMatch(/^[\w-]{8,}$/);
     expect(await res.json()).toMatchObject({ plan: 'growth', seats: 3, totalCents: 8700, currency: 'USD' });
   });
 
   it('answers 400 for a body that is not JSON', async () => {
-    const res = await call('quote_price', '{"plan": ');
+    const res = await call('quote_plan', '{"plan": ');
     expect(res.status).toBe(400);
     expect(await errorOf(res)).toMatchObject({
       code: 'malformed_body',
@@ -90,13 +90,13 @@ describe('the Worker answers each status of CONTRACT section 4', () => {
   });
 
   it('answers 400 for JSON that is not an object', async () => {
-    const res = await call('quote_price', '[1,2]');
+    const res = await call('quote_plan', '[1,2]');
     expect(res.status).toBe(400);
     expect((await errorOf(res)).message).toMatch(/must be a JSON object/);
   });
 
   it('answers 401 without a key', async () => {
-    const res = await send('/functions/quote_price', { method: 'POST', body: '{}' });
+    const res = await send('/functions/quote_plan', { method: 'POST', body: '{}' });
     expect(res.status).toBe(401);
     expect((await errorOf(res)).code).toBe('unauthorized');
   });
@@ -109,14 +109,14 @@ describe('the Worker answers each status of CONTRACT section 4', () => {
   });
 
   it('answers 405 for methods other than GET and POST, with Allow', async () => {
-    const res = await send(`/functions/quote_price?key=${await keyOf('quote_price')}`, { method: 'PUT', body: '{}' });
+    const res = await send(`/functions/quote_plan?key=${await keyOf('quote_plan')}`, { method: 'PUT', body: '{}' });
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toBe('GET, POST');
   });
 
   it('answers 413 for a body over 64 KiB, declared or streamed', async () => {
     const big = JSON.stringify({ plan: 'growth', seats: 1, pad: 'x'.repeat(70 * 1024) });
-    expect((await call('quote_price', big)).status).toBe(413);
+    expect((await call('quote_plan', big)).status).toBe(413);
     const stream = new ReadableStream({
       start(controller) {
         for (let i = 0; i < 70; i++) controller.enqueue(new TextEncoder().encode('x'.repeat(1024)));
@@ -129,7 +129,7 @@ describe('the Worker answers each status of CONTRACT section 4', () => {
   });
 
   it('answers 422 naming each wrong or missing argument, what is expected, an example, and to ask the customer', async () => {
-    const res = await call('quote_price', { plan: 'platinum', seats: 0 });
+    const res = await call('quote_plan', { plan: 'platinum', seats: 0 });
     expect(res.status).toBe(422);
     const error = await errorOf(res);
     expect(error.code).toBe('invalid_arguments');
@@ -145,7 +145,7 @@ describe('the Worker answers each status of CONTRACT section 4', () => {
   });
 
   it('answers 422 telling the model to ask the customer for a missing argument', async () => {
-    const res = await call('quote_price', { plan: 'growth' });
+    const res = await call('quote_plan', { plan: 'growth' });
     const error = await errorOf(res);
     expect(res.status).toBe(422);
     expect(error.message).toMatch(/"seats" \(How many users will need access\) is missing: ask the customer for it/);
@@ -268,15 +268,15 @@ describe('the manifest at GET /functions', () => {
     expect((await send('/functions')).status).toBe(401);
     expect((await send('/functions', { headers: { authorization: `Bearer ${SECRET_OF_TESTS}` } })).status).toBe(401);
     expect(
-      (await send('/functions', { headers: { authorization: `Bearer ${await keyOf('quote_price')}` } })).status,
+      (await send('/functions', { headers: { authorization: `Bearer ${await keyOf('quote_plan')}` } })).status,
     ).toBe(401);
     expect((await send('/functions', { headers: { authorization: 'Bearer wrong' } })).status).toBe(401);
     const res = await list();
     expect(res.status).toBe(200);
     const { functions } = (await res.json()) as { functions: { name: string; path: string; parameters: object }[] };
-    expect(functions.map((f) => f.name)).toEqual(['quote_price', 'tell_time']);
-    expect(functions.find((f) => f.name === 'quote_price')).toMatchObject({
-      path: '/functions/quote_price',
+    expect(functions.map((f) => f.name)).toEqual(['cancel_plan', 'quote_plan', 'tell_time']);
+    expect(functions.find((f) => f.name === 'quote_plan')).toMatchObject({
+      path: '/functions/quote_plan',
       parameters: { plan: 'string', seats: 'number', billing: 'string', currency: 'string' },
     });
   });

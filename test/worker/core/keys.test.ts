@@ -7,12 +7,12 @@ const body = JSON.stringify({ plan: 'starter', seats: 1 });
 
 describe('per-function keys', () => {
   it('refuses a call with no key', async () => {
-    const res = await send('/functions/quote_price', { method: 'POST', body });
+    const res = await send('/functions/quote_plan', { method: 'POST', body });
     expect(res.status).toBe(401);
   });
 
   it('refuses a wrong key', async () => {
-    const res = await send('/functions/quote_price?key=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', {
+    const res = await send('/functions/quote_plan?key=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', {
       method: 'POST',
       body,
     });
@@ -21,7 +21,7 @@ describe('per-function keys', () => {
   });
 
   it("refuses another function's key", async () => {
-    const res = await send(`/functions/quote_price?key=${await keyOf('tell_time')}`, {
+    const res = await send(`/functions/quote_plan?key=${await keyOf('tell_time')}`, {
       method: 'POST',
       body,
     });
@@ -29,18 +29,18 @@ describe('per-function keys', () => {
   });
 
   it('accepts the right key in the query string', async () => {
-    const res = await send(`/functions/quote_price?key=${await keyOf('quote_price')}`, { method: 'POST', body });
+    const res = await send(`/functions/quote_plan?key=${await keyOf('quote_plan')}`, { method: 'POST', body });
     expect(res.status).toBe(200);
   });
 
   it('accepts the right key in X-Function-Key', async () => {
-    const headers = { 'x-function-key': await keyOf('quote_price') };
-    expect((await send('/functions/quote_price', { method: 'POST', body, headers })).status).toBe(200);
+    const headers = { 'x-function-key': await keyOf('quote_plan') };
+    expect((await send('/functions/quote_plan', { method: 'POST', body, headers })).status).toBe(200);
   });
 
   it('accepts the right key as Authorization: Bearer', async () => {
-    const headers = { authorization: `Bearer ${await keyOf('quote_price')}` };
-    expect((await send('/functions/quote_price', { method: 'POST', body, headers })).status).toBe(200);
+    const headers = { authorization: `Bearer ${await keyOf('quote_plan')}` };
+    expect((await send('/functions/quote_plan', { method: 'POST', body, headers })).status).toBe(200);
   });
 
   it('derives a 43-character base64url key that changes with the secret and the name', async () => {

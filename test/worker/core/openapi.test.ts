@@ -42,7 +42,7 @@ describe('GET /openapi.json', () => {
   it('needs the manifest key in production, like GET /functions', async () => {
     expect((await send('/openapi.json')).status).toBe(401);
     expect((await send('/openapi.json', { headers: { authorization: `Bearer ${SECRET}` } })).status).toBe(401);
-    const functionKey = await keyOf('quote_price');
+    const functionKey = await keyOf('quote_plan');
     expect((await send('/openapi.json', { headers: { authorization: `Bearer ${functionKey}` } })).status).toBe(401);
     expect((await readDocument()).status).toBe(200);
   });

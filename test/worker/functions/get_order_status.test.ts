@@ -1,7 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import getOrderStatus from '../../../functions/get_order_status.ts';
+import { manifestKey } from '../../../src/keys.ts';
 import { setLogSink } from '../../../src/log.ts';
-import { bareContext, call, errorOf } from '../helpers.ts';
+import { callWith, platformEnv } from '../emulator.ts';
+import { bareContext, errorOf, SECRET, send } from '../helpers.ts';
 import { hang, mockOutbound, type Outbound } from '../outbound.ts';
 
 const STORE = 'https://store.test/api/orders/';
@@ -22,7 +24,9 @@ const shipped = {
   },
 };
 
-const lookUp = (args: Record<string, unknown>) => call('get_order_status', args);
+// The store's settings (a var and a secret) as this example's own test sets them.
+const settings = platformEnv({ STORE_API_URL: 'https://store.test/api', STORE_API_KEY: 'test-store-key' });
+const lookUp = (args: Record<string, unknown>) => callWith('get_order_status', args, settings);
 
 let store: Outbound;
 let logs: string[];
@@ -141,5 +145,16 @@ describe('get_order_status', () => {
       code: 'not_configured',
     });
     expect(store.requests).toHaveLength(0);
+  });
+
+  it('declares the store settings it reads, so npm run secrets checks them before a deploy', async () => {
+    const response = await send('/functions', { headers: { authorization: `Bearer ${await manifestKey(SECRET)}` } });
+    const { functions } = (await response.json()) as {
+      functions: { name: string; secrets?: string[]; vars?: string[] }[];
+    };
+    expect(functions.find((fn) => fn.name === 'get_order_status')).toMatchObject({
+      secrets: ['STORE_API_KEY'],
+      vars: ['STORE_API_URL'],
+    });
   });
 });

@@ -1,11 +1,11 @@
-// The official MCP SDK client against the Worker in workerd: every function is a tool, described
-// from the same manifest sync registers, and a call runs the same pipeline as an HTTP call.
+// The official MCP SDK client against the fixture Worker in workerd: every function is a tool,
+// described from the same manifest sync registers, and a call runs the same pipeline as an HTTP call.
 import type { Client } from '@modelcontextprotocol/client';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { functions } from '../../../generated/functions.ts';
 import { manifestKey } from '../../../src/keys.ts';
 import { setLogSink } from '../../../src/log.ts';
-import { SECRET, send } from '../helpers.ts';
+import { FIXTURE_FUNCTIONS, send } from '../fixture.ts';
+import { SECRET } from '../helpers.ts';
 import { connect, loadMcp, MCP_IMPORT_TIMEOUT_MS, staticToken } from './helpers.ts';
 
 beforeAll(loadMcp, MCP_IMPORT_TIMEOUT_MS);
@@ -28,23 +28,28 @@ describe('the MCP server, through the official SDK client', () => {
     client = await connect(await staticToken());
     const { tools } = await client.listTools();
     const served = await manifest();
-    expect(tools.map((tool) => tool.name).sort()).toEqual(Object.keys(functions).sort());
+    expect(tools.map((tool) => tool.name).sort()).toEqual(Object.keys(FIXTURE_FUNCTIONS).sort());
     for (const fn of served) {
       const tool = tools.find((t) => t.name === fn.name);
       expect(tool?.description).toBe(fn.description);
       expect(tool?.inputSchema).toEqual(fn.jsonSchema);
       expect(tool?.annotations).toEqual(fn.annotations);
     }
-    expect(tools.find((t) => t.name === 'quote_price')?.annotations).toEqual({
+    expect(tools.find((t) => t.name === 'quote_plan')?.annotations).toEqual({
       readOnlyHint: true,
       openWorldHint: false,
     });
-    expect(tools.find((t) => t.name === 'cancel_appointment')?.annotations).toMatchObject({ destructiveHint: true });
+    expect(tools.find((t) => t.name === 'cancel_plan')?.annotations).toEqual({
+      readOnlyHint: false,
+      destructiveHint: true,
+      idempotentHint: true,
+      openWorldHint: false,
+    });
   });
 
-  it('calls quote_price and returns its result as text and as structured content', async () => {
+  it('calls quote_plan and returns its result as text and as structured content', async () => {
     client = await connect(await staticToken());
-    const result = await client.callTool({ name: 'quote_price', arguments: { plan: 'growth', seats: '3' } });
+    const result = await client.callTool({ name: 'quote_plan', arguments: { plan: 'growth', seats: '3' } });
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent).toMatchObject({ plan: 'growth', seats: 3, totalCents: 8700 });
     const [content] = result.content as { type: string; text: string }[];
@@ -56,7 +61,7 @@ describe('the MCP server, through the official SDK client', () => {
     const lines: string[] = [];
     const previous = setLogSink((line) => lines.push(line));
     try {
-      const result = await client.callTool({ name: 'quote_price', arguments: { plan: 'growth' } });
+      const result = await client.callTool({ name: 'quote_plan', arguments: { plan: 'growth' } });
       expect(result.isError).toBe(true);
       const [content] = result.content as { type: string; text: string }[];
       expect(content?.text).toMatch(/^The function was not called because one argument is wrong\. "seats"/);
@@ -65,7 +70,7 @@ describe('the MCP server, through the official SDK client', () => {
       setLogSink(previous);
     }
     const invocation = lines.map((line) => JSON.parse(line)).find((entry) => entry.event === 'invocation');
-    expect(invocation).toMatchObject({ function: 'quote_price', outcome: 'refused', status: 422, transport: 'mcp' });
+    expect(invocation).toMatchObject({ function: 'quote_plan', outcome: 'refused', status: 422, transport: 'mcp' });
   });
 
   it('answers an unknown tool with a protocol error', async () => {

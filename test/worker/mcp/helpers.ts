@@ -1,13 +1,11 @@
-import { exports } from 'cloudflare:workers';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { mcpKey } from '../../../src/keys.ts';
+import { fixture } from '../fixture.ts';
 import { ORIGIN, SECRET } from '../helpers.ts';
 
-const worker = (exports as unknown as { default: Fetcher }).default;
-
-/** Every request of the SDK client goes to the Worker's real fetch handler, inside workerd. */
+/** Every request of the SDK client goes to the fixture Worker's fetch handler (MCP on), inside workerd. */
 export const workerFetch = (input: string | URL | Request, init?: RequestInit): Promise<Response> =>
-  worker.fetch(new Request(input, init));
+  fixture.fetch(new Request(input, init));
 
 export const MCP_URL = new URL('/mcp', ORIGIN);
 

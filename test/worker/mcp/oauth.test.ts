@@ -5,7 +5,8 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { toBase64Url } from '../../../src/keys.ts';
-import { ORIGIN, send } from '../helpers.ts';
+import { send } from '../fixture.ts';
+import { ORIGIN } from '../helpers.ts';
 import { connect, loadMcp, MCP_IMPORT_TIMEOUT_MS } from './helpers.ts';
 
 const REDIRECT = 'http://127.0.0.1:33418/callback';
@@ -157,7 +158,7 @@ describe('OAuth 2.1 on /mcp', () => {
 
     // 9. The token opens /mcp: the SDK client calls a function.
     client = await connect(token.access_token);
-    const result = await client.callTool({ name: 'quote_price', arguments: { plan: 'starter', seats: 2 } });
+    const result = await client.callTool({ name: 'quote_plan', arguments: { plan: 'starter', seats: 2 } });
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent).toMatchObject({ plan: 'starter', seats: 2 });
   });

@@ -141,7 +141,7 @@ describe('the platform client in workerd', () => {
 
 describe('the function name rule (one for files, the client and the emulator)', () => {
   it('accepts snake_case names of 1 to 64 characters starting with a letter, and nothing else', () => {
-    for (const name of ['quote_price', 'a', `a${'b'.repeat(63)}`, 'v2_quote']) expect(name).toMatch(FUNCTION_NAME);
+    for (const name of ['quote_plan', 'a', `a${'b'.repeat(63)}`, 'v2_quote']) expect(name).toMatch(FUNCTION_NAME);
     for (const name of ['QuotePrice', '_quote', '1quote', 'quote-price', `a${'b'.repeat(64)}`, '']) {
       expect(name).not.toMatch(FUNCTION_NAME);
     }

@@ -347,9 +347,9 @@ describe('the Worker under fuzzing (fast-check, fixed seed)', () => {
           '/functions/constructor',
           '/functions/hasOwnProperty',
           '/functions/..%2f..%2fetc',
-          '/functions//quote_price',
-          '/functions/quote_price/extra',
-          '/functions/QUOTE_PRICE',
+          '/functions//quote_plan',
+          '/functions/quote_plan/extra',
+          '/functions/QUOTE_PLAN',
           '/',
           '/%00',
         ),
@@ -368,7 +368,7 @@ describe('the Worker under fuzzing (fast-check, fixed seed)', () => {
         fc.asyncProperty(spec, async (s) => {
           const m = normalise(s.method);
           const named = /^\/functions\/([a-z][a-z0-9_]{0,63})$/.exec(s.path)?.[1];
-          const cred = await credentialParts(named ?? 'quote_price', s.credential);
+          const cred = await credentialParts(named ?? 'quote_plan', s.credential);
           const query = new URLSearchParams(s.query);
           const path = `${s.path}?${[query.toString(), cred.query].filter(Boolean).join('&')}`;
           const noise = Object.fromEntries(Object.entries(s.headers).filter(([k]) => !FORBIDDEN_NOISE.test(k)));

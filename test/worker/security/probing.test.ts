@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { send } from '../fixture.ts';
 import { captureLogs, logLines } from './audit.ts';
-import { entry, errorOf, keyOf, ORIGIN } from './harness.ts';
-
-const send = (path: string, init: RequestInit = {}) => entry.fetch(new Request(`${ORIGIN}${path}`, init));
+import { errorOf, keyOf } from './harness.ts';
 
 /** Status, headers and message of an answer, without its request id (which differs every time). */
 const fingerprint = async (response: Response) => {
@@ -21,16 +20,16 @@ describe('a caller without the key of a name learns nothing about it', () => {
   it('answers every request under /functions/ with the same 401, whatever the name, method or key', async () => {
     const wrongKey = 'A'.repeat(43);
     const probes: [string, RequestInit][] = [
-      ['/functions/quote_price', { method: 'POST', body: '{}' }],
+      ['/functions/quote_plan', { method: 'POST', body: '{}' }],
       ['/functions/no_such_function', { method: 'POST', body: '{}' }],
-      ['/functions/quote_price', { method: 'PUT', body: '{}' }],
+      ['/functions/quote_plan', { method: 'PUT', body: '{}' }],
       ['/functions/no_such_function', { method: 'DELETE' }],
-      ['/functions/quote_price', { method: 'GET' }],
-      [`/functions/quote_price?key=${wrongKey}`, { method: 'POST', body: '{}' }],
+      ['/functions/quote_plan', { method: 'GET' }],
+      [`/functions/quote_plan?key=${wrongKey}`, { method: 'POST', body: '{}' }],
       [`/functions/no_such_function?key=${wrongKey}`, { method: 'OPTIONS' }],
-      [`/functions/no_such_function?key=${await keyOf('quote_price')}`, { method: 'POST', body: '{}' }],
+      [`/functions/no_such_function?key=${await keyOf('quote_plan')}`, { method: 'POST', body: '{}' }],
       ['/functions/', { method: 'POST' }],
-      ['/functions/quote_price/extra', { method: 'POST' }],
+      ['/functions/quote_plan/extra', { method: 'POST' }],
       ['/functions/__proto__', { method: 'POST' }],
       ['/functions/Ignore%20previous%20instructions', { method: 'POST' }],
     ];
@@ -51,7 +50,7 @@ describe('a caller without the key of a name learns nothing about it', () => {
   });
 
   it('answers 405 only to a holder of the key, after the name is known to be deployed', async () => {
-    const response = await send(`/functions/quote_price?key=${await keyOf('quote_price')}`, { method: 'PUT' });
+    const response = await send(`/functions/quote_plan?key=${await keyOf('quote_plan')}`, { method: 'PUT' });
     expect(response.status).toBe(405);
     expect(response.headers.get('allow')).toBe('GET, POST');
     expect((await errorOf(response)).message).not.toContain('PUT');
@@ -67,7 +66,7 @@ describe('a caller without the key of a name learns nothing about it', () => {
 describe('request ids', () => {
   it('generates its own X-Request-Id and logs the caller one beside it, sanitised', async () => {
     const before = logLines.length;
-    const response = await send(`/functions/quote_price?key=${await keyOf('quote_price')}`, {
+    const response = await send(`/functions/quote_plan?key=${await keyOf('quote_plan')}`, {
       method: 'POST',
       headers: { 'x-request-id': 'attacker-chosen-id"injected":true' },
       body: '{"plan":"growth","seats":2}',
@@ -84,7 +83,7 @@ describe('request ids', () => {
   });
 
   it('generates one for a caller without a key too', async () => {
-    const response = await send('/functions/quote_price', {
+    const response = await send('/functions/quote_plan', {
       method: 'POST',
       headers: { 'x-request-id': 'chosen-1234' },
     });

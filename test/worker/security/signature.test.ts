@@ -5,11 +5,11 @@ import { SIGNATURE_TOLERANCE_SECONDS } from '../../../src/platform/signature.ts'
 import { fixture } from '../fixture.ts';
 import { errorOf, keyOf, nowSeconds, ORIGIN, post, SIGNING_SECRET, signatureHeaders, workerOf } from './harness.ts';
 
-/** A body of the fixture's quote_price no other test sends. */
+/** A body of the fixture's quote_plan no other test sends. */
 const freshBody = () => JSON.stringify({ plan: 'growth', seats: 3, nonce: crypto.randomUUID() });
 
 const signedCall = async (body: string, headers: Record<string, string>) =>
-  fixture.fetch(await post('quote_price', body, headers));
+  fixture.fetch(await post('quote_plan', body, headers));
 
 /** A signed GET of `name` with `query` (and the key) in its url. */
 const signedGet = async (name: string, query = '', headers?: Record<string, string>) =>
@@ -112,11 +112,11 @@ describe('signed invocations (PLATFORM_SIGNING_SECRET set)', () => {
   });
 
   it('refuses a signed request whose query string carries arguments the signature does not cover', async () => {
-    const response = await signedGet('quote_price', 'plan=scale&seats=400');
+    const response = await signedGet('quote_plan', 'plan=scale&seats=400');
     expect(response.status).toBe(401);
     expect((await errorOf(response)).message).toMatch(/query string, which the signature does not cover/);
     const body = freshBody();
-    const url = new URL((await post('quote_price', body)).url);
+    const url = new URL((await post('quote_plan', body)).url);
     url.searchParams.set('seats', '400');
     const rewritten = await fixture.fetch(
       new Request(url, { method: 'POST', headers: await signatureHeaders(body), body }),
@@ -126,7 +126,7 @@ describe('signed invocations (PLATFORM_SIGNING_SECRET set)', () => {
 
   it('still needs the function key when the signature is good', async () => {
     const body = freshBody();
-    const request = await post('quote_price', body, await signatureHeaders(body));
+    const request = await post('quote_plan', body, await signatureHeaders(body));
     const url = new URL(request.url);
     url.searchParams.set('key', 'A'.repeat(43));
     const response = await fixture.fetch(new Request(url, request));
