@@ -13,7 +13,7 @@ import { functionUrl } from '../src/url.ts';
 import { DEV_HELP, parseDevArgs } from './dev/args.ts';
 import { type BrokenBuild, brokenEntry, brokenFunctions } from './dev/builds.ts';
 import { type ConsoleFunction, maskKey, type RunningConsole, startConsole } from './dev/console/server.ts';
-import { howToCall } from './dev/howToCall.ts';
+import { howToCall, type ServedForCall } from './dev/howToCall.ts';
 import { type LocalPlatform, startLocalPlatform } from './dev/platform.ts';
 import { clearDevState, writeDevState } from './dev/state.ts';
 import { type RunningStore, startStore } from './dev/store.ts';
@@ -129,7 +129,7 @@ worker.on('exit', (code) => {
   }
 });
 
-type ManifestRead = { served: ServedFunction[]; full: { name: string; jsonSchema?: unknown }[] } | { error: string };
+type ManifestRead = { served: ServedFunction[]; full: ServedForCall[] } | { error: string };
 
 /** The manifest the running Worker serves, its problem, or undefined while it is (re)starting. */
 const manifest = async (): Promise<ManifestRead | undefined> => {
@@ -137,7 +137,7 @@ const manifest = async (): Promise<ManifestRead | undefined> => {
     const response = await fetch(`${origin}/functions`, { signal: AbortSignal.timeout(3000) });
     const text = await response.text();
     const served = parseManifest(response.status, text);
-    return { served, full: (JSON.parse(text) as { functions: { name: string; jsonSchema?: unknown }[] }).functions };
+    return { served, full: (JSON.parse(text) as { functions: ServedForCall[] }).functions };
   } catch (error) {
     return error instanceof ManifestError ? { error: error.message } : undefined;
   }

@@ -1,12 +1,14 @@
 // The lines `npm run dev` prints once everything runs: how to call a function, and where the console is.
 import { functionUrl } from '../../src/url.ts';
 
+type Schema = {
+  properties?: Record<string, { type?: string; enum?: unknown[]; minimum?: number }>;
+  required?: string[];
+};
+
 /** A value for each required parameter, from its JSON Schema, for the example call. */
 export const exampleArgs = (schema: unknown): Record<string, unknown> => {
-  const { properties = {}, required = [] } = (schema ?? {}) as {
-    properties?: Record<string, { type?: string; enum?: unknown[]; minimum?: number }>;
-    required?: string[];
-  };
+  const { properties = {}, required = [] } = (schema ?? {}) as Schema;
   return Object.fromEntries(
     required.map((name) => {
       const p = properties[name] ?? {};
@@ -18,13 +20,44 @@ export const exampleArgs = (schema: unknown): Record<string, unknown> => {
   );
 };
 
+/** Whether exampleArgs certainly fit: no required parameter is free text (a placeholder there may be refused). */
+const takesExampleArgs = (schema: unknown): boolean => {
+  const { properties = {}, required = [] } = (schema ?? {}) as Schema;
+  return required.every((name) => {
+    const p = properties[name] ?? {};
+    return Boolean(p.enum?.length) || p.type === 'number' || p.type === 'integer' || p.type === 'boolean';
+  });
+};
+
+/** A function as the manifest describes it, with what the choice of the example call reads. */
+export interface ServedForCall {
+  name: string;
+  jsonSchema?: unknown;
+  annotations?: { readOnlyHint?: boolean };
+  secrets?: string[];
+  vars?: string[];
+}
+
+/**
+ * The function whose call dev shows: one that changes nothing, needs no secret or var and answers
+ * the example arguments, preferably one that takes some (so the line shows how to pass them);
+ * else the first.
+ * @example exampleCallOf(served)?.name // 'lookup_warranty'
+ */
+export const exampleCallOf = (functions: readonly ServedForCall[]): ServedForCall | undefined => {
+  const ready = (fn: ServedForCall) =>
+    fn.annotations?.readOnlyHint === true && !fn.secrets?.length && !fn.vars?.length && takesExampleArgs(fn.jsonSchema);
+  const takesArgs = (fn: ServedForCall) => Object.keys(exampleArgs(fn.jsonSchema)).length > 0;
+  return functions.find((fn) => ready(fn) && takesArgs(fn)) ?? functions.find(ready) ?? functions[0];
+};
+
 export interface HowToCallOptions {
   /** The Worker's origin, e.g. http://127.0.0.1:8787. */
   origin: string;
   /** The Worker's FUNCTIONS_SECRET, or undefined when it serves without a key. */
   secret: string | undefined;
   consoleUrl: string;
-  functions: { name: string; jsonSchema?: unknown }[];
+  functions: ServedForCall[];
 }
 
 /**
@@ -36,7 +69,7 @@ export const howToCall = async (options: HowToCallOptions): Promise<string[]> =>
     `console: ${options.consoleUrl}`,
     `mcp: ${options.origin}/mcp (open locally when worker.ts enables MCP, README "MCP")`,
   ];
-  const first = options.functions.find((fn) => fn.name === 'quote_price') ?? options.functions[0];
+  const first = exampleCallOf(options.functions);
   if (!first) return ['[dev] functions/ serves nothing: add a file there (npm run new -- <name>).', ...lines];
   const args = JSON.stringify(exampleArgs(first.jsonSchema));
   const path = { name: first.name, path: `/functions/${first.name}` };
