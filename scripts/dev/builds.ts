@@ -44,7 +44,7 @@ const check = async (root: string, file: string): Promise<BrokenBuild | undefine
 
 /**
  * The function files (by name) that do not build.
- * @example await brokenFunctions('/repo', ['quote_price']) // [{ file: 'functions/quote_price.ts', message: '...' }]
+ * @example await brokenFunctions('/repo', ['lookup_warranty']) // [{ file: 'functions/lookup_warranty.ts', message: '...' }]
  */
 export const brokenFunctions = async (root: string, names: string[]): Promise<BrokenBuild[]> =>
   (await Promise.all(names.map((name) => check(root, `functions/${name}.ts`)))).filter((b) => b !== undefined);

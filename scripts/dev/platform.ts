@@ -1,6 +1,6 @@
 // The local platform of `npm run dev`: its own emulator on a port that is really free (never an
 // unknown program that happens to hold the default port), and a team-inbox contact for
-// handoff_to_human.
+// the functions that hand a conversation to a person (HANDOFF_CONTACT_ID).
 import { createPlatformClient } from '../../src/platform/client.ts';
 import { DEFAULT_PORT, type RunningEmulator, startEmulator } from '../platform/emulator.ts';
 
@@ -8,7 +8,7 @@ export interface LocalPlatform {
   emulator: RunningEmulator;
   /** The Agency account's key: dev syncs there, and functions call the platform with it. */
   agencyKey: string;
-  /** The contact handoff_to_human writes to (HANDOFF_CONTACT_ID). */
+  /** The team inbox a handoff writes to (HANDOFF_CONTACT_ID). */
   handoffContactId: string;
   /** Set when the default port was taken and another one was chosen. */
   note?: string;
@@ -38,7 +38,7 @@ export const startLocalPlatform = async (
   if (!agency) throw new Error('The emulator has no Agency account.');
   const client = createPlatformClient({ baseUrl: emulator.url, apiKey: agency.apiKey });
   const inbox = await client.contacts.create({
-    name: 'Team inbox (handoff_to_human)',
+    name: 'Team inbox (HANDOFF_CONTACT_ID)',
     phone: '+14155550100',
     channel: agency.channels[0] ?? 'whatsapp',
   });

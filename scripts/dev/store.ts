@@ -1,6 +1,6 @@
-// A local stand-in for the shop's order API, so get_order_status answers under `npm run dev`
-// without a real store: GET /orders/{number} with "Authorization: Bearer {key}", as
-// functions/get_order_status.ts assumes (change both together).
+// A local stand-in for the shop's order API, so the order-status example answers under `npm run
+// dev` without a real store (STORE_API_URL, STORE_API_KEY): GET /orders/{number} with
+// "Authorization: Bearer {key}", the shape that example assumes (change both together).
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';

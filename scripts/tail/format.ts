@@ -41,7 +41,7 @@ const structured = (logs: unknown): Json[] =>
 
 /**
  * The call a tail event records, or undefined when it is not a request (a cron, an alarm).
- * @example callOf(JSON.parse(eventText))?.function // 'quote_price'
+ * @example callOf(JSON.parse(eventText))?.function // 'lookup_warranty'
  */
 export const callOf = (event: unknown): Call | undefined => {
   if (!isObject(event) || !isObject(event.event) || !isObject(event.event.request)) return undefined;
@@ -92,7 +92,7 @@ type Colour = (style: 'green' | 'yellow' | 'red' | 'dim', text: string) => strin
 
 /**
  * The call as one line (and an indented line per problem):
- * `2026-11-22T04:20:01.123Z  200 quote_price  12 ms  req 5f0c…`.
+ * `2026-11-22T04:20:01.123Z  200 lookup_warranty  12 ms  req 5f0c…`.
  */
 export const formatCall = (call: Call, colour: Colour = (_style, text) => text): string => {
   const style = call.outcome === 'ok' ? 'green' : call.outcome === 'refused' ? 'yellow' : 'red';

@@ -1,6 +1,7 @@
 // `npm run dev` as a newcomer meets it: .env and .dev.vars copied from their examples (README steps),
-// every example called with valid arguments, the console driven in a real headless browser, and a
-// broken definition and a broken file written while it runs.
+// the console driven in a real headless browser, and a broken definition and a broken file written
+// while it runs. It serves the fixture functions (test/node/project.ts), so it passes whatever
+// functions/ holds; test/node/examples/dev.test.ts calls the examples under dev.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -8,9 +9,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import chromium from '@sparticuz/chromium';
 import { chromium as playwright } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SAMPLE_ORDERS } from '../../../scripts/dev/store.ts';
 import { PROJECT_ROOT } from '../../../scripts/sync/manifest.ts';
-import { copyProject, type DevRun, startDev } from './harness.ts';
+import { FIXTURE_NAMES, fixtureProject } from '../project.ts';
+import { type DevRun, newcomerFiles, startDev } from './harness.ts';
 
 /** Where the browser test leaves its screenshot (git-ignored). */
 const SCREENSHOT = join(PROJECT_ROOT, 'test-results', 'console.png');
@@ -28,11 +29,7 @@ const post = async (name: string, args: unknown) => {
 };
 
 beforeAll(async () => {
-  const examples = (file: string) => spawnSync('cat', [join(PROJECT_ROOT, file)], { encoding: 'utf8' }).stdout;
-  // What the README tells a newcomer to do: cp .env.example .env (filled in for sync, with the
-  // deployed Worker's secret and a real platform key) and cp .dev.vars.example .dev.vars.
-  const env = `${examples('.env.example')}\nFUNCTIONS_SECRET=q3Jx9vT0bq8hV1dYl2mKc7pR5sWz4nA6\nPLATFORM_API_KEY=real-platform-key\n`;
-  dev = await startDev(copyProject({ '.env': env, '.dev.vars': examples('.dev.vars.example') }));
+  dev = await startDev(fixtureProject(newcomerFiles()));
   consoleUrl = (await dev.waitFor(/^console: (http:\/\/127\.0\.0\.1:\d+\/)$/m))[1] as string;
   await dev.waitFor(/edit functions\/ and it re-syncs/);
 }, 180_000);
@@ -59,44 +56,6 @@ describe('npm run dev, with .env and .dev.vars copied from their examples', () =
     expect(curl.stdout.trim().split('\n').at(-1)).toBe('200');
     expect(curl.stdout).toContain('"totalCents"');
   }, 60_000);
-
-  it("answers the README's keyless curl", async () => {
-    const { status, body } = await post('quote_price', { plan: 'growth', seats: 3 });
-    expect(status).toBe(200);
-    expect(body.totalCents).toBe(8700);
-  });
-
-  it('answers 200 to valid arguments for every example, wired to the local platform and store', async () => {
-    const phone = '+14155550123';
-    const answers: Record<string, number> = {};
-    const call = async (name: string, args: unknown) => {
-      const { status, body } = await post(name, args);
-      answers[name] = status;
-      expect(status, `${name}: ${JSON.stringify(body)}`).toBe(200);
-      return body;
-    };
-    await call('quote_price', { plan: 'growth', seats: 3 });
-    await call('check_opening_hours', {});
-    const availability = (await call('check_availability', { days: 14 })) as {
-      days: { slots: { start: string }[] }[];
-    };
-    const [first, second] = availability.days.flatMap((day) => day.slots);
-    const booking = await call('book_appointment', { start: first?.start, name: 'Ada Lovelace', phone });
-    await call('reschedule_appointment', { reference: booking.reference, phone, newStart: second?.start });
-    await call('cancel_appointment', { reference: booking.reference, phone });
-    const order = SAMPLE_ORDERS[0] as { number: string; email: string };
-    expect(await call('get_order_status', { orderNumber: order.number, email: order.email })).toMatchObject({
-      status: 'shipped',
-    });
-    await call('capture_lead', { name: 'Grace Hopper', phone, need: 'A chatbot for our three shops' });
-    await call('handoff_to_human', {
-      summary: 'Ada asks for a person about rescheduling her consultation',
-      reason: 'customer_asked',
-    });
-    // Every function dev serves was called: a new example needs a line here.
-    const served = (await (await fetch(`${dev.origin}/functions`)).json()) as { functions: { name: string }[] };
-    expect(Object.keys(answers).sort()).toEqual(served.functions.map((fn) => fn.name).sort());
-  }, 60_000);
 });
 
 describe('the console', () => {
@@ -111,22 +70,22 @@ describe('the console', () => {
       await page.goto(consoleUrl);
       await page.waitForSelector('body[data-ready="true"]');
       const names = await page.locator('section.fn h2').allTextContents();
-      expect(names).toContain('quote_price');
-      expect(names).toHaveLength(9);
+      expect(names).toContain('quote_plan');
+      expect(names).toEqual(FIXTURE_NAMES);
 
-      const fn = page.locator('section.fn[data-name="quote_price"]');
+      const fn = page.locator('section.fn[data-name="quote_plan"]');
       await expect.poll(() => fn.locator('.description').textContent()).toContain('Parameters:');
-      expect(await fn.locator('.url').textContent()).toMatch(/\/functions\/quote_price\?key=\*\*\*$/);
+      expect(await fn.locator('.url').textContent()).toMatch(/\/functions\/quote_plan\?key=\*\*\*$/);
       expect(await fn.locator('table').textContent()).toContain('seatsnumber');
 
       await fn.locator('[data-arg="plan"]').selectOption({ label: 'growth' });
       await fn.locator('[data-arg="seats"]').fill('3');
-      await fn.getByRole('button', { name: 'Call quote_price' }).click();
+      await fn.getByRole('button', { name: 'Call quote_plan' }).click();
       await fn.locator('.result[data-status="200"]').waitFor();
       expect(await fn.locator('.result .body').textContent()).toContain('"totalCents": 8700');
 
       await fn.locator('[data-arg="seats"]').fill('');
-      await fn.getByRole('button', { name: 'Call quote_price' }).click();
+      await fn.getByRole('button', { name: 'Call quote_plan' }).click();
       await fn.locator('.result[data-status="422"]').waitFor();
       expect(await fn.locator('.result .message').textContent()).toContain(
         '"seats" (How many users will need access) is missing',
@@ -163,7 +122,7 @@ describe('npm run dev, when a function file is broken', () => {
     );
     await dev.waitFor(/zz_union.*\n?.*nothing is synced until this is fixed/, 60_000);
     expect(dev.output()).toMatch(/zz_union[^\n]*"id"/);
-    expect((await post('quote_price', { plan: 'growth', seats: 3 })).status).toBe(200);
+    expect((await post('quote_plan', { plan: 'growth', seats: 3 })).status).toBe(200);
     rmSync(join(dev.dir, 'functions', 'zz_union.ts'));
   }, 90_000);
 
@@ -176,7 +135,7 @@ describe('npm run dev, when a function file is broken', () => {
     const started = Date.now();
     let status = 0;
     while (status !== 200 && Date.now() - started < 30_000) {
-      status = await post('quote_price', { plan: 'growth', seats: 3 })
+      status = await post('quote_plan', { plan: 'growth', seats: 3 })
         .then((r) => r.status)
         .catch(() => 0);
       if (status !== 200) await sleep(500);

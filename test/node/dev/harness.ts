@@ -1,34 +1,23 @@
 // Runs `npm run dev` for real (the Worker under wrangler dev, the local platform, the store
-// stand-in, the console) in a throw-away copy of the project, on free ports, and reads its output.
+// stand-in, the console) in a throw-away copy of the project (../project.ts), on free ports, and
+// reads its output.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { cpSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { PROJECT_ROOT } from '../../../scripts/sync/manifest.ts';
 
-const LEFT_OUT = new Set([
-  'node_modules',
-  '.git',
-  '.wrangler',
-  'test-results',
-  '.env',
-  '.dev.vars',
-  'dist',
-  'coverage',
-]);
-
-/** A copy of the project (sharing node_modules) holding `files` as well. */
-export const copyProject = (files: Record<string, string> = {}): string => {
-  const dir = mkdtempSync(join(tmpdir(), 'agent-functions-dev-'));
-  cpSync(PROJECT_ROOT, dir, {
-    recursive: true,
-    filter: (source) => !LEFT_OUT.has(relative(PROJECT_ROOT, source).split('/')[0] ?? ''),
-  });
-  symlinkSync(join(PROJECT_ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
-  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
-  return dir;
+/**
+ * What the README tells a newcomer to do: cp .env.example .env (filled in for sync, with the
+ * deployed Worker's secret and a real platform key) and cp .dev.vars.example .dev.vars.
+ */
+export const newcomerFiles = (): Record<string, string> => {
+  const example = (file: string) => readFileSync(join(PROJECT_ROOT, file), 'utf8');
+  return {
+    '.env': `${example('.env.example')}\nFUNCTIONS_SECRET=q3Jx9vT0bq8hV1dYl2mKc7pR5sWz4nA6\nPLATFORM_API_KEY=real-platform-key\n`,
+    '.dev.vars': example('.dev.vars.example'),
+  };
 };
 
 /** A port nothing listens on right now. */

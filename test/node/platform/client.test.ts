@@ -43,14 +43,14 @@ describe('platform client against the emulator', () => {
 
   it('creates, updates, lists and deletes custom functions', async () => {
     const { client } = clientOf(emulator.current, { plan: 'agency' });
-    const created = await client.customFunctions.create(fnInput('quote_price'));
-    expect(created).toEqual({ id: expect.any(String), ...fnInput('quote_price') });
+    const created = await client.customFunctions.create(fnInput('quote_plan'));
+    expect(created).toEqual({ id: expect.any(String), ...fnInput('quote_plan') });
     const updated = await client.customFunctions.update(created.id, {
       description: 'Quotes a price. Call it on request.',
     });
     expect(updated).toMatchObject({
       id: created.id,
-      name: 'quote_price',
+      name: 'quote_plan',
       description: 'Quotes a price. Call it on request.',
     });
     expect(await client.customFunctions.list()).toEqual([updated]);

@@ -103,7 +103,7 @@ describe('planSync', () => {
   });
 
   it('owns only a function path under the origin: not another path there, nor one that climbs out', () => {
-    expect(isOwnedUrl(`${ORIGIN}/functions/quote_price`, ORIGIN)).toBe(true);
+    expect(isOwnedUrl(`${ORIGIN}/functions/quote_plan`, ORIGIN)).toBe(true);
     expect(isOwnedUrl(`${ORIGIN}/other-team/webhook`, ORIGIN)).toBe(false);
     expect(isOwnedUrl(ORIGIN, ORIGIN)).toBe(false);
     expect(isOwnedUrl(`${ORIGIN}/functions/`, ORIGIN)).toBe(false);

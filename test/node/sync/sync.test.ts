@@ -1,16 +1,26 @@
-// Sync against the local platform over real HTTP, with the functions the Worker really serves.
+// Sync against the local platform over real HTTP, with the functions a Worker really serves: the
+// project's Worker over the fixture functions (test/node/project.ts), whatever functions/ holds.
+import { rmSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PLACEHOLDER_DESCRIPTION } from '../../../scripts/new/templates.ts';
 import type { RunningEmulator } from '../../../scripts/platform/emulator.ts';
 import { accountApi } from '../../../scripts/sync/accounts.ts';
 import { readManifest, type ServedFunction } from '../../../scripts/sync/manifest.ts';
 import { functionUrl } from '../../../src/url.ts';
+import { FIXTURE_NAMES, fixtureProject } from '../project.ts';
 import { emulatorPerTest, keyOf, ORIGIN, recordsOf, SECRET, sync, writesIn } from './helpers.ts';
 
 let served: ServedFunction[];
 
 beforeAll(async () => {
-  served = await readManifest({ secret: SECRET });
+  const root = fixtureProject();
+  try {
+    served = await readManifest({ secret: SECRET, root });
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+  // At least three, for the tests that change, drop or select some of them.
+  expect(served.map((fn) => fn.name)).toEqual(FIXTURE_NAMES);
 }, 60_000);
 
 const start = emulatorPerTest();

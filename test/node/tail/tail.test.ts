@@ -62,12 +62,12 @@ const run = async (argv: string[], input: string, chunk = 7) => {
 
 describe('npm run tail', () => {
   it('prints one line per call: time, status, function, duration and request id', async () => {
-    const { code, out } = await run([], printed([event('quote_price', 200), event('book_appointment', 422)]));
+    const { code, out } = await run([], printed([event('quote_plan', 200), event('cancel_plan', 422)]));
     expect(code).toBe(0);
     expect(out).toBe(
       [
-        '2026-11-22T04:20:01.000Z  200  quote_price                 12 ms  req req-quote_price',
-        '2026-11-22T04:20:01.000Z  422  book_appointment            12 ms  req req-book_appointment',
+        '2026-11-22T04:20:01.000Z  200  quote_plan                  12 ms  req req-quote_plan',
+        '2026-11-22T04:20:01.000Z  422  cancel_plan                 12 ms  req req-cancel_plan',
         '',
       ].join('\n'),
     );
@@ -79,21 +79,21 @@ describe('npm run tail', () => {
       logs: [],
       event: { request: { url: 'https://f.dev/functions?key=SECRETKEY', method: 'GET' }, response: { status: 200 } },
     };
-    const { out } = await run(['--json'], printed([event('quote_price', 200), manifest]));
+    const { out } = await run(['--json'], printed([event('quote_plan', 200), manifest]));
     expect(out).not.toContain('SECRETKEY');
     expect(out).toContain('"path":"/functions"');
   });
 
   it('keeps only the functions and statuses asked for', async () => {
-    const input = printed([event('quote_price', 200), event('quote_price', 503), event('capture_lead', 500)]);
-    const { out } = await run(['--function', 'quote_price', '--status', '5xx'], input);
-    expect(out.trim().split('\n')).toEqual([expect.stringMatching(/ 503 {2}quote_price /)]);
+    const input = printed([event('quote_plan', 200), event('quote_plan', 503), event('tell_time', 500)]);
+    const { out } = await run(['--function', 'quote_plan', '--status', '5xx'], input);
+    expect(out.trim().split('\n')).toEqual([expect.stringMatching(/ 503 {2}quote_plan /)]);
     const { out: exact } = await run(['--status', '500,200'], input);
     expect(exact.trim().split('\n')).toHaveLength(2);
   });
 
   it('adds the warnings, errors and exceptions of a call, indented', async () => {
-    const failing = event('capture_lead', 500, {
+    const failing = event('tell_time', 500, {
       logs: [logLine({ level: 'error', event: 'handler_failed', error: 'TypeError' })],
       exceptions: [{ name: 'Error', message: 'boom' }],
     });
@@ -102,19 +102,19 @@ describe('npm run tail', () => {
   });
 
   it('prints control characters from a log as harmless text, so no line can be forged', async () => {
-    const hostile = event('quote_price\n2026-11-22T00:00:00.000Z  200  forged', 200);
+    const hostile = event('quote_plan\n2026-11-22T00:00:00.000Z  200  forged', 200);
     const { out } = await run([], printed([hostile]));
     expect(out.trim().split('\n')).toHaveLength(1);
-    expect(out).toContain('quote_price\uFFFD2026');
+    expect(out).toContain('quote_plan\uFFFD2026');
   });
 
   it('writes JSON lines with --json', async () => {
-    const { out } = await run(['--json'], printed([event('quote_price', 200)]));
+    const { out } = await run(['--json'], printed([event('quote_plan', 200)]));
     expect(JSON.parse(out)).toMatchObject({
-      function: 'quote_price',
+      function: 'quote_plan',
       status: 200,
       durationMs: 12,
-      requestId: 'req-quote_price',
+      requestId: 'req-quote_plan',
     });
   });
 

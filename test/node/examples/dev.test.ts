@@ -1,0 +1,70 @@
+// The examples under `npm run dev` as a newcomer meets it (.env and .dev.vars copied from their
+// examples): every one answers valid arguments, wired to dev's local platform, its team inbox and
+// its order-store stand-in. Part of the examples: delete this file with them (README "Removing the
+// examples"); test/node/dev/dev.test.ts tests dev itself on the fixture functions.
+import { rmSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SAMPLE_ORDERS } from '../../../scripts/dev/store.ts';
+import { type DevRun, newcomerFiles, startDev } from '../dev/harness.ts';
+import { copyProject } from '../project.ts';
+
+let dev: DevRun;
+
+const post = async (name: string, args: unknown) => {
+  const response = await fetch(`${dev.origin}/functions/${name}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(args),
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+};
+
+beforeAll(async () => {
+  dev = await startDev(copyProject(newcomerFiles()));
+  await dev.waitFor(/edit functions\/ and it re-syncs/);
+}, 180_000);
+
+afterAll(async () => {
+  await dev?.stop();
+  if (dev) rmSync(dev.dir, { recursive: true, force: true });
+});
+
+describe('the examples under npm run dev', () => {
+  it("answers the README's keyless curl", async () => {
+    const { status, body } = await post('quote_price', { plan: 'growth', seats: 3 });
+    expect(status).toBe(200);
+    expect(body.totalCents).toBe(8700);
+  });
+
+  it('answers 200 to valid arguments for every example, wired to the local platform and store', async () => {
+    const phone = '+14155550123';
+    const answers: Record<string, number> = {};
+    const call = async (name: string, args: unknown) => {
+      const { status, body } = await post(name, args);
+      answers[name] = status;
+      expect(status, `${name}: ${JSON.stringify(body)}`).toBe(200);
+      return body;
+    };
+    await call('quote_price', { plan: 'growth', seats: 3 });
+    await call('check_opening_hours', {});
+    const availability = (await call('check_availability', { days: 14 })) as {
+      days: { slots: { start: string }[] }[];
+    };
+    const [first, second] = availability.days.flatMap((day) => day.slots);
+    const booking = await call('book_appointment', { start: first?.start, name: 'Ada Lovelace', phone });
+    await call('reschedule_appointment', { reference: booking.reference, phone, newStart: second?.start });
+    await call('cancel_appointment', { reference: booking.reference, phone });
+    const order = SAMPLE_ORDERS[0] as { number: string; email: string };
+    expect(await call('get_order_status', { orderNumber: order.number, email: order.email })).toMatchObject({
+      status: 'shipped',
+    });
+    await call('capture_lead', { name: 'Grace Hopper', phone, need: 'A chatbot for our three shops' });
+    await call('handoff_to_human', {
+      summary: 'Ada asks for a person about rescheduling her consultation',
+      reason: 'customer_asked',
+    });
+    // Every function dev serves was called: a new example needs a line here.
+    const served = (await (await fetch(`${dev.origin}/functions`)).json()) as { functions: { name: string }[] };
+    expect(Object.keys(answers).sort()).toEqual(served.functions.map((fn) => fn.name).sort());
+  }, 60_000);
+});
