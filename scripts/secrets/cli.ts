@@ -2,7 +2,7 @@
 // and those the Worker needs itself (FUNCTIONS_SECRET; with events/ files, each account's key and
 // base address), checked against a target before deploy and put on it by the deploy workflow.
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { parseArgs, parseEnv } from 'node:util';
 import { eventTypes } from '../generate.ts';
@@ -15,7 +15,7 @@ import {
 } from '../sync/accounts.ts';
 import { PROJECT_ROOT, readManifest, type ServedFunction } from '../sync/manifest.ts';
 import { envFlags, environmentOf, runWrangler, wranglerError } from '../wrangler.ts';
-import { eventsSettings, missingLines, type Setting, settingsOf, settingsTable, withTable } from './settings.ts';
+import { eventsSettings, missingLines, type Setting, settingsOf, settingsTable } from './settings.ts';
 
 export const HELP = `Usage: npm run secrets -- <command> [options]
 
@@ -25,14 +25,13 @@ address variable (baseUrlEnv) of each account in the environment's accounts file
 Worker reads each account's webhook signing secret.
 
 Commands:
-  list               Print each setting, its kind and the functions that need it.
+  list               Print each setting, its kind and the functions that need it (a Markdown table).
   check --local      Check .dev.vars (and wrangler.toml [vars]) before npm run dev: one line per missing one.
   check [--env NAME] Check a deployed Worker before deploy: wrangler.toml [vars] of that environment,
                      the secrets already on its Worker (wrangler secret list), and the values this
                      run could put (see put). One line per missing one; exit 1 when any is.
   put [--env NAME]   Put every declared setting whose value this run has (and that is not a
                      wrangler.toml var) on the Worker, in one wrangler secret bulk. Never prints a value.
-  readme             Rewrite the secrets table in README.md from the declarations.
 
 Options:
   --env NAME         The wrangler.toml environment (for example staging); default production.
@@ -119,7 +118,7 @@ export const runSecrets = async (argv: string[], io: SecretsIo): Promise<number>
     io.stdout.write(HELP);
     return values.help ? 0 : 1;
   }
-  if (!['list', 'check', 'put', 'readme'].includes(command) || rest.length > 0) {
+  if (!['list', 'check', 'put'].includes(command) || rest.length > 0) {
     return fail([`Unknown command "${[command, ...rest].join(' ')}". See npm run secrets -- --help.`]);
   }
   let env: string | undefined;
@@ -147,12 +146,6 @@ export const runSecrets = async (argv: string[], io: SecretsIo): Promise<number>
   );
   if (command === 'list') {
     io.stdout.write(`${settingsTable(settings)}\n`);
-    return 0;
-  }
-  if (command === 'readme') {
-    const path = join(root, 'README.md');
-    writeFileSync(path, withTable(readFileSync(path, 'utf8'), settingsTable(settings)));
-    io.stdout.write(`README.md: secrets table of ${settings.length} settings written.\n`);
     return 0;
   }
   const vars = await tomlVars(root, env);
