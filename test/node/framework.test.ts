@@ -26,7 +26,7 @@ const EXAMPLES_OWN = ['test/worker/functions/', 'test/worker/lib/', 'test/node/e
 
 /** The names in the first column of the README's Examples table. */
 const exampleNames = (readme: string): string[] => {
-  const section = /^## Examples\n([\s\S]*?)(?=^## )/m.exec(readme)?.[1] ?? '';
+  const section = /^## Examples\n([\s\S]*?)(?=^## |(?![\s\S]))/m.exec(readme)?.[1] ?? '';
   return [...section.matchAll(/^\| `([a-z][a-z0-9_]*)` \|/gm)].map((match) => match[1] as string);
 };
 
@@ -59,6 +59,7 @@ describe("the framework's files", () => {
   it('take the examples from the README, one per row of its Examples table', () => {
     const table = '## Examples\n\n| function |\n| --- |\n| `a_fn` | x |\n| `b_fn` | y |\n\n## Next\n| `c_fn` |';
     expect(exampleNames(table)).toEqual(['a_fn', 'b_fn']);
+    expect(exampleNames('## Examples\n\n| `a_fn` | last section |\n')).toEqual(['a_fn']);
     // A README with an Examples section must list them in this shape, or the check below checks nothing.
     if (/^## Examples$/m.test(readme)) expect(names.length).toBeGreaterThan(0);
   });

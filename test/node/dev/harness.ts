@@ -34,6 +34,8 @@ export interface DevRun {
   origin: string;
   /** Everything dev (and wrangler under it) printed so far, stdout and stderr together. */
   output(): string;
+  /** POSTs `args` to function `name` of the local Worker, without a key; status and JSON body. */
+  post(name: string, args: unknown): Promise<{ status: number; body: Record<string, unknown> }>;
   /** Waits until the output matches, and returns the match. */
   waitFor(pattern: RegExp, timeoutMs?: number): Promise<RegExpExecArray>;
   exited(): Promise<number | null>;
@@ -75,6 +77,14 @@ export const startDev = async (dir: string): Promise<DevRun> => {
     dir,
     origin: `http://127.0.0.1:${port}`,
     output: () => text,
+    post: async (name, args) => {
+      const response = await fetch(`http://127.0.0.1:${port}/functions/${name}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(args),
+      });
+      return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+    },
     waitFor: async (pattern, timeoutMs = 120_000) => {
       const deadline = Date.now() + timeoutMs;
       for (;;) {

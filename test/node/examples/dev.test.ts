@@ -10,15 +10,6 @@ import { copyProject } from '../project.ts';
 
 let dev: DevRun;
 
-const post = async (name: string, args: unknown) => {
-  const response = await fetch(`${dev.origin}/functions/${name}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(args),
-  });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-};
-
 beforeAll(async () => {
   dev = await startDev(copyProject(newcomerFiles()));
   await dev.waitFor(/edit functions\/ and it re-syncs/);
@@ -31,7 +22,7 @@ afterAll(async () => {
 
 describe('the examples under npm run dev', () => {
   it("answers the README's keyless curl", async () => {
-    const { status, body } = await post('quote_price', { plan: 'growth', seats: 3 });
+    const { status, body } = await dev.post('quote_price', { plan: 'growth', seats: 3 });
     expect(status).toBe(200);
     expect(body.totalCents).toBe(8700);
   });
@@ -40,7 +31,7 @@ describe('the examples under npm run dev', () => {
     const phone = '+14155550123';
     const answers: Record<string, number> = {};
     const call = async (name: string, args: unknown) => {
-      const { status, body } = await post(name, args);
+      const { status, body } = await dev.post(name, args);
       answers[name] = status;
       expect(status, `${name}: ${JSON.stringify(body)}`).toBe(200);
       return body;
