@@ -1,6 +1,6 @@
 // The plan: what to create, update, delete or leave alone so an account holds exactly the
 // desired functions. Pure data in, data out; applying it is apply.ts.
-import { EVENTS_PATH_PATTERN } from '../../src/platform/contract.ts';
+import { eventsPathPattern } from '../../src/platform/contract.ts';
 import type { FunctionRecord, RemoteFunction } from '../../src/platform/function.ts';
 import { normalizeOrigin } from '../../src/url.ts';
 
@@ -53,10 +53,10 @@ export interface Plan {
 /**
  * Paths under FUNCTIONS_BASE_URL that this project registers (CONTRACT section 5): a function's
  * own path and nothing else. A url elsewhere under the same origin (another team's webhook, a path
- * with `..`) is not ours, so --prune never deletes it. The events endpoints (EVENTS_PATH_PATTERN:
+ * with `..`) is not ours, so --prune never deletes it. The events endpoints (eventsPathPattern:
  * /events and /events/<account>) are ours as webhook urls: sync plans the webhook with this same code (webhook.ts).
  */
-export const OWNED_PATHS: readonly RegExp[] = [/^\/functions\/[a-z][a-z0-9_]{0,63}$/, EVENTS_PATH_PATTERN];
+export const OWNED_PATHS: readonly RegExp[] = [/^\/functions\/[a-z][a-z0-9_]{0,63}$/, eventsPathPattern()];
 
 /**
  * Whether a remote url belongs to this project: the Worker's origin, then one of OWNED_PATHS, then

@@ -4,7 +4,7 @@
 // retry, ownership by url) as one record named `events webhook`, whose parameter map holds the
 // event types, so a changed set shows as `+ type` / `- type` lines.
 import type { PlatformClient } from '../../src/platform/client.ts';
-import { EVENTS_PATH_PATTERN } from '../../src/platform/contract.ts';
+import { eventsPathPattern } from '../../src/platform/contract.ts';
 import type { FunctionRecord, RemoteFunction } from '../../src/platform/function.ts';
 import { normalizeOrigin } from '../../src/url.ts';
 import type { FunctionsApi } from './apply.ts';
@@ -21,7 +21,7 @@ const isEventsUrl = (url: string, origins: readonly string[]): boolean => {
   const target = normalizeOrigin(url);
   return origins.some((origin) => {
     const base = normalizeOrigin(origin);
-    return target.startsWith(`${base}/`) && EVENTS_PATH_PATTERN.test(target.slice(base.length));
+    return target.startsWith(`${base}/`) && eventsPathPattern().test(target.slice(base.length));
   });
 };
 

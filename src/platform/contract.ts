@@ -67,8 +67,11 @@ export const ACCOUNT_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 export const eventsPathOf = (account: string, first: boolean): string =>
   first ? EVENTS_PATH : `${EVENTS_PATH}/${account}`;
 
-/** Every path eventsPathOf gives: what sync counts as the project's own webhook urls. */
-export const EVENTS_PATH_PATTERN = new RegExp(`^${EVENTS_PATH}(?:/${ACCOUNT_NAME.source.slice(1, -1)})?$`);
+/**
+ * Every path eventsPathOf gives: what sync counts as the project's own webhook urls. A function, so
+ * a Worker bundle that never asks builds no RegExp.
+ */
+export const eventsPathPattern = (): RegExp => new RegExp(`^${EVENTS_PATH}(?:/${ACCOUNT_NAME.source.slice(1, -1)})?$`);
 
 /** Headers of a delivery's signature (spec). */
 export const TIMESTAMP_HEADER = 'x-webhook-timestamp';
