@@ -89,7 +89,7 @@ describe('benchmark Workers on workerd', () => {
   it('bundles no optional feature into a project that does not turn it on', () => {
     expect(projectInputs).toContain('src/worker.ts');
     const optional = projectInputs.filter((file) =>
-      /^src\/(platform\/client|platform\/transport|openapi|mcp\/index)\.ts$|@modelcontextprotocol|workers-oauth-provider/.test(
+      /^src\/(platform\/client|platform\/transport|openapi|mcp\/index|webhook\/\w+)\.ts$|@modelcontextprotocol|workers-oauth-provider/.test(
         file,
       ),
     );

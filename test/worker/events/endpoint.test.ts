@@ -1,8 +1,10 @@
+import { createExecutionContext } from 'cloudflare:test';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { signWebhook } from '../../../src/platform/signature.ts';
 import { defineEvent } from '../../../src/webhook/define.ts';
 import type { QueuedDelivery } from '../../../src/webhook/delivery.ts';
+import { createWorker } from '../../../src/worker.ts';
 import { errorOf } from '../helpers.ts';
 import { delivery, EVENTS_URL, eventsEnv, eventsPlatform, eventsWorker, forgetSigningSecrets } from './helpers.ts';
 
@@ -161,5 +163,14 @@ describe('POST /events', () => {
       body,
     });
     expect((await worker.fetch(request, fakeQueue().env)).status).toBe(202);
+  });
+});
+
+describe('a Worker without events', () => {
+  it('serves no events endpoint and has no queue handler', async () => {
+    const plain = createWorker({ functions: {} });
+    const response = await plain.fetch(await delivery(EVENT, 'whsec_any'), eventsEnv(), createExecutionContext());
+    expect(response.status).toBe(404);
+    expect('queue' in plain).toBe(false);
   });
 });
