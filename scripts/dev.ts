@@ -1,10 +1,11 @@
 // `npm run dev`: the whole loop on a laptop, no account needed. The local platform (8788, or a free
 // port), a stand-in for the shop's order API, the Worker under wrangler dev (8787, development
-// mode) wired to both, the console, and a sync of every function to the platform's Agency account
-// on start and whenever functions/ changes. `npm run dev -- --help` for the flags.
+// mode) wired to both, the console, and a sync of every function (and the events webhook) to the
+// platform's Agency account on start and whenever functions/ or events/ changes. `npm run dev --
+// --help` for the flags.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { type FSWatcher, watch } from 'node:fs';
+import { existsSync, type FSWatcher, watch } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { styleText } from 'node:util';
@@ -18,7 +19,7 @@ import { type LocalPlatform, startLocalPlatform } from './dev/platform.ts';
 import { clearDevState, writeDevState } from './dev/state.ts';
 import { type RunningStore, startStore } from './dev/store.ts';
 import { devVars } from './dev/vars.ts';
-import { functionNames } from './generate.ts';
+import { eventTypes, functionNames } from './generate.ts';
 import { runSync } from './sync/cli.ts';
 import { ManifestError, PROJECT_ROOT, parseManifest, type ServedFunction } from './sync/manifest.ts';
 
@@ -44,12 +45,12 @@ let platform: LocalPlatform | undefined;
 let store: RunningStore | undefined;
 let consoleServer: RunningConsole | undefined;
 let worker: ChildProcess | undefined;
-let watcher: FSWatcher | undefined;
+const watchers: FSWatcher[] = [];
 let stopping = false;
 const stop = async (code = 0) => {
   if (stopping) return;
   stopping = true;
-  watcher?.close();
+  for (const watcher of watchers) watcher.close();
   clearDevState(PROJECT_ROOT);
   if (worker && worker.exitCode === null) worker.kill('SIGINT');
   await Promise.allSettled([platform?.emulator.close(), store?.close(), consoleServer?.close()]);
@@ -151,9 +152,24 @@ const showProblem = (read: ManifestRead) => {
   fail(`${read.error}\nThe other functions are still served, but nothing is synced until this is fixed.`);
 };
 
+// What the last sync registered: the served functions and the event types of events/ (or, for a
+// file there whose name is not an event type, its message, so the next change looks new).
+const syncedState = (served: ServedFunction[]): string => {
+  try {
+    return JSON.stringify({ served, events: eventTypes(join(PROJECT_ROOT, 'events')) });
+  } catch (error) {
+    return JSON.stringify({ served, events: (error as Error).message });
+  }
+};
 let lastSynced = '';
 const syncNow = async (served: ServedFunction[]) => {
-  lastSynced = JSON.stringify(served);
+  lastSynced = syncedState(served);
+  try {
+    eventTypes(join(PROJECT_ROOT, 'events'));
+  } catch (error) {
+    fail(`${(error as Error).message}\nNothing is synced until this is fixed.`);
+    return;
+  }
   lastProblem = '';
   say(`syncing ${served.length} function(s) to the local platform's Agency account…`);
   const { exitCode } = await runSync(['--prune'], {
@@ -218,25 +234,28 @@ if (!current) {
   }
 }
 
-// On a change in functions/, check the files build, then wait for wrangler's reload to show a new
-// manifest, and sync it.
+// On a change in functions/ or events/, check the files build, then wait for wrangler's reload to
+// show a new manifest (or a new set of event types), and sync it.
 let timer: NodeJS.Timeout | undefined;
 let busy = Promise.resolve();
-if (!stopping)
-  watcher = watch(join(PROJECT_ROOT, 'functions'), { recursive: true }, () => {
-    clearTimeout(timer);
-    timer = setTimeout(() => {
-      busy = busy.then(async () => {
-        await reportBuilds();
-        // A change of a handler only leaves the manifest as it was: a few looks, then nothing to do.
+const onChange = () => {
+  clearTimeout(timer);
+  timer = setTimeout(() => {
+    busy = busy.then(async () => {
+      await reportBuilds();
+      // A change of a handler only leaves the manifest as it was: a few looks, then nothing to do.
+      await sleep(1000);
+      for (let i = 0; i < 8 && !stopping; i++) {
+        const next = await manifest();
+        if (next) current = next;
+        if (next && 'error' in next) return showProblem(next);
+        if (next && syncedState(next.served) !== lastSynced) return syncNow(next.served);
         await sleep(1000);
-        for (let i = 0; i < 8 && !stopping; i++) {
-          const next = await manifest();
-          if (next) current = next;
-          if (next && 'error' in next) return showProblem(next);
-          if (next && JSON.stringify(next.served) !== lastSynced) return syncNow(next.served);
-          await sleep(1000);
-        }
-      });
-    }, 300);
-  });
+      }
+    });
+  }, 300);
+};
+for (const folder of ['functions', 'events']) {
+  const dir = join(PROJECT_ROOT, folder);
+  if (!stopping && existsSync(dir)) watchers.push(watch(dir, { recursive: true }, onChange));
+}

@@ -82,6 +82,6 @@ export const howToCall = async (options: HowToCallOptions): Promise<string[]> =>
     `[dev] or call the Worker directly${options.secret ? ' (with the key, as FUNCTIONS_SECRET is set in .dev.vars)' : ' (no key needed: no FUNCTIONS_SECRET in .dev.vars)'}:`,
     `  curl -s -X POST '${url}' -H 'content-type: application/json' -d '${args}'`,
     ...lines,
-    '[dev] edit functions/ and it re-syncs; Ctrl-C stops everything.',
+    '[dev] edit functions/ or events/ and it re-syncs; Ctrl-C stops everything.',
   ];
 };

@@ -93,7 +93,7 @@ const startDev = async (command: string) => {
   dev.stdout?.setEncoding('utf8').on('data', (chunk: string) => (devOutput += chunk));
   dev.stderr?.setEncoding('utf8').on('data', (chunk: string) => (devOutput += chunk));
   for (let i = 0; i < 900; i++) {
-    if (devOutput.includes('edit functions/ and it re-syncs')) return '';
+    if (devOutput.includes('edit functions/ or events/ and it re-syncs')) return '';
     if (dev.exitCode !== null) break;
     await sleep(200);
   }

@@ -22,7 +22,7 @@ let consoleUrl: string;
 beforeAll(async () => {
   dev = await startDev(fixtureProject(newcomerFiles()));
   consoleUrl = (await dev.waitFor(/^console: (http:\/\/127\.0\.0\.1:\d+\/)$/m))[1] as string;
-  await dev.waitFor(/edit functions\/ and it re-syncs/);
+  await dev.waitFor(/edit functions\/ or events\/ and it re-syncs/);
 }, 180_000);
 
 afterAll(async () => {
@@ -134,4 +134,20 @@ describe('npm run dev, when a function file is broken', () => {
     expect(status).toBe(200);
     expect((await dev.post('zz_typo', {})).status).toBe(404);
   }, 90_000);
+
+  it('re-syncs the events webhook when a file in events/ is added or removed', async () => {
+    const file = join(dev.dir, 'events', 'deal.moved.ts');
+    writeFileSync(
+      file,
+      [
+        "import { z } from 'zod';",
+        "import { defineEvent } from '../src/webhook/define.ts';",
+        "export default defineEvent({ type: 'deal.moved', payload: z.looseObject({}), handler: () => {} });",
+        '',
+      ].join('\n'),
+    );
+    await dev.waitFor(/\+ deal\.moved \(event\)/, 60_000);
+    rmSync(file);
+    await dev.waitFor(/- deal\.moved \(event\)/, 60_000);
+  }, 150_000);
 });
