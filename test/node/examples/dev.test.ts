@@ -12,7 +12,7 @@ let dev: DevRun;
 
 beforeAll(async () => {
   dev = await startDev(copyProject(newcomerFiles()));
-  await dev.waitFor(/edit functions\/ and it re-syncs/);
+  await dev.waitFor(/edit functions\/ or events\/ and it re-syncs/);
 }, 180_000);
 
 afterAll(async () => {
