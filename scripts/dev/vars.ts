@@ -2,10 +2,13 @@
 // `.dev.vars`, or `.env` when there is no `.dev.vars`; but `.env` holds sync's settings (a real
 // platform, the deployed Worker's secret), so dev never lets it reach the Worker, and passes every
 // value it wires itself with `--var`, which wins over both files. `.dev.vars` stays yours: what it
-// sets is used, and dev says so.
+// sets is used, and dev says so. The events endpoint of the accounts file's first account (the one
+// dev's local webhook delivers to) reads its key from the variables that account names, so those
+// are wired to the local platform too.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseEnv } from 'node:util';
+import { ACCOUNTS_FILE, eventsAccountsOf, loadAccountsConfig } from '../sync/accounts.ts';
 import { weakSecretProblem } from '../weakSecret.ts';
 
 /** What dev itself runs for the examples: the local platform, its team-inbox contact, the store stand-in. */
@@ -47,6 +50,20 @@ export const devVars = (root: string, services: LocalServices): DevVars => {
     STORE_API_URL: services.storeUrl,
     STORE_API_KEY: services.storeApiKey,
   };
+  try {
+    const [first] = eventsAccountsOf(loadAccountsConfig(join(root, ACCOUNTS_FILE)));
+    if (first) {
+      wired[first.apiKeyEnv] = services.platformApiKey;
+      if (first.baseUrlEnv) wired[first.baseUrlEnv] = services.platformUrl;
+      else {
+        notes.push(
+          `Account "${first.name}" gives its baseUrl in ${ACCOUNTS_FILE}, so the local Worker reads its events' signing secret from ${first.baseUrl}, not from the local platform; use baseUrlEnv to run events locally.`,
+        );
+      }
+    }
+  } catch (error) {
+    problems.push((error as Error).message);
+  }
   const vars: Record<string, string> = { AGENT_FUNCTIONS_MODE: 'development' };
   for (const [name, value] of Object.entries(wired)) {
     const own = devVarsFile[name];

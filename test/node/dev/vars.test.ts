@@ -36,6 +36,24 @@ describe('the values of the local Worker under npm run dev', () => {
     expect({ notes, problems }).toEqual({ notes: [], problems: [] });
   });
 
+  it('wires the variables of the first account of platform.accounts.json too, whose webhook dev registers at /events', () => {
+    const accounts = {
+      accounts: [
+        { name: 'agency', apiKeyEnv: 'AGENCY_API_KEY', baseUrlEnv: 'AGENCY_BASE_URL' },
+        { name: 'client-acme', apiKeyEnv: 'ACME_API_KEY', baseUrl: 'https://app.acme.example' },
+      ],
+    };
+    const { vars, notes, problems } = devVars(
+      project({ 'platform.accounts.json': JSON.stringify(accounts) }),
+      SERVICES,
+    );
+    expect(vars).toMatchObject({ AGENCY_API_KEY: SERVICES.platformApiKey, AGENCY_BASE_URL: SERVICES.platformUrl });
+    expect(vars).not.toHaveProperty('ACME_API_KEY');
+    expect({ notes, problems }).toEqual({ notes: [], problems: [] });
+    const broken = devVars(project({ 'platform.accounts.json': '{"accounts": []}' }), SERVICES);
+    expect(broken.problems).toEqual([expect.stringContaining('is not a valid accounts file')]);
+  });
+
   it("keeps .env (sync's settings, copied from .env.example) away from the Worker, and says which values it ignores", () => {
     const env =
       'PLATFORM_BASE_URL=https://api.example.com\nPLATFORM_API_KEY=real\nFUNCTIONS_SECRET=change-me-to-a-long-random-string\n';
