@@ -54,7 +54,8 @@ export interface Plan {
  * Paths under FUNCTIONS_BASE_URL that this project registers (CONTRACT section 5): a function's
  * own path and nothing else. A url elsewhere under the same origin (another team's webhook, a path
  * with `..`) is not ours, so --prune never deletes it. The events endpoints (eventsPathPattern:
- * /events and /events/<account>) are ours as webhook urls: sync plans the webhook with this same code (webhook.ts).
+ * /events and /events/<account>) are ours as webhook urls: sync plans the webhooks with this same
+ * code (webhook.ts).
  */
 export const OWNED_PATHS: readonly RegExp[] = [/^\/functions\/[a-z][a-z0-9_]{0,63}$/, eventsPathPattern()];
 

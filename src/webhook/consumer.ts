@@ -3,9 +3,11 @@
 // without running it again. A handler that throws is retried with growing delays; after the
 // queue's max_retries the delivery goes to the dead-letter queue (wrangler.toml).
 import type { Env } from '../env.ts';
+import { FunctionError } from '../errors.ts';
 import { createLogger, type Logger } from '../log.ts';
-import type { PlatformClient } from '../platform/client.ts';
+import { createPlatformClient, type PlatformClient } from '../platform/client.ts';
 import { platformFromEnv } from '../platform/fromEnv.ts';
+import { accessOf, type EventsAccount } from './accounts.ts';
 import { type AnyEventDefinition, DEFAULT_EVENT_TIMEOUT_MS, type EventContext } from './define.ts';
 import type { QueuedDelivery } from './delivery.ts';
 import { type Claim, ledgerFor } from './ledger.ts';
@@ -41,12 +43,34 @@ class KeyBusy extends Error {
   override name = 'KeyBusy';
 }
 
+/** The client of the account named `name` (PLATFORM_* for a delivery queued without one). */
+const platformOf = (
+  env: Env,
+  accounts: readonly EventsAccount[],
+  name: string | undefined,
+  signal: AbortSignal,
+): PlatformClient => {
+  if (name === undefined) return platformFromEnv(env, signal);
+  const account = accounts.find((candidate) => candidate.name === name);
+  const access = account ? accessOf(account, env) : { ok: false as const, missing: [] };
+  if (!access.ok) {
+    // Never another account's client: a message would go out from the wrong business.
+    const why = account
+      ? `${access.missing.join(' and ')} must be set`
+      : 'the account is no longer in platform.accounts.json';
+    throw new FunctionError(503, 'platform_not_configured', `No platform client for account "${name}": ${why}.`);
+  }
+  const { baseUrl, apiKey, keyPlacement } = access;
+  return createPlatformClient({ baseUrl, apiKey, signal, ...(keyPlacement ? { keyPlacement } : {}) });
+};
+
 const contextFor = (
   env: Env,
   ctx: ExecutionContext,
   log: Logger,
   signal: AbortSignal,
   delivery: QueuedDelivery,
+  accounts: readonly EventsAccount[],
   attempt: number,
   leaseMs: number,
 ): EventContext => {
@@ -57,10 +81,11 @@ const contextFor = (
     signal,
     waitUntil: (promise) => ctx.waitUntil(promise),
     deliveryId: delivery.deliveryId,
+    account: delivery.account,
     attempt,
     // Lazy: a handler that never calls the platform needs neither secret.
     get platform() {
-      platform ??= platformFromEnv(env, signal);
+      platform ??= platformOf(env, accounts, delivery.account, signal);
       return platform;
     },
     once: async (key, work) => {
@@ -103,6 +128,7 @@ const consumeOne = async (
   env: Env,
   ctx: ExecutionContext,
   definitions: ReadonlyMap<string, AnyEventDefinition>,
+  accounts: readonly EventsAccount[],
 ): Promise<void> => {
   const delivery = message.body;
   if (!isDelivery(delivery)) {
@@ -110,7 +136,7 @@ const consumeOne = async (
     return message.ack();
   }
   const { type, deliveryId } = delivery;
-  const log = createLogger({ eventType: type, deliveryId, attempt: message.attempts });
+  const log = createLogger({ eventType: type, deliveryId, attempt: message.attempts, account: delivery.account });
   const definition = definitions.get(type);
   if (!definition) {
     // Queued before a deploy removed its handler: retrying cannot help.
@@ -144,7 +170,7 @@ const consumeOne = async (
   const started = Date.now();
   try {
     await withTimeLimit(timeoutMs, (signal) =>
-      definition.handler(parsed.data, contextFor(env, ctx, log, signal, delivery, message.attempts, leaseMs)),
+      definition.handler(parsed.data, contextFor(env, ctx, log, signal, delivery, accounts, message.attempts, leaseMs)),
     );
   } catch (error) {
     await settle(env, deliveryId, 'release', log);
@@ -161,14 +187,16 @@ const consumeOne = async (
 };
 
 /**
- * The queue handler of every event type in `definitions`: one batch, each delivery on its own.
- * @example export default { queue: (batch, env, ctx) => consumeDeliveries(batch, env, ctx, byType) }
+ * The queue handler of every event type in `definitions`: one batch, each delivery on its own,
+ * its handler given the platform client of the account (of `accounts`) it came from.
+ * @example export default { queue: (batch, env, ctx) => consumeDeliveries(batch, env, ctx, byType, accounts) }
  */
 export const consumeDeliveries = async (
   batch: MessageBatch<unknown>,
   env: Env,
   ctx: ExecutionContext,
   definitions: ReadonlyMap<string, AnyEventDefinition>,
+  accounts: readonly EventsAccount[],
 ): Promise<void> => {
-  await Promise.all(batch.messages.map((message) => consumeOne(message, env, ctx, definitions)));
+  await Promise.all(batch.messages.map((message) => consumeOne(message, env, ctx, definitions, accounts)));
 };

@@ -10,10 +10,13 @@ export interface EventContext {
   /** The one structured logger, already bound to this event type and delivery. */
   log: Logger;
   /**
-   * The platform client (PLATFORM_BASE_URL, PLATFORM_API_KEY), aborted with `signal`; created on
-   * first use, throwing when either is unset (the delivery is then retried).
+   * The platform client of the account the event happened in (the key and base address its entry
+   * in platform.accounts.json names; by default PLATFORM_API_KEY and PLATFORM_BASE_URL), aborted
+   * with `signal`; created on first use, throwing when either is unset (the delivery is then retried).
    */
   readonly platform: PlatformClient;
+  /** The accounts-file name of the account whose webhook delivered the event, e.g. "default". */
+  account: string | undefined;
   /** Fires when the handler's time limit passes: pass it to fetch() and other slow work. */
   signal: AbortSignal;
   /** Keeps work going after the handler returns (ExecutionContext.waitUntil). */

@@ -10,6 +10,8 @@ export interface QueuedDelivery {
   body: string;
   /** Unix milliseconds at which the endpoint accepted it. */
   receivedAt: number;
+  /** The accounts-file name of the account whose webhook delivered it (the path it came to). */
+  account?: string;
 }
 
 /** The type and id of a delivery body (CONTRACT section 7), or why it has none. */

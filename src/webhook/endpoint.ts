@@ -91,7 +91,7 @@ export const receiveDelivery = async (
     return jsonResponse({ ignored: true, type, reason: 'no handler for this event type' }, 200, requestId);
   }
   if (!env.EVENTS_QUEUE) return unavailable(log, new Error('the EVENTS_QUEUE binding is missing (wrangler.toml)'));
-  const queued: QueuedDelivery = { type, deliveryId, body, receivedAt: Date.now() };
+  const queued: QueuedDelivery = { type, deliveryId, body, receivedAt: Date.now(), account: account.name };
   try {
     await env.EVENTS_QUEUE.send(queued, { contentType: 'json' });
   } catch (error) {

@@ -57,6 +57,6 @@ export const serveEvents = (
           requestId,
         }),
     })),
-    queue: (batch, env, ctx) => consumeDeliveries(batch, env, ctx, byType),
+    queue: (batch, env, ctx) => consumeDeliveries(batch, env, ctx, byType, accounts),
   };
 };

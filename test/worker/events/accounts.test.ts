@@ -14,7 +14,7 @@ import { serveEvents } from '../../../src/webhook/serve.ts';
 import { PLATFORM } from '../emulator.ts';
 import { errorOf, ORIGIN } from '../helpers.ts';
 import { mockOutbound, type Outbound } from '../outbound.ts';
-import { delivery, eventsWorker, forgetSigningSecrets } from './helpers.ts';
+import { delivery, eventsWorker, forgetSigningSecrets, queued as queuedDelivery } from './helpers.ts';
 
 const KEYS = { agency: 'key-agency', acme: 'key-acme' };
 
@@ -34,9 +34,20 @@ const ACCOUNTS: EventsAccount[] = [
   },
 ];
 
+/** What each handler run saw: its account, and how many contacts its platform client listed. */
+const runs: Array<{ account: string | undefined; contacts: number }> = [];
 const worker = eventsWorker(
   serveEvents(
-    { 'deal.moved': defineEvent({ type: 'deal.moved', payload: z.looseObject({}), handler: () => {} }) },
+    {
+      'deal.moved': defineEvent({ type: 'deal.moved', payload: z.looseObject({}), handler: () => {} }),
+      'contact.created': defineEvent({
+        type: 'contact.created',
+        payload: z.looseObject({}),
+        handler: async (_, { account, platform }) => {
+          runs.push({ account, contacts: (await platform.contacts.list()).length });
+        },
+      }),
+    },
     ACCOUNTS,
   ),
 );
@@ -150,5 +161,23 @@ describe('events from several accounts', () => {
     const response = await post('/events/client-acme', secret, 'evt_unset');
     expect(response.status).toBe(503);
     expect(JSON.stringify(await errorOf(response))).not.toContain('ACME_PLATFORM_API_KEY');
+  });
+
+  it("gives a handler the platform client of the account the event came from, and never another account's", async () => {
+    runs.length = 0;
+    // One contact in the Agency account, none in Acme's: the count says whose key listed them.
+    await api(KEYS.agency, 'POST', '/v1/contacts', { name: 'Ada', phone: '+447700900001', channel: 'whatsapp' });
+    const event = (id: string, account: string) => ({ ...queuedDelivery('contact.created', {}, id), account });
+    const result = await worker.consume(
+      [event('evt_a', 'agency'), event('evt_b', 'client-acme'), event('evt_c', 'gone-account')],
+      workerEnv,
+    );
+    expect(runs.sort((a, b) => String(a.account).localeCompare(String(b.account)))).toEqual([
+      { account: 'agency', contacts: 1 },
+      { account: 'client-acme', contacts: 0 },
+    ]);
+    // An account no longer listed: retried (then the dead-letter queue), never sent with another key.
+    expect(result.retryMessages).toEqual([{ msgId: 'msg-2' }]);
+    expect(outbound.requests.filter((r) => r.url.includes('/v1/contacts') && r.method === 'GET')).toHaveLength(2);
   });
 });

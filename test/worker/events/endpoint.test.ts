@@ -46,7 +46,13 @@ describe('POST /events', () => {
     expect(response.status).toBe(202);
     expect(await response.json()).toEqual({ accepted: true, type: 'deal.moved', deliveryId: 'id:evt_1' });
     expect(queue.sent).toEqual([
-      { type: 'deal.moved', deliveryId: 'id:evt_1', body: JSON.stringify(EVENT), receivedAt: expect.any(Number) },
+      {
+        type: 'deal.moved',
+        deliveryId: 'id:evt_1',
+        body: JSON.stringify(EVENT),
+        receivedAt: expect.any(Number),
+        account: 'default',
+      },
     ]);
     expect(handled).toEqual([]);
   });
