@@ -66,6 +66,23 @@ describe('the accounts file', () => {
     });
     expect(problems).toEqual(['Missing ACME_KEY: the platform API key of account "acme".']);
   });
+
+  it('gives each account its events path from its place in the whole file, even when --account selects one', () => {
+    const config = parseAccountsConfig(
+      {
+        accounts: [
+          { name: 'agency', apiKeyEnv: 'AGENCY_KEY', baseUrl: 'https://a.example' },
+          { name: 'client-acme', apiKeyEnv: 'ACME_KEY', baseUrl: 'https://acme.example' },
+        ],
+      },
+      'x',
+    );
+    const env = { FUNCTIONS_BASE_URL: 'https://f.dev', FUNCTIONS_SECRET: 'a-long-enough-random-string-0123' };
+    expect(resolveSync(config, env).accounts.map((a) => a.eventsPath)).toEqual(['/events', '/events/client-acme']);
+    expect(resolveSync(config, env, ['client-acme']).accounts.map((a) => a.eventsPath)).toEqual([
+      '/events/client-acme',
+    ]);
+  });
 });
 
 describe('a multi-account run', () => {
