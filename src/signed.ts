@@ -31,9 +31,10 @@ export const signatureRequired = (env: Env): boolean =>
  * Applies the signature policy to a request whose body was read: verifies a presented signature,
  * refuses an unsigned call when signatures are required, and refuses query arguments beside a
  * signature (CONTRACT section 4).
+ * Undefined when there is nothing to verify, so the common call skips an await.
  * @example await checkSignature(request, url, env, body)
  */
-export const checkSignature = async (request: Request, url: URL, env: Env, body: string): Promise<void> => {
+export const checkSignature = (request: Request, url: URL, env: Env, body: string): Promise<void> | undefined => {
   const secret = env.PLATFORM_SIGNING_SECRET;
   const required = signatureRequired(env);
   if (!secret) {
@@ -51,6 +52,16 @@ export const checkSignature = async (request: Request, url: URL, env: Env, body:
     if (required) throw refuse('This function only accepts signed requests, and this one is not signed.');
     return;
   }
+  return verifyPresented(secret, timestamp, signature, url, body);
+};
+
+const verifyPresented = async (
+  secret: string,
+  timestamp: string | null,
+  signature: string | null,
+  url: URL,
+  body: string,
+): Promise<void> => {
   const verdict = await verifyWebhook(secret, timestamp, signature, body);
   if (verdict !== 'ok') {
     throw refuse(`The request signature is ${verdict === 'stale' ? 'too old or in the future' : 'not valid'}.`);

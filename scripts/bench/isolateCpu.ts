@@ -23,7 +23,7 @@ export default {
     const calls = Number(new URL(request.url).searchParams.get('calls'));
     let unexpected = 0;
     for (let i = 0; i < calls; i++) {
-      const init = { method: 'POST', body: CALL.body, headers: { 'content-type': 'application/json' } };
+      const init = { method: 'POST', body: CALL.body, headers: { 'content-type': 'application/json', 'content-length': String(new TextEncoder().encode(CALL.body).byteLength) } };
       const response = await worker.fetch(new Request(CALL.url, init), env, ctx);
       await response.text();
       if (response.status !== CALL.expectStatus) unexpected++;

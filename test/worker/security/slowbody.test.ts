@@ -25,11 +25,11 @@ const trickle = (text: string, everyMs: number) => {
   });
 };
 
-const post = async (body: BodyInit) =>
+const post = async (body: BodyInit, headers: Record<string, string> = {}) =>
   fetch(
     new Request(`${ORIGIN}/functions/echo?key=${await keyOf('echo')}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', ...headers },
       body,
       duplex: 'half',
     } as RequestInit),
@@ -54,6 +54,28 @@ describe('a body that does not arrive in time', () => {
       },
     });
     expect((await post(stalled)).status).toBe(408);
+  });
+
+  it('answers 408 for a body that stalls short of its declared length', async () => {
+    const stalled = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('{"note":'));
+      },
+    });
+    expect((await post(stalled, { 'content-length': '14' })).status).toBe(408);
+  });
+
+  it('answers as soon as the declared length has arrived, without waiting for the stream to end', async () => {
+    const bytes = new TextEncoder().encode('{"note":"ok"}');
+    // All the declared bytes, then a stream that never closes: HTTP framing has already ended the body.
+    const open = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(bytes);
+      },
+    });
+    const response = await post(open, { 'content-length': String(bytes.byteLength) });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ note: 'ok' });
   });
 
   it('serves a body streamed in quick chunks', async () => {
