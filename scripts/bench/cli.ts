@@ -5,6 +5,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HELP, parseBenchArgs } from './args.ts';
 import { type BuiltWorker, buildWorker } from './buildWorker.ts';
+import { measureEventAck } from './events.ts';
 import { measureInvocation, measureInvocationCpu } from './invocation.ts';
 import { measureMemory } from './memory.ts';
 import { allTables, type BenchResults, type SizeResult, SYNC_FUNCTIONS, targetVerdicts } from './report.ts';
@@ -42,6 +43,12 @@ const BUILDS = {
   projectWithMcp: {
     label: 'project + /mcp (MCP, OAuth)',
     entry: 'bench/projectWithMcp.ts',
+    defines: { BENCH_FUNCTIONS: '1' },
+    profile: true,
+  },
+  projectWithEvents: {
+    label: 'project + events (webhook, queue)',
+    entry: 'bench/projectWithEvents.ts',
     defines: { BENCH_FUNCTIONS: '1' },
     profile: true,
   },
@@ -147,6 +154,8 @@ const main = async (): Promise<number> => {
         },
         settings,
       );
+      progress('invocation: event deliveries against function calls');
+      results.events = await measureEventAck(built.projectWithEvents, settings, progress);
     }
     if (args.parts.includes('memory')) {
       progress('memory: 10 and 1,000 functions');

@@ -1,5 +1,6 @@
 // Results -> tables and target verdicts. Pure: the runner measures, this file only reads numbers.
 import type { BenchSettings } from './args.ts';
+import type { EventAckRounds } from './events.ts';
 import type { CaseId, InvocationCpu, InvocationRounds } from './invocation.ts';
 import type { LoadResult } from './loadTest.ts';
 import type { MemoryResult } from './memory.ts';
@@ -21,6 +22,8 @@ export interface BenchResults {
   settings: BenchSettings;
   invocation?: InvocationRounds;
   invocationCpu?: InvocationCpu;
+  /** Part 1c: event deliveries acknowledged, beside function calls on the same Worker. */
+  events?: EventAckRounds;
   size?: SizeResult[];
   sync?: SyncRunResult[] | { pending: string };
   memory?: MemoryResult[];
@@ -149,6 +152,41 @@ export const cpuTable = (cpu: InvocationCpu, settings: BenchSettings): Table => 
     notes: [
       `A driver in each Worker's isolate calls its fetch handler ${settings.cpuCalls} times per batch (Request and Response objects, no socket); ${settings.cpuBatches} batches per Worker, alternating; CPU = Linux schedstat of workerd's main thread.`,
       'Lower is better; 1/ratio is the throughput ratio a CPU-bound isolate would reach (the sockets, which cost every Worker alike, are left out).',
+    ],
+  };
+};
+
+/** Part 1c as a table: a signed event delivery's acknowledgement against a function call. */
+export const eventsTable = (events: EventAckRounds, settings: BenchSettings): Table => {
+  const metric = (name: keyof EventAckRounds, key: keyof LoadResult) => median(events[name].map((r) => r[key]));
+  const versus = (key: keyof LoadResult) =>
+    ratio(
+      pairedRatio(
+        events.delivery.map((r) => r[key]),
+        events.call.map((r) => r[key]),
+      ),
+    );
+  const row = (label: string, name: keyof EventAckRounds, against: string, ratios: Cell[]): Cell[] => [
+    label,
+    Math.round(metric(name, 'requestsPerSecond')),
+    metric(name, 'p50Ms'),
+    metric(name, 'p99Ms'),
+    against,
+    ...ratios,
+  ];
+  return {
+    title: '1c. Event delivery acknowledged (202 once queued), on the project Worker with events',
+    columns: ['request', 'req/s', 'p50 ms', 'p99 ms', 'ratio vs', 'req/s x', 'p50 x', 'p99 x'],
+    rows: [
+      row('signed delivery to /events', 'delivery', 'function call', [
+        versus('requestsPerSecond'),
+        versus('p50Ms'),
+        versus('p99Ms'),
+      ]),
+      row('valid function call, same Worker', 'call', '-', [null, null, null]),
+    ],
+    notes: [
+      `${settings.connections} connections, ${settings.rounds} interleaved round(s) of ${settings.seconds} s. A delivery reads the body, verifies the signature with the webhook's secret (read once from the local platform, then cached), and sends the delivery to the queue (Miniflare's, no consumer) before it answers.`,
     ],
   };
 };
@@ -293,6 +331,7 @@ export const targetsTable = (verdicts: TargetVerdict[]): Table => ({
 export const allTables = (results: BenchResults): Table[] => [
   ...(results.invocation ? [invocationTable(results.invocation, results.settings)] : []),
   ...(results.invocationCpu ? [cpuTable(results.invocationCpu, results.settings)] : []),
+  ...(results.events ? [eventsTable(results.events, results.settings)] : []),
   ...(results.size ? [sizeTable(results.size)] : []),
   ...(results.sync ? [syncTable(results.sync)] : []),
   ...(results.memory ? [memoryTable(results.memory)] : []),

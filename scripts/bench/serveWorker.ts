@@ -54,7 +54,12 @@ const openInspector = async (base: URL): Promise<Inspector> => {
  */
 export const serveWorker = async (
   scriptPath: string,
-  options: { inspectorPort?: number; bindings?: Record<string, string> } = {},
+  options: {
+    inspectorPort?: number;
+    bindings?: Record<string, string>;
+    /** Queue producer bindings, `{ BINDING: queue name }` (the events Worker's EVENTS_QUEUE). */
+    queueProducers?: Record<string, string>;
+  } = {},
 ): Promise<ServedWorker> => {
   // Miniflare 5 takes per-worker `config` objects; its converter accepts the familiar v4 shape.
   const mf = new Miniflare(
@@ -70,6 +75,7 @@ export const serveWorker = async (
       // No Request.cf lookup over the network: a benchmark reaches nothing but 127.0.0.1.
       cf: false,
       bindings: { FUNCTIONS_SECRET: BENCH_SECRET, ...options.bindings },
+      ...(options.queueProducers ? { queueProducers: options.queueProducers } : {}),
       host: '127.0.0.1',
       port: 0,
       handleStructuredLogs: () => {},

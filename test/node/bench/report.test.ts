@@ -108,6 +108,15 @@ describe('bench report', () => {
     expect(table?.rows[1]).toEqual(['baseline (by hand), valid', 150, '-', null]);
   });
 
+  it("reads an event delivery's acknowledgement against a function call on the same Worker, round by round", () => {
+    const events = { delivery: [load(500, 6, 20), load(400, 8, 30)], call: [load(1000, 3, 10), load(1000, 4, 10)] };
+    const table = allTables(results({ events })).find((t) => t.title.startsWith('1c.'));
+    expect(table?.rows).toEqual([
+      ['signed delivery to /events', 450, 7, 25, 'function call', '0.45x', '2.00x', '2.50x'],
+      ['valid function call, same Worker', 1000, 3.5, 10, '-', null, null, null],
+    ]);
+  });
+
   it('adds the framework share as project minus bare zod', () => {
     const table = sizeTable([
       { worker: 'bare zod', gzipBytes: 100 * 1024, startupMs: [20, 30, 25] },
