@@ -11,17 +11,23 @@ const KEY_CONTEXT = 'function:';
 
 // Importing a key costs more than the HMAC itself; the secret changes only on deploy.
 const keyCache = new Map<string, Promise<CryptoKey>>();
+// The same keys once imported, so a call verifies without awaiting a promise that settled long ago.
+const readyKeys = new Map<string, CryptoKey>();
 
 /** An HMAC-SHA256 key for `secret`, imported once per isolate. */
 export const hmacKey = (secret: string): Promise<CryptoKey> => {
   let key = keyCache.get(secret);
   if (!key) {
-    if (keyCache.size >= 8) keyCache.clear();
+    if (keyCache.size >= 8) {
+      keyCache.clear();
+      readyKeys.clear();
+    }
     key = crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, [
       'sign',
       'verify',
     ]);
     keyCache.set(secret, key);
+    key.then((ready) => readyKeys.set(secret, ready)).catch(() => keyCache.delete(secret));
   }
   return key;
 };
@@ -37,7 +43,10 @@ export const toBase64Url = (bytes: ArrayBuffer | Uint8Array): string => {
 export const fromBase64Url = (text: string): Uint8Array<ArrayBuffer> | undefined => {
   if (!/^[A-Za-z0-9_-]*$/.test(text) || text.length % 4 === 1) return undefined;
   const binary = atob(text.replaceAll('-', '+').replaceAll('_', '/'));
-  return Uint8Array.from(binary, (c) => c.charCodeAt(0));
+  // A plain loop: Uint8Array.from with a mapper walks the string through the iterator protocol.
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
 };
 
 const derive = async (secret: string, context: string): Promise<string> =>
@@ -47,7 +56,7 @@ const derive = async (secret: string, context: string): Promise<string> =>
 const verify = async (secret: string, context: string, presented: string): Promise<boolean> => {
   const bytes = fromBase64Url(presented);
   if (bytes?.length !== 32) return false;
-  return crypto.subtle.verify('HMAC', await hmacKey(secret), bytes, encoder.encode(context));
+  return crypto.subtle.verify('HMAC', readyKeys.get(secret) ?? (await hmacKey(secret)), bytes, encoder.encode(context));
 };
 
 /**
