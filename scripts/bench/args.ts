@@ -40,7 +40,7 @@ export const HELP = `Usage: npm run --silent bench -- [--json | --markdown] [--q
 Measures the project against baselines run on this machine in this run (ratios, not absolute
 speeds): invocation through the project's Worker and a hand-written Worker on local workerd, bundle
 size and start-up CPU against a bare zod Worker, sync of 200 functions against the local platform
-emulator, and heap per registered function. The default run takes about 3 minutes.
+emulator, and heap per registered function. The default run takes about 8 minutes.
 
 Options:
   --json      Print one JSON document on stdout (progress still goes to stderr).
@@ -52,9 +52,9 @@ Options:
 (--silent keeps npm's own header off stdout, so --json output parses.)
 `;
 
-/** The default run: about 3 minutes on 2 shared cores. */
+/** The default run: about 8 minutes on 2 idle cores. */
 export const DEFAULT_SETTINGS: BenchSettings = {
-  rounds: 4,
+  rounds: 6,
   seconds: 2,
   warmupSeconds: 1,
   connections: 10,
