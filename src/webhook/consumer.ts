@@ -9,7 +9,7 @@ import { createPlatformClient, type PlatformClient } from '../platform/client.ts
 import { platformFromEnv } from '../platform/fromEnv.ts';
 import { accessOf, type EventsAccount } from './accounts.ts';
 import { type AnyEventDefinition, DEFAULT_EVENT_TIMEOUT_MS, type EventContext } from './define.ts';
-import type { QueuedDelivery } from './delivery.ts';
+import { ledgerKeyOf, type QueuedDelivery } from './delivery.ts';
 import { type Claim, ledgerFor } from './ledger.ts';
 
 /** Extra lease beyond a handler's time limit, so a slow finish is not mistaken for a crash. */
@@ -152,9 +152,10 @@ const consumeOne = async (
   }
   const timeoutMs = definition.timeoutMs ?? DEFAULT_EVENT_TIMEOUT_MS;
   const leaseMs = timeoutMs + LEASE_MARGIN_MS;
+  const ledgerKey = ledgerKeyOf(delivery);
   let found: Claim;
   try {
-    found = await claim(env, deliveryId, leaseMs);
+    found = await claim(env, ledgerKey, leaseMs);
   } catch {
     log.error('ledger_unavailable', { hint: 'retried later' });
     return message.retry({ delaySeconds: retryDelaySeconds(message.attempts) });
@@ -173,7 +174,7 @@ const consumeOne = async (
       definition.handler(parsed.data, contextFor(env, ctx, log, signal, delivery, accounts, message.attempts, leaseMs)),
     );
   } catch (error) {
-    await settle(env, deliveryId, 'release', log);
+    await settle(env, ledgerKey, 'release', log);
     const delaySeconds = retryDelaySeconds(message.attempts);
     log.error('event_failed', {
       error: error instanceof Error ? error.name : typeof error,
@@ -181,7 +182,7 @@ const consumeOne = async (
     });
     return message.retry({ delaySeconds });
   }
-  await settle(env, deliveryId, 'complete', log);
+  await settle(env, ledgerKey, 'complete', log);
   log.info('event_handled', { durationMs: Date.now() - started });
   message.ack();
 };

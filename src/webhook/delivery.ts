@@ -41,3 +41,11 @@ export const envelopeOf = (
  */
 export const deliveryIdOf = async (id: string | undefined, signature: string, body: string): Promise<string> =>
   id !== undefined ? `id:${id}` : `sig:${await sha256Hex(`${signature.trim().toLowerCase()}\n${body}`)}`;
+
+/**
+ * What the ledger remembers a delivery by: its key within the account whose webhook delivered it,
+ * since nothing says the platform's ids are unique across accounts.
+ * @example ledgerKeyOf({ deliveryId: 'id:evt_1', account: 'acme', ... }) // 'acme/id:evt_1'
+ */
+export const ledgerKeyOf = (delivery: QueuedDelivery): string =>
+  delivery.account === undefined ? delivery.deliveryId : `${delivery.account}/${delivery.deliveryId}`;

@@ -56,6 +56,16 @@ describe('the events queue consumer', () => {
     expect(runs).toHaveLength(1);
   });
 
+  it("runs one event id delivered to two accounts' webhooks once for each account, and a repeat to one of them not again", async () => {
+    // The spec does not say whether ids are unique across accounts; a delivery is one account's.
+    const acme = { ...queued('deal.moved', { stage: 'won' }, 'evt_shared'), account: 'acme' };
+    const globex = { ...acme, account: 'globex' };
+    await worker.consume([acme]);
+    await worker.consume([globex]);
+    await worker.consume([{ ...acme, receivedAt: Date.now() + 1 }]);
+    expect(runs.map((run) => run.deliveryId)).toEqual(['id:evt_shared', 'id:evt_shared']);
+  });
+
   it('runs two different deliveries of the same type each once', async () => {
     await worker.consume([queued('deal.moved', { stage: 'won' }), queued('deal.moved', { stage: 'lost' })]);
     expect(runs.map((run) => run.stage).toSorted()).toEqual(['lost', 'won']);
