@@ -9,7 +9,7 @@ import { createPlatformClient, type PlatformClient } from '../platform/client.ts
 import { platformFromEnv } from '../platform/fromEnv.ts';
 import { accessOf, type EventsAccount } from './accounts.ts';
 import { type AnyEventDefinition, DEFAULT_EVENT_TIMEOUT_MS, type EventContext } from './define.ts';
-import { ledgerKeyOf, type QueuedDelivery } from './delivery.ts';
+import { ledgerKeyOf, type QueuedDelivery, withinAccount } from './delivery.ts';
 import { type Claim, ledgerFor } from './ledger.ts';
 
 /** Extra lease beyond a handler's time limit, so a slow finish is not mistaken for a crash. */
@@ -89,7 +89,7 @@ const contextFor = (
       return platform;
     },
     once: async (key, work) => {
-      const scoped = `once:${key}`;
+      const scoped = withinAccount(delivery.account, `once:${key}`);
       const found = await claim(env, scoped, leaseMs);
       if (found.verdict === 'done') return 'already-done';
       if (found.verdict === 'busy') throw new KeyBusy(`another run holds "${key}"`);

@@ -26,8 +26,9 @@ export interface EventContext {
   /** 1 on the first run of this delivery, more when an earlier run threw. */
   attempt: number;
   /**
-   * Runs `work` once per `key` across every delivery, retry and isolate (within the dedup window);
-   * later calls with the same key return without running it. Use a business id as the key.
+   * Runs `work` once per `key` across every delivery, retry and isolate of this account's events
+   * (within the dedup window); later calls with the same key return without running it. Use a
+   * business id as the key; each account of the accounts file has its own keys.
    * @example await context.once(`confirmation:${appointment.id}`, () => platform.messages.send(message))
    */
   once(key: string, work: () => Promise<unknown>): Promise<'ran' | 'already-done'>;

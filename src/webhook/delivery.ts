@@ -43,9 +43,12 @@ export const deliveryIdOf = async (id: string | undefined, signature: string, bo
   id !== undefined ? `id:${id}` : `sig:${await sha256Hex(`${signature.trim().toLowerCase()}\n${body}`)}`;
 
 /**
- * What the ledger remembers a delivery by: its key within the account whose webhook delivered it,
- * since nothing says the platform's ids are unique across accounts.
- * @example ledgerKeyOf({ deliveryId: 'id:evt_1', account: 'acme', ... }) // 'acme/id:evt_1'
+ * A ledger key within one account's events: nothing says the platform's ids (of events, bookings,
+ * messages) are unique across accounts, so two accounts never share a key.
+ * @example withinAccount('acme', 'id:evt_1') // 'acme/id:evt_1'
  */
-export const ledgerKeyOf = (delivery: QueuedDelivery): string =>
-  delivery.account === undefined ? delivery.deliveryId : `${delivery.account}/${delivery.deliveryId}`;
+export const withinAccount = (account: string | undefined, key: string): string =>
+  account === undefined ? key : `${account}/${key}`;
+
+/** What the ledger remembers a delivery by: its key within the account whose webhook delivered it. */
+export const ledgerKeyOf = (delivery: QueuedDelivery): string => withinAccount(delivery.account, delivery.deliveryId);

@@ -66,6 +66,27 @@ describe('the events queue consumer', () => {
     expect(runs.map((run) => run.deliveryId)).toEqual(['id:evt_shared', 'id:evt_shared']);
   });
 
+  it("keeps context.once per account: the same business key in two accounts' events runs in each", async () => {
+    const sent: string[] = [];
+    const confirming = eventsWorker({
+      'appointment.booked': defineEvent({
+        type: 'appointment.booked',
+        payload: z.looseObject({ data: z.looseObject({ appointmentId: z.string() }) }),
+        handler: async ({ data }, { once, account }) => {
+          await once(`confirmation:${data.appointmentId}`, async () => {
+            sent.push(`${account}:${data.appointmentId}`);
+          });
+        },
+      }),
+    });
+    // Booking ids are the platform's, and nothing says they are unique across accounts.
+    const booked = (account: string) => ({ ...queued('appointment.booked', { appointmentId: 'appt_1' }), account });
+    await confirming.consume([booked('acme')]);
+    await confirming.consume([booked('globex')]);
+    await confirming.consume([booked('acme')]);
+    expect(sent).toEqual(['acme:appt_1', 'globex:appt_1']);
+  });
+
   it('runs two different deliveries of the same type each once', async () => {
     await worker.consume([queued('deal.moved', { stage: 'won' }), queued('deal.moved', { stage: 'lost' })]);
     expect(runs.map((run) => run.stage).toSorted()).toEqual(['lost', 'won']);
