@@ -38,9 +38,10 @@ export interface BenchArgs {
 export const HELP = `Usage: npm run --silent bench -- [--json | --markdown] [--quick] [--only <part>[,<part>]]
 
 Measures the project against baselines run on this machine in this run (ratios, not absolute
-speeds): invocation through the project's Worker and a hand-written Worker on local workerd, bundle
-size and start-up CPU against a bare zod Worker, sync of 200 functions against the local platform
-emulator, and heap per registered function. The default run takes about 8 minutes.
+speeds): invocation through the project's Worker and a hand-written Worker on local workerd (and
+signed event deliveries against function calls), bundle size and start-up CPU against a bare zod
+Worker (each optional feature on and off), sync of 200 functions against the local platform
+emulator, and heap per registered function. The default run takes about 5 minutes.
 
 Options:
   --json      Print one JSON document on stdout (progress still goes to stderr).
@@ -52,7 +53,7 @@ Options:
 (--silent keeps npm's own header off stdout, so --json output parses.)
 `;
 
-/** The default run: about 8 minutes on 2 idle cores. */
+/** The default run: about 5 minutes on 2 idle cores. */
 export const DEFAULT_SETTINGS: BenchSettings = {
   rounds: 6,
   seconds: 2,
