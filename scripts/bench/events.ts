@@ -6,11 +6,10 @@
 import { BENCH_EVENT_TYPE, EVENT_BODY } from '../../bench/event.ts';
 import { QUOTE_FUNCTION } from '../../bench/quote.ts';
 import { functionKey } from '../../src/keys.ts';
-import { EVENTS_PATH, SIGNATURE_HEADER, TIMESTAMP_HEADER } from '../../src/platform/contract.ts';
-import { signWebhook } from '../../src/platform/signature.ts';
+import { EVENTS_PATH } from '../../src/platform/contract.ts';
 import { startEmulator } from '../platform/emulator.ts';
 import type { BuiltWorker } from './buildWorker.ts';
-import { VALID_BODY } from './invocation.ts';
+import { signatureHeaders, VALID_BODY } from './invocation.ts';
 import { type LoadResult, loadTest } from './loadTest.ts';
 import { BENCH_SECRET, serveWorker } from './serveWorker.ts';
 
@@ -54,11 +53,7 @@ export const measureEventAck = async (
     });
     try {
       const key = await functionKey(BENCH_SECRET, QUOTE_FUNCTION);
-      const timestamp = String(Math.floor(Date.now() / 1000));
-      const headers = {
-        [TIMESTAMP_HEADER]: timestamp,
-        [SIGNATURE_HEADER]: await signWebhook(secret, timestamp, EVENT_BODY),
-      };
+      const headers = await signatureHeaders(EVENT_BODY, secret);
       const cases = {
         delivery: { url: new URL(EVENTS_PATH, served.url).href, body: EVENT_BODY, expectStatus: 202, headers },
         call: {

@@ -43,12 +43,15 @@ type WorkerId = (typeof CASES)[number]['worker'];
 /** The built Workers; project10Signing is project10's bundle served with a signing secret. */
 type BuiltId = Exclude<WorkerId, 'project10Signing'>;
 
-/** The platform's signature headers for `body`, timestamped now (valid for 5 minutes). */
-const signatureHeaders = async (body: string): Promise<Record<string, string>> => {
+/** The platform's signature headers for `body` under `secret`, timestamped now (valid for 5 minutes). */
+export const signatureHeaders = async (
+  body: string,
+  secret = BENCH_SIGNING_SECRET,
+): Promise<Record<string, string>> => {
   const timestamp = String(Math.floor(Date.now() / 1000));
   return {
     [TIMESTAMP_HEADER]: timestamp,
-    [SIGNATURE_HEADER]: await signWebhook(BENCH_SIGNING_SECRET, timestamp, body),
+    [SIGNATURE_HEADER]: await signWebhook(secret, timestamp, body),
   };
 };
 
