@@ -18,6 +18,17 @@ const RESERVED_QUERY = new Set([KEY_QUERY]);
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
+// A function's declared parameters by name, made once per function (its ParameterInfo list).
+const byNameOf = new WeakMap<ParameterInfo[], Map<string, ParameterInfo>>();
+const byName = (infos: ParameterInfo[]): Map<string, ParameterInfo> => {
+  let found = byNameOf.get(infos);
+  if (!found) {
+    found = new Map(infos.map((i) => [i.name, i]));
+    byNameOf.set(infos, found);
+  }
+  return found;
+};
+
 const tooSlow = () =>
   new FunctionError(
     408,
@@ -109,10 +120,17 @@ const fromSearchParams = (params: URLSearchParams, infos: ParameterInfo[]): Reco
 
 /** Takes the arguments out of `{"arguments": {...}}` and its kin, unless the schema declares that key. */
 const unwrapEnvelope = (body: Record<string, unknown>, infos: ParameterInfo[]): Record<string, unknown> => {
-  const declared = new Set(infos.map((i) => i.name));
-  const present = ENVELOPE_KEYS.filter((key) => Object.hasOwn(body, key) && !declared.has(key));
-  if (present.length !== 1) return body;
-  const inner = body[present[0] as string];
+  const declared = byName(infos);
+  let envelope: string | undefined;
+  let count = 0;
+  for (const key of ENVELOPE_KEYS) {
+    if (Object.hasOwn(body, key) && !declared.has(key)) {
+      envelope = key;
+      count++;
+    }
+  }
+  if (count !== 1) return body;
+  const inner = body[envelope as string];
   if (isPlainObject(inner)) return inner;
   if (typeof inner === 'string') {
     try {
@@ -270,16 +288,6 @@ const phrases = (info: ParameterInfo): Phrases => {
 
 const about = (info: ParameterInfo | undefined) => (info ? phrases(info).about : '');
 
-const byNameOf = new WeakMap<ParameterInfo[], Map<string, ParameterInfo>>();
-const byName = (infos: ParameterInfo[]): Map<string, ParameterInfo> => {
-  let found = byNameOf.get(infos);
-  if (!found) {
-    found = new Map(infos.map((i) => [i.name, i]));
-    byNameOf.set(infos, found);
-  }
-  return found;
-};
-
 const sentence = (p: ArgumentProblem, info: ParameterInfo | undefined) => {
   const example = p.example !== undefined ? ` For example: ${JSON.stringify(p.example)}.` : '';
   if (p.problem === MISSPELLED)
@@ -323,7 +331,7 @@ export const misspelledParameter = (
   infos: ParameterInfo[],
   args: Record<string, unknown>,
 ): string | undefined => {
-  if (infos.some((i) => i.name === key) || PLATFORM_ADDED_KEY.test(key)) return undefined;
+  if (byName(infos).has(key) || PLATFORM_ADDED_KEY.test(key)) return undefined;
   const folded = fold(key);
   let found: string | undefined;
   let best = 3;
@@ -357,13 +365,17 @@ export const validateArguments = async <S extends z.ZodType>(
   args: Record<string, unknown>,
   infos: ParameterInfo[],
 ): Promise<z.output<S>> => {
-  const misspelled = new Map<string, string>();
+  // Made only when a key is misspelled: a valid call allocates nothing here.
+  let typoOf: Map<string, string> | undefined;
   for (const key of Object.keys(args)) {
     const name = misspelledParameter(key, infos, args);
-    if (name !== undefined && !misspelled.has(name)) misspelled.set(name, key);
+    if (name === undefined || typoOf?.has(name)) continue;
+    typoOf ??= new Map();
+    typoOf.set(name, key);
   }
   const result = await safeParseAsync(schema, args);
-  if (result.success && misspelled.size === 0) return result.data as z.output<S>;
+  if (result.success && !typoOf) return result.data as z.output<S>;
+  const misspelled = typoOf ?? new Map<string, string>();
   const named = byName(infos);
   const details: ArgumentProblem[] = [];
   const described: (ParameterInfo | undefined)[] = [];
