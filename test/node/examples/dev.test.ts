@@ -5,6 +5,7 @@
 // fixture functions.
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addDays, CALENDAR, localDate, slotsOn } from '../../../lib/slots.ts';
 import { SAMPLE_ORDERS } from '../../../scripts/dev/store.ts';
 import { type DevRun, newcomerFiles, startDev } from '../dev/harness.ts';
 import { copyProject } from '../project.ts';
@@ -38,19 +39,32 @@ describe('the examples under npm run dev', () => {
       expect((await call('quote_price', { plan: 'growth', seats: 3 })).totalCents).toBe(8700);
     }
     if (served.has('check_opening_hours')) await call('check_opening_hours', {});
+    // The booking examples build on each other: free slots (from check_availability, else from the
+    // calendar's own rules), a booking, then its change and cancellation. One that is served
+    // without the booking it needs is still called, and must answer its own "not found".
+    let starts: string[];
     if (served.has('check_availability')) {
       const availability = (await call('check_availability', { days: 14 })) as {
         days: { slots: { start: string }[] }[];
       };
-      const [first, second] = availability.days.flatMap((day) => day.slots);
-      if (served.has('book_appointment')) {
-        const booking = await call('book_appointment', { start: first?.start, name: 'Ada Lovelace', phone });
-        if (served.has('reschedule_appointment')) {
-          await call('reschedule_appointment', { reference: booking.reference, phone, newStart: second?.start });
-        }
-        if (served.has('cancel_appointment')) await call('cancel_appointment', { reference: booking.reference, phone });
-      }
+      starts = availability.days.flatMap((day) => day.slots.map((slot) => slot.start));
+    } else {
+      starts = Array.from({ length: 14 }, (_, i) => addDays(localDate(Date.now(), CALENDAR.timezone), i + 3))
+        .flatMap((date) => slotsOn(CALENDAR, date))
+        .map((slot) => slot.local);
     }
+    const [first, second] = starts;
+    const booking = served.has('book_appointment')
+      ? await call('book_appointment', { start: first, name: 'Ada Lovelace', phone })
+      : undefined;
+    const change = async (name: string, args: Record<string, unknown>) => {
+      if (booking) return call(name, { reference: booking.reference, phone, ...args });
+      const { status, body } = await dev.post(name, { reference: 'ABCD-EFGH', phone, ...args });
+      answers[name] = status;
+      expect(status, `${name}: ${JSON.stringify(body)}`).toBe(404);
+    };
+    if (served.has('reschedule_appointment')) await change('reschedule_appointment', { newStart: second });
+    if (served.has('cancel_appointment')) await change('cancel_appointment', {});
     if (served.has('get_order_status')) {
       const order = SAMPLE_ORDERS[0] as { number: string; email: string };
       expect(await call('get_order_status', { orderNumber: order.number, email: order.email })).toMatchObject({

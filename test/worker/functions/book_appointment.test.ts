@@ -4,7 +4,7 @@ import bookAppointment from '../../../functions/book_appointment.ts';
 import { CALENDAR } from '../../../lib/slots.ts';
 import type { FunctionError } from '../../../src/errors.ts';
 import { bareContext, call, errorOf } from '../helpers.ts';
-import { customer, futureDay, startAt } from './calendar.ts';
+import { customer, freeTimes, futureDay, startAt } from './calendar.ts';
 
 interface Booked {
   booked: boolean;
@@ -12,13 +12,8 @@ interface Booked {
   start: string;
   summary: string;
 }
-interface Availability {
-  days: Array<{ date: string; slots: Array<{ start: string; time: string }> }>;
-}
 
 const book = (args: Record<string, unknown>) => call('book_appointment', args);
-const freeTimes = async (date: string) =>
-  ((await (await call('check_availability', { date })).json()) as Availability).days[0]?.slots.map((s) => s.time);
 
 describe('book_appointment', () => {
   beforeEach(() => reset());

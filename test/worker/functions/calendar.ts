@@ -1,8 +1,13 @@
+// Dates and bookings for the appointment tests: real future days of the example calendar, so the
+// tests run the functions as they are, against the clock, on any day of the year. Bookings and free
+// times are read from the calendar itself, never through another example function.
+import { env } from 'cloudflare:workers';
 import { expect } from 'vitest';
-// Dates for the appointment tests: real future days of the example calendar, so the tests run
-// the functions as they are, against the clock, on any day of the year.
-import { CALENDAR, isoLocal, localDate, localInstant, weekdayOf } from '../../../lib/slots.ts';
-import { call } from '../helpers.ts';
+import { freeSlots } from '../../../lib/booking.ts';
+import { calendarOf } from '../../../lib/calendar.ts';
+import { normalizePhone } from '../../../lib/customer.ts';
+import { CALENDAR, isoLocal, localDate, localInstant, type Slot, slotsOn, weekdayOf } from '../../../lib/slots.ts';
+import type { Env } from '../../../src/env.ts';
 
 const DAY_MS = 24 * 3600_000;
 
@@ -23,17 +28,36 @@ export const startAt = (date: string, time: string): string =>
 /** A booking's arguments for a customer; phone numbers differ by `n`. */
 export const customer = (n: number) => ({ name: `Customer ${n}`, phone: `+44 7700 900${String(n).padStart(3, '0')}` });
 
-/** Books `time` on `date` for customer `n` and returns the booking reference. */
+/**
+ * Books `time` on `date` for customer `n` straight in the example calendar and returns the booking
+ * reference. Not through book_appointment: each example's test stands alone when others are removed.
+ */
 export const bookAt = async (date: string, time: string, n: number): Promise<string> => {
-  const response = await call('book_appointment', { start: startAt(date, time), ...customer(n) });
-  expect(response.status).toBe(200);
-  return ((await response.json()) as { reference: string }).reference;
+  const slot = slotsOn(CALENDAR, date).find((candidate) => candidate.time === time);
+  expect(slot, `${date} ${time} is a slot of the example calendar`).toBeDefined();
+  const { name, phone } = customer(n);
+  const result = await calendarOf(env as Env, CALENDAR).book({
+    start: (slot as Slot).start,
+    end: (slot as Slot).end,
+    name,
+    phone: normalizePhone(phone) as string,
+    now: new Date().toISOString(),
+    maxUpcomingPerCustomer: CALENDAR.maxUpcomingPerCustomer,
+  });
+  if (result.outcome !== 'booked') throw new Error(`bookAt(${date}, ${time}): ${result.outcome}`);
+  return result.booking.reference;
 };
 
-/** The free times check_availability lists for `date`. */
+/** Cancels customer `n`'s booking `reference` straight in the example calendar. */
+export const cancelAt = async (reference: string, n: number): Promise<void> => {
+  const result = await calendarOf(env as Env, CALENDAR).cancel(
+    reference,
+    normalizePhone(customer(n).phone) as string,
+    new Date().toISOString(),
+  );
+  if (result.outcome !== 'cancelled') throw new Error(`cancelAt(${reference}): ${result.outcome}`);
+};
+
+/** The free times of `date`, read from the example calendar as check_availability reads them. */
 export const freeTimes = async (date: string): Promise<string[] | undefined> =>
-  (
-    (await (await call('check_availability', { date })).json()) as {
-      days: Array<{ slots: Array<{ time: string }> }>;
-    }
-  ).days[0]?.slots.map((s) => s.time);
+  (await freeSlots(env as Env, CALENDAR, date, 1, Date.now()))[0]?.slots.map((s) => s.time);

@@ -2,7 +2,7 @@ import { reset } from 'cloudflare:test';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { CALENDAR, localDate } from '../../../lib/slots.ts';
 import { call, errorOf } from '../helpers.ts';
-import { customer, futureDay, startAt } from './calendar.ts';
+import { bookAt, futureDay, startAt } from './calendar.ts';
 
 interface Availability {
   timezone: string;
@@ -61,7 +61,7 @@ describe('check_availability', () => {
 
   it('leaves out booked slots', async () => {
     const date = futureDay(2);
-    expect((await call('book_appointment', { start: startAt(date, '09:30'), ...customer(1) })).status).toBe(200);
+    await bookAt(date, '09:30', 1);
     const times = (await availability({ date })).days[0]?.slots.map((s) => s.time);
     expect(times).toContain('09:00');
     expect(times).not.toContain('09:30');
