@@ -44,6 +44,18 @@ const FAKE_PLATFORM_API_KEY = 'pk_live_fuzz_9d2f6c1e0b7a';
 const testNames = Object.keys(TEST_FUNCTIONS) as TestFunctionName[];
 const shippedNames = Object.keys(shipped);
 const testRegistry = createRegistry(TEST_FUNCTIONS);
+const shippedRegistry = createRegistry(shipped);
+/**
+ * A shipped function's arguments from the examples its manifest shows the model: with them the
+ * fuzzer reaches handlers whose schemas its generator cannot satisfy (patterns, like a booking
+ * reference), whichever functions the project keeps.
+ */
+const manifestExample = (name: string): Record<string, unknown> =>
+  Object.fromEntries(
+    (shippedRegistry.get(name)?.parameters ?? []).flatMap((p) =>
+      p.example === undefined ? [] : [[p.name, p.example]],
+    ),
+  );
 /** The time limit of the slow-body run: short, so a trickling body is late within a test. */
 const QUICK_LIMIT_MS = 150;
 const quickFetch = workerOf(
@@ -469,7 +481,7 @@ describe('the Worker under fuzzing (fast-check, fixed seed)', () => {
       const spec = fc.constantFrom(...shippedNames).chain((fn) =>
         fc.record({
           fn: fc.constant(fn),
-          args: objectOf(schemaOf(fn)),
+          args: fc.oneof(objectOf(schemaOf(fn)), fc.constant(manifestExample(fn))),
           encoding: fc.constantFrom(...encodings),
           envelope: envelopeKey,
           get: fc.boolean(),
