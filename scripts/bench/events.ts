@@ -6,6 +6,7 @@
 import { BENCH_EVENT_TYPE, EVENT_BODY } from '../../bench/event.ts';
 import { QUOTE_FUNCTION } from '../../bench/quote.ts';
 import { functionKey } from '../../src/keys.ts';
+import { createPlatformClient } from '../../src/platform/client.ts';
 import { EVENTS_PATH } from '../../src/platform/contract.ts';
 import { startEmulator } from '../platform/emulator.ts';
 import type { BuiltWorker } from './buildWorker.ts';
@@ -36,17 +37,10 @@ export const measureEventAck = async (
   try {
     const account = platform.accounts[0];
     if (!account) throw new Error('the local platform has no account');
-    const created = await fetch(`${platform.url}/v1/webhooks`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${account.apiKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ url: `${BENCH_ORIGIN}${EVENTS_PATH}`, events: [BENCH_EVENT_TYPE] }),
-    });
-    if (created.status !== 201) throw new Error(`the local platform refused the webhook (${created.status})`);
-    const { id } = (await created.json()) as { id: string };
-    const secretAnswer = await fetch(`${platform.url}/v1/webhooks/${id}/signing-secret`, {
-      headers: { authorization: `Bearer ${account.apiKey}` },
-    });
-    const { secret } = (await secretAnswer.json()) as { secret: string };
+    // Registered and read as sync and the Worker do: through the project's platform client.
+    const client = createPlatformClient({ baseUrl: platform.url, apiKey: account.apiKey });
+    const webhook = await client.webhooks.create({ url: `${BENCH_ORIGIN}${EVENTS_PATH}`, events: [BENCH_EVENT_TYPE] });
+    const { secret } = await client.webhooks.signingSecret.get(webhook.id);
     const served = await serveWorker(built.scriptPath, {
       bindings: { FUNCTIONS_BASE_URL: BENCH_ORIGIN, PLATFORM_API_KEY: account.apiKey, PLATFORM_BASE_URL: platform.url },
       queueProducers: { EVENTS_QUEUE: 'bench-events' },
