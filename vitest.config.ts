@@ -1,10 +1,9 @@
 import { cloudflareTest } from '@cloudflare/vitest-plugin';
 import { defineConfig } from 'vitest/config';
-import { generate } from './scripts/generate.ts';
 
-// The Worker imports the registry generated from functions/; make it current before any test.
-generate();
-
+// The project's tests (test/) run inside workerd through the Worker's own entry (worker.ts), with
+// the bindings of wrangler.toml. In this repository the same run also takes the framework's,
+// the CLI's and the benchmark's own suites (their folders' vitest.config.ts).
 export default defineConfig({
   test: {
     // Function logs are JSON lines on stdout; show them only for tests that fail.
@@ -15,26 +14,24 @@ export default defineConfig({
     hookTimeout: 30_000,
     projects: [
       {
-        // Worker code runs inside workerd, as in production.
         plugins: [
           cloudflareTest({
             wrangler: { configPath: './wrangler.toml' },
             miniflare: {
               bindings: {
                 FUNCTIONS_SECRET: 'test-functions-secret',
-                PLATFORM_SIGNING_SECRET: 'test-signing-secret',
-                // The passphrase of the MCP consent page (test/worker/mcp/oauth.test.ts).
-                MCP_OWNER_SECRET: 'test-owner-secret',
+                // The local platform double of agent-functions-cli/platform answers here.
+                PLATFORM_BASE_URL: 'https://platform.test',
+                PLATFORM_API_KEY: 'test-platform-key',
               },
             },
           }),
         ],
-        test: { name: 'worker', include: ['test/worker/**/*.test.ts'] },
+        test: { name: 'project', include: ['test/**/*.test.ts'] },
       },
-      {
-        // Sync, scaffolding, emulator and benchmarks run on Node.
-        test: { name: 'node', include: ['test/node/**/*.test.ts'], environment: 'node' },
-      },
+      'src',
+      'scripts',
+      'bench',
     ],
   },
 });

@@ -2,14 +2,14 @@
 // exports the Durable Object classes wrangler.toml binds. Remove an export with its binding.
 import { events } from './generated/events.ts';
 import { functions } from './generated/functions.ts';
-import { openApiDocument } from './src/openapi.ts';
-import { platformFromEnv } from './src/platform/fromEnv.ts';
-import { createWorker } from './src/worker.ts';
+import { openApiDocument } from 'agent-functions/openapi';
+import { platformFromEnv } from 'agent-functions/platform';
+import { createWorker } from 'agent-functions/worker';
 
 export { BookingCalendar } from './lib/calendar.ts';
 export { ContactDirectory } from './lib/contacts.ts';
 export { OptOutList } from './lib/optOuts.ts';
-export { EventLedger } from './src/webhook/ledger.ts';
+export { EventLedger } from 'agent-functions/events';
 
 // platform: context.platform for handoff_to_human and capture_lead; drop it if no function calls the platform.
 // openapi: GET /openapi.json for platforms that import OpenAPI; drop it to leave it out of the bundle.
@@ -21,5 +21,5 @@ export default createWorker({
   platform: platformFromEnv,
   openapi: openApiDocument,
   events,
-  mcp: () => import('./src/mcp/index.ts'),
+  mcp: () => import('agent-functions/mcp'),
 }) satisfies ExportedHandler<Env>;

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { freeSlots } from '../lib/booking.ts';
 import { addDays, CALENDAR, isRealDate, localDate, spokenDate } from '../lib/slots.ts';
-import { defineFunction } from '../src/define.ts';
-import { FunctionError } from '../src/errors.ts';
+import { defineFunction } from 'agent-functions';
+import { FunctionError } from 'agent-functions';
 
 const MAX_DAYS = 14;
 

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { phoneSchema } from '../lib/customer.ts';
-import { defineFunction } from '../src/define.ts';
-import { FunctionError } from '../src/errors.ts';
-import { PlatformError } from '../src/platform/errors.ts';
+import { defineFunction } from 'agent-functions';
+import { FunctionError } from 'agent-functions';
+import { PlatformError } from 'agent-functions/platform';
 
 const REASONS = {
   customer_asked: 'the customer asked for a person',

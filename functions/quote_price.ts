@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineFunction } from '../src/define.ts';
+import { defineFunction } from 'agent-functions';
 
 // Monthly price per seat, in each currency's smallest unit (cents).
 const PRICES = {

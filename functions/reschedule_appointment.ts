@@ -3,8 +3,8 @@ import { bookingNotFound, referenceSchema, requireSlot, slotTaken, startSchema }
 import { calendarOf, normalizeReference } from '../lib/calendar.ts';
 import { normalizePhone, phoneSchema } from '../lib/customer.ts';
 import { CALENDAR, spokenTime } from '../lib/slots.ts';
-import { defineFunction } from '../src/define.ts';
-import { FunctionError } from '../src/errors.ts';
+import { defineFunction } from 'agent-functions';
+import { FunctionError } from 'agent-functions';
 
 export default defineFunction({
   description: `Moves a booking of ${CALENDAR.label} to another free time, keeping its reference. Call it when the customer wants a different time and has chosen one from check_availability; it needs the booking reference and the phone number the booking was made with.`,

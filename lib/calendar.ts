@@ -3,8 +3,8 @@
 // never awaits, so "is the slot free?" and "take it" are one step. A unique index on the start of
 // confirmed bookings backs that up: two bookings of one slot cannot both be stored.
 import { DurableObject } from 'cloudflare:workers';
-import type { Env } from '../src/env.ts';
-import { FunctionError } from '../src/errors.ts';
+import type { Env } from 'agent-functions';
+import { FunctionError } from 'agent-functions';
 import type { CalendarConfig } from './slots.ts';
 
 /** One booking as stored; times are UTC ISO instants. */

@@ -3,11 +3,11 @@
 // could both list, both find nothing and both create. One Durable Object per phone number runs
 // those calls one after another and remembers the answer.
 import { DurableObject } from 'cloudflare:workers';
-import type { Env } from '../src/env.ts';
-import { FunctionError } from '../src/errors.ts';
-import { createPlatformClient } from '../src/platform/client.ts';
-import { PlatformError } from '../src/platform/errors.ts';
-import type { Contact } from '../src/platform/types.ts';
+import type { Env } from 'agent-functions';
+import { FunctionError } from 'agent-functions';
+import { createPlatformClient } from 'agent-functions/platform';
+import { PlatformError } from 'agent-functions/platform';
+import type { Contact } from 'agent-functions/platform';
 import { normalizePhone } from './customer.ts';
 
 /** What the directory needs to find or create a contact; `phone` is normalised ("+447700900123"). */

@@ -1,9 +1,9 @@
 // Customers who wrote "STOP": one Durable Object per platform contact remembers it, and every
 // message to a customer goes through `sendToCustomer`, which refuses to write to them again.
 import { DurableObject } from 'cloudflare:workers';
-import type { Env } from '../src/env.ts';
-import type { PlatformClient } from '../src/platform/client.ts';
-import type { Message } from '../src/platform/types.ts';
+import type { Env } from 'agent-functions';
+import type { PlatformClient } from 'agent-functions/platform';
+import type { Message } from 'agent-functions/platform';
 
 /** Words that opt a customer out or back in, compared trimmed and case-insensitively. */
 export const STOP_WORDS = new Set(['stop', 'stopall', 'unsubscribe', 'cancel', 'end', 'quit']);

@@ -5,9 +5,10 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { parseArgs, styleText } from 'node:util';
-import { type DocumentedFunction, openApiDocument } from '../src/openapi.ts';
-import { normalizeOrigin } from '../src/url.ts';
-import { PROJECT_ROOT, parseManifest, readFromWorker, type WorkerAnswer } from './sync/manifest.ts';
+import { type DocumentedFunction, openApiDocument } from 'agent-functions/openapi';
+import { normalizeOrigin } from 'agent-functions/worker';
+import { parseManifest, readFromWorker, type WorkerAnswer } from './sync/manifest.ts';
+import { projectRoot } from './project.ts';
 
 /** npm run dev's origin: the server of a document written before anything is deployed. */
 const LOCAL_ORIGIN = 'http://127.0.0.1:8787';
@@ -72,7 +73,7 @@ export const main = async (
     return 2;
   }
   try {
-    const root = resolve(values.root ?? PROJECT_ROOT);
+    const root = resolve(values.root ?? projectRoot());
     const { status, text } = await source(root);
     // Checks the status and the shape, and passes on the Worker's message for a broken definition.
     parseManifest(status, text);
@@ -98,4 +99,3 @@ export const main = async (
   }
 };
 
-if (import.meta.url === `file://${process.argv[1]}`) process.exitCode = await main(process.argv.slice(2));

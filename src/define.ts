@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { Env } from './env.ts';
 import type { Logger } from './log.ts';
-import type { PlatformClient } from './platform/client.ts';
+import type { PlatformClient } from './platform/client/client.ts';
 
 /** What a handler receives beside its arguments. */
 export interface FunctionContext {
@@ -99,7 +99,7 @@ export const defineFunction = <S extends ParameterSchema, R>(
 export const DEFAULT_TIMEOUT_MS = 10_000;
 
 /** Default limit of a request body, in bytes. */
-export const DEFAULT_BODY_LIMIT = 64 * 1024;
+export const DEFAULT_BODY_LIMIT: number = 64 * 1024;
 
 /** What a declared secret or var may be called: an environment variable name. */
-export const SETTING_NAME = /^[A-Z][A-Z0-9_]{0,63}$/;
+export const SETTING_NAME: RegExp = /^[A-Z][A-Z0-9_]{0,63}$/;

@@ -1,6 +1,3 @@
-import type { QueuedDelivery } from './webhook/delivery.ts';
-import type { EventLedger } from './webhook/ledger.ts';
-
 /** The bindings the framework reads itself (wrangler.toml vars and `wrangler secret put`). */
 export interface FrameworkEnv {
   /** "development" only under `npm run dev`; anything else is production. */
@@ -23,10 +20,6 @@ export interface FrameworkEnv {
   PLATFORM_API_KEY?: string;
   /** Public origin of the Worker, as sync registers it; the events endpoint finds its webhook by it (default: the request's origin). */
   FUNCTIONS_BASE_URL?: string;
-  /** The queue between the events endpoint and its consumer (wrangler.toml [[queues]]). */
-  EVENTS_QUEUE?: Queue<QueuedDelivery>;
-  /** Which deliveries were already handled (wrangler.toml; absent = no deduplication). */
-  EVENT_LEDGER?: DurableObjectNamespace<EventLedger>;
   /** Rate limiter counting calls of functions that set `rateLimit` (wrangler.toml [[ratelimits]]). */
   FUNCTION_RATE_LIMIT?: RateLimit;
 }

@@ -40,7 +40,10 @@ export class FunctionError extends Error {
 }
 
 /** The JSON body of every error answer: `{"error": {"code", "message", "requestId", ...}}`. */
-export const errorBody = (error: FunctionError, requestId: string) => ({
+export const errorBody = (
+  error: FunctionError,
+  requestId: string,
+): { error: { code: string; message: string; details?: ArgumentProblem[]; requestId: string } } => ({
   error: {
     code: error.code,
     message: error.message,

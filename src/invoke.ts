@@ -7,8 +7,8 @@ import { type Env, isDevelopment } from './env.ts';
 import { FunctionError } from './errors.ts';
 import { isFunctionKey, KEY_HEADER, KEY_QUERY } from './keys.ts';
 import type { Logger } from './log.ts';
-import type { PlatformClient } from './platform/client.ts';
-import { FUNCTION_NAME } from './platform/function.ts';
+import type { PlatformClient } from './platform/client/client.ts';
+import { FUNCTION_NAME } from './platform/protocol/function.ts';
 import { checkRateLimit } from './ratelimit.ts';
 import type { RegisteredFunction, Registry } from './registry.ts';
 import { checkSignature } from './signed.ts';
@@ -27,12 +27,12 @@ export interface Invocation {
   deadline?: number;
 }
 
-/** How a Worker that opted in builds `context.platform` (src/platform/fromEnv.ts's platformFromEnv). */
+/** How a Worker that opted in builds `context.platform` (src/platform/client/fromEnv.ts's platformFromEnv). */
 export type PlatformFactory = (env: Env, signal: AbortSignal) => PlatformClient;
 
 const platformNotEnabled = (log: Logger) => {
   log.error('platform_not_enabled', {
-    hint: 'a handler used context.platform: pass platform: platformFromEnv (src/platform/fromEnv.ts) to createWorker in worker.ts',
+    hint: 'a handler used context.platform: pass platform: platformFromEnv (src/platform/client/fromEnv.ts) to createWorker in worker.ts',
   });
   return new FunctionError(
     503,

@@ -1,9 +1,9 @@
 // The OpenAPI 3.1 document of the functions, built from their manifests on request (never
 // hand-written), so platforms that import OpenAPI see the same functions, schemas and keys.
 import { KEY_HEADER, KEY_QUERY } from './keys.ts';
-import type { JsonSchema } from './parameters.ts';
+import type { JsonSchema } from './schema/parameters.ts';
 
-/** What the document needs of a function: a part of its manifest (src/describe.ts FunctionManifest). */
+/** What the document needs of a function: a part of its manifest (src/schema/describe.ts FunctionManifest). */
 export interface DocumentedFunction {
   name: string;
   description: string;
@@ -94,11 +94,20 @@ const summaryOf = (description: string) => {
   return first.length > 120 ? `${first.slice(0, 117)}...` : first;
 };
 
+/** An OpenAPI 3.1 document, as JSON. */
+export interface OpenApiDocument {
+  openapi: string;
+  info: { title: string; version: string; description?: string };
+  servers: Array<{ url: string }>;
+  paths: Record<string, unknown>;
+  components: Record<string, unknown>;
+}
+
 /**
  * The OpenAPI 3.1 document: one `POST /functions/{name}` operation per function, operationId = name.
  * @example openApiDocument(registry.names().map((n) => registry.get(n)!.manifest), 'https://fns.example.dev')
  */
-export const openApiDocument = (functions: DocumentedFunction[], serverUrl: string) => {
+export const openApiDocument = (functions: DocumentedFunction[], serverUrl: string): OpenApiDocument => {
   const schemas: Record<string, unknown> = { Error: ERROR_SCHEMA };
   const paths: Record<string, unknown> = {};
   for (const fn of functions) {

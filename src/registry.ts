@@ -1,8 +1,8 @@
 // The functions the Worker serves, each translated once per isolate on first use, so start-up
 // stays flat however many functions there are.
 import type { AnyFunctionDefinition } from './define.ts';
-import { type FunctionManifest, translateFunction } from './describe.ts';
-import type { ParameterInfo } from './parameters.ts';
+import { type FunctionManifest, translateFunction } from './schema/describe.ts';
+import type { ParameterInfo } from './schema/parameters.ts';
 
 /** A definition with what the runtime derives from it. */
 export interface RegisteredFunction {

@@ -10,7 +10,7 @@
 import type { Env } from './env.ts';
 import { FunctionError } from './errors.ts';
 import { KEY_QUERY } from './keys.ts';
-import { verifyWebhook } from './platform/signature.ts';
+import { verifyWebhook } from './platform/protocol/signature.ts';
 
 const TIMESTAMP_HEADER = 'x-webhook-timestamp';
 const SIGNATURE_HEADER = 'x-webhook-signature';

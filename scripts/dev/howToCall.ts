@@ -1,5 +1,5 @@
 // The lines `npm run dev` prints once everything runs: how to call a function, and where the console is.
-import { functionUrl } from '../../src/url.ts';
+import { functionUrl } from 'agent-functions/worker';
 
 type Schema = {
   properties?: Record<string, { type?: string; enum?: unknown[]; minimum?: number }>;

@@ -1,7 +1,7 @@
 // The local platform of `npm run dev`: its own emulator on a port that is really free (never an
 // unknown program that happens to hold the default port), and a team-inbox contact for
 // the functions that hand a conversation to a person (HANDOFF_CONTACT_ID).
-import { createPlatformClient } from '../../src/platform/client.ts';
+import { createPlatformClient } from 'agent-functions/platform';
 import { DEFAULT_PORT, type RunningEmulator, startEmulator } from '../platform/emulator.ts';
 
 export interface LocalPlatform {

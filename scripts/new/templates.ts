@@ -1,14 +1,13 @@
 // What `npm run new -- <name>` writes. Formatted as biome formats it, with the name only where no
 // line can grow past the width, so a generated file passes `npm test` whatever the name.
 
-/** The scaffold's description: \`npm test\` fails and sync refuses while a function still has it. */
-export const PLACEHOLDER_DESCRIPTION =
-  'Replace this: say what the function does and when the agent should call it. The model reads it to decide.';
+import { PLACEHOLDER_DESCRIPTION } from 'agent-functions/worker';
+
+export { PLACEHOLDER_DESCRIPTION };
 
 /** functions/<name>.ts: a working function to edit into the real one. */
 export const functionTemplate = (name: string): string => `import { z } from 'zod';
-import { defineFunction } from '../src/define.ts';
-import { FunctionError } from '../src/errors.ts';
+import { defineFunction, FunctionError } from 'agent-functions';
 
 // Created by \`npm run new -- ${name}\`. The file name is the function's name on the platform.
 // Fill in the form: what it does and when to call it, its arguments, the handler. The runtime
@@ -31,7 +30,7 @@ export default defineFunction({
 });
 `;
 
-/** test/worker/functions/<name>.test.ts: runs the function in workerd, as the platform calls it. */
+/** test/functions/<name>.test.ts: runs the function in workerd, as the platform calls it. */
 export const testTemplate = (name: string): string => `import { describe, expect, it } from 'vitest';
 import { call, errorOf } from '../helpers.ts';
 
@@ -61,7 +60,7 @@ describe(NAME, () => {
 
 /** events/<type>.ts: a working handler of one event type to edit into the real one. */
 export const eventTemplate = (type: string): string => `import { z } from 'zod';
-import { defineEvent } from '../src/webhook/define.ts';
+import { defineEvent } from 'agent-functions';
 
 // Created by \`npm run new -- --event ${type}\`. The file name is the event type the platform sends.
 // The platform shows no payloads, so keep the schema loose: name only the fields the handler reads.

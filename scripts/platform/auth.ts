@@ -1,5 +1,5 @@
 // The spec's three key placements, compared in constant time against every account's key.
-import { safeEqual } from '../../src/keys.ts';
+import { safeEqual } from 'agent-functions';
 import { EmulatorError } from './http.ts';
 import type { AccountState, EmulatorState } from './state.ts';
 

@@ -3,19 +3,19 @@ import { randomBytes } from 'node:crypto';
 import process from 'node:process';
 import { parseArgs, styleText } from 'node:util';
 import { readDevState } from '../dev/state.ts';
-import { PROJECT_ROOT } from '../sync/manifest.ts';
 import { DEFAULT_PORT, type EmulatorOptions, startEmulator } from './emulator.ts';
 import type { FaultOptions } from './faults.ts';
 import { type AccountOptions, DEFAULT_CHANNELS, defaultKey, PLAN_NAMES, PLANS, type Plan } from './state.ts';
+import { projectRoot } from '../project.ts';
 
 const HELP = `The local platform: an in-memory emulator of the messaging platform's REST API.
 
 Usage:
-  npm run platform -- [options]                      start it (default http://127.0.0.1:${DEFAULT_PORT})
-  npm run platform -- call <name> ['<json>'] [--account <plan> | --key <key>] [--url <url>]
+  agent-functions platform [options]                      start it (default http://127.0.0.1:${DEFAULT_PORT})
+  agent-functions platform call <name> ['<json>'] [--account <plan> | --key <key>] [--url <url>]
                                                      play the agent: call a registered function
-  npm run platform -- inbound <contactId> '<text>'   a customer writes in: signed message.received deliveries
-  npm run platform -- emit <type> ['<json>']         an event happens: signed deliveries of <type> with <json> as data
+  agent-functions platform inbound <contactId> '<text>'   a customer writes in: signed message.received deliveries
+  agent-functions platform emit <type> ['<json>']         an event happens: signed deliveries of <type> with <json> as data
 
 Options of the server:
   --port <n>             port (default ${DEFAULT_PORT}; 0 picks a free one)
@@ -141,7 +141,7 @@ const emulatorCall = async (
     (values.key as string[] | undefined)?.[0] ?? keysOf([]).get(account as Plan) ?? defaultKey(account as Plan);
   // Without --url: the platform of a running `npm run dev` of this project, wherever it listens.
   const base =
-    (values.url as string | undefined) ?? readDevState(PROJECT_ROOT)?.platformUrl ?? `http://127.0.0.1:${DEFAULT_PORT}`;
+    (values.url as string | undefined) ?? readDevState(projectRoot())?.platformUrl ?? `http://127.0.0.1:${DEFAULT_PORT}`;
   let response: Response;
   try {
     response = await fetch(new URL(path, base), {
@@ -197,8 +197,10 @@ const emit = async (values: Record<string, string | string[] | boolean | undefin
   if (status >= 400 || deliveries.some((delivery) => delivery.delivered === false)) process.exitCode = 1;
 };
 
-const main = async () => {
+/** `agent-functions platform`: serves until stopped, or runs one of its agent commands. */
+export const main = async (argv: string[]): Promise<number | undefined> => {
   const { values, positionals } = parseArgs({
+    args: argv,
     allowPositionals: true,
     options: {
       port: { type: 'string' },
@@ -215,13 +217,16 @@ const main = async () => {
       help: { type: 'boolean', short: 'h' },
     },
   });
-  if (values.help) return void console.log(HELP);
+  if (values.help) {
+    console.log(HELP);
+    return 0;
+  }
   const [command, first, second] = positionals;
-  if (command === undefined) return serve(values);
-  if (command === 'call' && first) return call(values, first, second);
-  if (command === 'inbound' && first && second) return inbound(values, first, second);
-  if (command === 'emit' && first) return emit(values, first, second);
-  fail(`Unknown command "${positionals.join(' ')}".\n\n${HELP}`);
+  if (command === undefined) await serve(values);
+  else if (command === 'call' && first) await call(values, first, second);
+  else if (command === 'inbound' && first && second) await inbound(values, first, second);
+  else if (command === 'emit' && first) await emit(values, first, second);
+  else fail(`Unknown command "${positionals.join(' ')}".\n\n${HELP}`);
+  return undefined;
 };
 
-main().catch((error: unknown) => fail(error instanceof Error ? error.message : String(error)));

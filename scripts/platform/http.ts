@@ -1,7 +1,7 @@
 // The emulator's answers and body reading, over fetch's Request and Response (any runtime): one
 // error type, bounded JSON bodies (the Worker's own bounded reader), JSON answers.
-import { readBody } from '../../src/args.ts';
-import { FunctionError } from '../../src/errors.ts';
+import { readBody } from 'agent-functions/worker';
+import { FunctionError } from 'agent-functions';
 import { errorShape } from './shapes.ts';
 
 /** Largest request body the emulator reads (the spec shows no limit). */

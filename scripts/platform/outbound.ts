@@ -1,6 +1,6 @@
 // The emulator's own requests (webhook deliveries, calls of functions): bounded in time and size,
 // with credentials redacted from anything it reports.
-import { webhookHeaders } from '../../src/platform/signature.ts';
+import { webhookHeaders } from 'agent-functions/platform';
 
 /** Largest answer the emulator reads back. */
 const ANSWER_LIMIT = 1024 * 1024;

@@ -13,9 +13,10 @@ import {
   eventsAccountsOf,
   loadAccountsConfig,
 } from '../sync/accounts.ts';
-import { PROJECT_ROOT, readManifest, type ServedFunction } from '../sync/manifest.ts';
+import { readManifest, type ServedFunction } from '../sync/manifest.ts';
 import { envFlags, environmentOf, runWrangler, wranglerError } from '../wrangler.ts';
 import { eventsSettings, missingLines, type Setting, settingsOf, settingsTable } from './settings.ts';
+import { projectRoot } from '../project.ts';
 
 export const HELP = `Usage: npm run secrets -- <command> [options]
 
@@ -127,7 +128,7 @@ export const runSecrets = async (argv: string[], io: SecretsIo): Promise<number>
   } catch (error) {
     return fail([(error as Error).message]);
   }
-  const root = io.root ?? PROJECT_ROOT;
+  const root = io.root ?? projectRoot();
   const wrangler = io.wrangler ?? runWrangler;
   const envArgs = envFlags(env);
   const target = env ? `environment "${env}"` : 'production (the top level of wrangler.toml)';
@@ -219,12 +220,9 @@ export const runSecrets = async (argv: string[], io: SecretsIo): Promise<number>
   return 0;
 };
 
-if (import.meta.main) {
-  const dotenv = join(PROJECT_ROOT, '.env');
+/** `agent-functions secrets`: loads .env, then runs the subcommand. */
+export const main = (argv: string[]): Promise<number> => {
+  const dotenv = join(projectRoot(), '.env');
   if (existsSync(dotenv)) process.loadEnvFile(dotenv);
-  process.exitCode = await runSecrets(process.argv.slice(2), {
-    env: process.env,
-    stdout: process.stdout,
-    stderr: process.stderr,
-  });
-}
+  return runSecrets(argv, { env: process.env, stdout: process.stdout, stderr: process.stderr });
+};

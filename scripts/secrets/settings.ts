@@ -1,7 +1,7 @@
 // The secrets and vars the project needs, from the functions' declarations (the manifest) plus the
 // framework's own (the events endpoint's accounts among them), and which of them a target lacks:
 // one line per missing one.
-import type { EventsAccount } from '../../src/webhook/accounts.ts';
+import type { EventsAccount } from 'agent-functions/events';
 import type { ServedFunction } from '../sync/manifest.ts';
 
 /** One declared setting and who needs it. */

@@ -4,11 +4,11 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { createPlatformClient, type PlatformClient } from '../../src/platform/client.ts';
-import { ACCOUNT_NAME, eventsPathOf, type KeyPlacement } from '../../src/platform/contract.ts';
-import { FUNCTION_NAME } from '../../src/platform/function.ts';
-import type { RetryInfo } from '../../src/platform/transport.ts';
-import type { EventsAccount } from '../../src/webhook/accounts.ts';
+import { createPlatformClient, type PlatformClient } from 'agent-functions/platform';
+import { ACCOUNT_NAME, eventsPathOf, type KeyPlacement } from 'agent-functions/platform';
+import { FUNCTION_NAME } from 'agent-functions/platform';
+import type { RetryInfo } from 'agent-functions/platform';
+import type { EventsAccount } from 'agent-functions/events';
 import { weakSecretProblem } from '../weakSecret.ts';
 import type { FunctionsApi } from './apply.ts';
 

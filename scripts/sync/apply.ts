@@ -3,17 +3,8 @@
 // 5), or failed for good; every round after the first starts from a fresh list, so a create whose
 // answer was lost is found, not sent again.
 import { setTimeout as sleep } from 'node:timers/promises';
-import {
-  AuthenticationError,
-  ConflictError,
-  NetworkError,
-  NotFoundError,
-  PlanError,
-  PlatformError,
-  RateLimitError,
-  ValidationError,
-} from '../../src/platform/errors.ts';
-import type { FunctionRecord, RemoteFunction } from '../../src/platform/function.ts';
+import { AuthenticationError, ConflictError, NetworkError, NotFoundError, PlanError, PlatformError, RateLimitError, ValidationError } from 'agent-functions/platform';
+import type { FunctionRecord, RemoteFunction } from 'agent-functions/platform';
 import { hasChanges, isWrite, type Plan, planSync, type WriteEntry } from './plan.ts';
 import { type AccountReport, emptyReport } from './report.ts';
 

@@ -4,7 +4,7 @@
 // (variables already set win) and exits with the run's code.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RetryInfo } from '../../src/platform/transport.ts';
+import type { RetryInfo } from 'agent-functions/platform';
 import { eventTypes } from '../generate.ts';
 import { PLACEHOLDER_DESCRIPTION } from '../new/templates.ts';
 import {
@@ -19,12 +19,13 @@ import {
 } from './accounts.ts';
 import { syncAccount } from './apply.ts';
 import { HELP, parseSyncArgs, type SyncArgs } from './args.ts';
-import { desiredFunctions, PROJECT_ROOT, readManifest, type ServedFunction, selectFunctions } from './manifest.ts';
+import { desiredFunctions, readManifest, type ServedFunction, selectFunctions } from './manifest.ts';
 import { paintFor, plain } from './paint.ts';
 import { createProgress } from './progress.ts';
 import { renderPlan, renderResult, renderStatus, statusLine } from './render.ts';
 import { type AccountReport, emptyReport, exitCodeOf, reportJson } from './report.ts';
 import { desiredWebhook, webhookApi } from './webhook.ts';
+import { projectRoot } from '../project.ts';
 
 export interface SyncIo {
   env: Record<string, string | undefined>;
@@ -75,7 +76,7 @@ export const runSync = async (argv: string[], io: SyncIo): Promise<SyncRun> => {
     io.stdout.write(HELP);
     return { exitCode: 0, reports: [] };
   }
-  const root = io.root ?? PROJECT_ROOT;
+  const root = io.root ?? projectRoot();
   const out = (text: string) => {
     if (!json) io.stdout.write(`${text}\n`);
   };
@@ -235,7 +236,7 @@ const accountsFileOf = (args: SyncArgs, root: string): [string, boolean] =>
   args.accounts ? [args.accounts, true] : [accountsFileFor(root, args.env), false];
 
 /** The variables file of an environment: .env for production, .env.NAME for --env NAME (never both). */
-export const dotenvOf = (argv: string[], root = PROJECT_ROOT): string => {
+export const dotenvOf = (argv: string[], root = projectRoot()): string => {
   let env: string | undefined;
   try {
     env = parseSyncArgs(argv).env;
@@ -245,13 +246,10 @@ export const dotenvOf = (argv: string[], root = PROJECT_ROOT): string => {
   return join(root, env ? `.env.${env}` : '.env');
 };
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const dotenv = dotenvOf(process.argv.slice(2));
+/** `agent-functions sync`: loads the environment's .env file, then syncs. */
+export const main = async (argv: string[]): Promise<number> => {
+  const dotenv = dotenvOf(argv);
   if (existsSync(dotenv)) process.loadEnvFile(dotenv);
-  const { exitCode } = await runSync(process.argv.slice(2), {
-    env: process.env,
-    stdout: process.stdout,
-    stderr: process.stderr,
-  });
-  process.exitCode = exitCode;
-}
+  const { exitCode } = await runSync(argv, { env: process.env, stdout: process.stdout, stderr: process.stderr });
+  return exitCode;
+};

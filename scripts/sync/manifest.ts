@@ -1,16 +1,16 @@
 // Reads what the Worker serves, from the Worker itself: the project runs in workerd through
 // wrangler's test harness (so functions may import `cloudflare:workers`) and answers
-// `GET /functions` with the manifest that src/describe.ts derives. Sync registers exactly that,
+// `GET /functions` with the manifest that src/schema/describe.ts derives. Sync registers exactly that,
 // each with its url carrying the function's key.
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { manifestKey } from '../../src/keys.ts';
-import type { FunctionRecord } from '../../src/platform/function.ts';
-import { functionRecord } from '../../src/platform/schemas.ts';
-import { functionUrl } from '../../src/url.ts';
+import { manifestKey } from 'agent-functions/worker';
+import type { FunctionRecord } from 'agent-functions/platform';
+import { functionRecord } from 'agent-functions/platform';
+import { functionUrl } from 'agent-functions/worker';
+import { projectRoot } from '../project.ts';
 
 /** The project's root (where wrangler.toml and functions/ live). */
-export const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 // The registration record without its url (sync adds it, with the key), plus the Worker's path.
 const manifestSchema = z.object({
@@ -75,7 +75,7 @@ export const readFromWorker = async (
   process.env.CLOUDFLARE_CF_FETCH_ENABLED ??= 'false';
   const { createTestHarness } = await import('wrangler');
   const server = createTestHarness({
-    root: options.root ?? PROJECT_ROOT,
+    root: options.root ?? projectRoot(),
     workers: [
       {
         configPath: './wrangler.toml',

@@ -3,10 +3,10 @@
 // files in events/. It rides on the functions' plan and apply (rounds, fresh lists before any
 // retry, ownership by url) as one record named `events webhook`, whose parameter map holds the
 // event types, so a changed set shows as `+ type` / `- type` lines.
-import type { PlatformClient } from '../../src/platform/client.ts';
-import { eventsPathPattern } from '../../src/platform/contract.ts';
-import type { FunctionRecord, RemoteFunction } from '../../src/platform/function.ts';
-import { normalizeOrigin } from '../../src/url.ts';
+import type { PlatformClient } from 'agent-functions/platform';
+import { eventsPathPattern } from 'agent-functions/platform';
+import type { FunctionRecord, RemoteFunction } from 'agent-functions/platform';
+import { normalizeOrigin } from 'agent-functions/worker';
 import type { FunctionsApi } from './apply.ts';
 
 /** How the webhook appears in plans and reports. */

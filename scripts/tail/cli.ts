@@ -119,6 +119,6 @@ export const runTail = async (argv: string[], io: TailIo): Promise<number> => {
   return 0;
 };
 
-if (import.meta.main) {
-  process.exitCode = await runTail(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr });
-}
+/** `agent-functions tail`. */
+export const main = (argv: string[]): Promise<number> =>
+  runTail(argv, { stdout: process.stdout, stderr: process.stderr });

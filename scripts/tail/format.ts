@@ -2,7 +2,7 @@
 // Worker's own JSON log line `invocation` (src/worker.ts) names the function, status, duration and
 // request id. Text that came from the network is made printable, and a url is shown without its
 // query string, which carries the function's key.
-import { printable } from '../../src/platform/printable.ts';
+import { printable } from 'agent-functions/platform';
 
 /** One call, as the tail shows it. */
 export interface Call {

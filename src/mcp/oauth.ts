@@ -9,7 +9,11 @@ import { AUTHORIZE_PATH, consent } from './consent.ts';
 type Fetch = (request: Request, env: Env, ctx: ExecutionContext) => Promise<Response>;
 
 /** Where the OAuth endpoints live (the Worker routes `/oauth/*` and `/.well-known/*` here). */
-export const OAUTH_PATHS = { authorize: AUTHORIZE_PATH, token: '/oauth/token', register: '/oauth/register' } as const;
+export const OAUTH_PATHS: { authorize: string; token: string; register: string } = {
+  authorize: AUTHORIZE_PATH,
+  token: '/oauth/token',
+  register: '/oauth/register',
+};
 
 /** The one scope: calling the functions. */
 export const MCP_SCOPE = 'functions';

@@ -1,5 +1,5 @@
 // GET and POST /v1/contacts.
-import { contactInput } from '../../../src/platform/schemas.ts';
+import { contactInput } from 'agent-functions/platform';
 import type { Route } from '../route.ts';
 import { paginate, validBody } from '../route.ts';
 import { contactShape, pageShape } from '../shapes.ts';

@@ -1,6 +1,6 @@
 // /v1/custom-functions per CONTRACT section 5: list (paginated), create (409 on a taken name), get,
 // update, delete.
-import { functionRecord, functionRecordUpdate } from '../../../src/platform/schemas.ts';
+import { functionRecord, functionRecordUpdate } from 'agent-functions/platform';
 import { EmulatorError } from '../http.ts';
 import type { Route } from '../route.ts';
 import { found, paginate, validBody } from '../route.ts';

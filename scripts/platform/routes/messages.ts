@@ -1,5 +1,5 @@
 // POST /v1/messages: only to an existing contact, only through a connected channel.
-import { messageInput } from '../../../src/platform/schemas.ts';
+import { messageInput } from 'agent-functions/platform';
 import { EmulatorError } from '../http.ts';
 import type { Route } from '../route.ts';
 import { validBody } from '../route.ts';

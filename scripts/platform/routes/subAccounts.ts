@@ -1,5 +1,5 @@
 // POST /v1/sub-accounts: Agency plans only; Agency includes 10, Agency Unlimited has no cap (spec).
-import { subAccountInput } from '../../../src/platform/schemas.ts';
+import { subAccountInput } from 'agent-functions/platform';
 import { EmulatorError } from '../http.ts';
 import type { Route } from '../route.ts';
 import { validBody } from '../route.ts';

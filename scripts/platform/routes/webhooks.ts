@@ -1,6 +1,6 @@
 // /v1/webhooks: create (spec), list, update and delete (CONTRACT section 7, A), and the
 // signing-secret sub-resource (read, mint or rotate, delete).
-import { webhookInput, webhookUpdate } from '../../../src/platform/schemas.ts';
+import { webhookInput, webhookUpdate } from 'agent-functions/platform';
 import { EmulatorError } from '../http.ts';
 import type { Route } from '../route.ts';
 import { found, paginate, validBody } from '../route.ts';

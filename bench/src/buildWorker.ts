@@ -1,0 +1,69 @@
+// Bundles a benchmark entry exactly as a deploy would (wrangler deploy --dry-run), as the one ES
+// module workerd loads.
+import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { gzipSync } from 'node:zlib';
+
+const run = promisify(execFile);
+
+/** The project's root folder. */
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** wrangler's own entry, run with this Node (24) so a system Node 20 never gets in the way. */
+export const WRANGLER = join(ROOT, 'node_modules/wrangler/bin/wrangler.js');
+
+/** Environment of every wrangler child: no telemetry, no prompts. */
+export const wranglerEnv = (): NodeJS.ProcessEnv => ({ ...process.env, WRANGLER_SEND_METRICS: 'false', CI: 'true' });
+
+/** What a build produced. */
+export interface BuiltWorker {
+  /** The bundled ES module, for Miniflare. */
+  scriptPath: string;
+  /** The source files the bundle holds (esbuild's metafile), relative to the root. */
+  inputs: string[];
+  bytes: number;
+  gzipBytes: number;
+}
+
+/**
+ * Builds `entry` (relative to the root, e.g. bench/workers/baseline.ts) into `outDir` with wrangler.
+ * @example await buildWorker('bench/workers/project.ts', { BENCH_FUNCTIONS: '10' }, '/tmp/bench/p10')
+ */
+export const buildWorker = async (
+  entry: string,
+  defines: Record<string, string>,
+  outDir: string,
+  options: { minify?: boolean } = {},
+): Promise<BuiltWorker> => {
+  const defineArgs = Object.entries(defines).flatMap(([key, value]) => ['--define', `${key}:${value}`]);
+  await run(
+    process.execPath,
+    [
+      WRANGLER,
+      'deploy',
+      entry,
+      '--dry-run',
+      '--outdir',
+      outDir,
+      '-c',
+      'bench/workers/wrangler.toml',
+      '--metafile',
+      join(outDir, 'meta.json'),
+      ...defineArgs,
+      ...(options.minify === false ? ['--no-minify'] : []),
+    ],
+    { cwd: ROOT, env: wranglerEnv(), maxBuffer: 16 * 1024 * 1024 },
+  );
+  const scriptPath = join(outDir, basename(entry).replace(/\.ts$/, '.js'));
+  const code = await readFile(scriptPath);
+  const meta = JSON.parse(await readFile(join(outDir, 'meta.json'), 'utf8')) as { inputs: Record<string, unknown> };
+  return {
+    scriptPath,
+    inputs: Object.keys(meta.inputs),
+    bytes: code.byteLength,
+    gzipBytes: gzipSync(code).byteLength,
+  };
+};

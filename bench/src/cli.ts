@@ -1,0 +1,185 @@
+// `npm run bench`: builds the benchmark Workers, measures every part side by side in one run, and
+// prints the tables (or --json). A benchmark, not a test: it asserts nothing about speed.
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { HELP, parseBenchArgs } from './args.ts';
+import { type BuiltWorker, buildWorker } from './buildWorker.ts';
+import { measureEventAck } from './events.ts';
+import { measureInvocation, measureInvocationCpu } from './invocation.ts';
+import { measureMemory } from './memory.ts';
+import { allTables, type BenchResults, type SizeResult, SYNC_FUNCTIONS, targetVerdicts } from './report.ts';
+import { measureStartup } from './startupCpu.ts';
+import { measureSync } from './syncBench.ts';
+import { renderMarkdown, renderTable } from './table.ts';
+import { canCountCpu } from './workerdCpu.ts';
+
+// Every Worker this run builds: entry, build-time defines, and whether part 2 profiles it.
+const BUILDS = {
+  baseline: { label: 'baseline (by hand)', entry: 'bench/workers/baseline.ts', defines: {}, profile: true },
+  baselineZod: { label: 'baseline validating with zod', entry: 'bench/workers/baselineZod.ts', defines: {}, profile: false },
+  bareZod: { label: 'bare zod', entry: 'bench/workers/bareZod.ts', defines: {}, profile: true },
+  bareZodJitless: {
+    label: 'bare zod, z.config({ jitless: true })',
+    entry: 'bench/workers/bareZod.ts',
+    defines: { BENCH_JITLESS: 'true' },
+    profile: true,
+  },
+  bareZodMini: { label: 'bare zod/mini', entry: 'bench/workers/bareZodMini.ts', defines: {}, profile: true },
+  project: { label: 'project', entry: 'bench/workers/project.ts', defines: { BENCH_FUNCTIONS: '1' }, profile: true },
+  // Each optional feature: the same project with one option of createWorker turned on.
+  projectWithPlatform: {
+    label: 'project + context.platform',
+    entry: 'bench/workers/projectWithPlatform.ts',
+    defines: { BENCH_FUNCTIONS: '1' },
+    profile: true,
+  },
+  projectWithOpenapi: {
+    label: 'project + /openapi.json',
+    entry: 'bench/workers/projectWithOpenapi.ts',
+    defines: { BENCH_FUNCTIONS: '1' },
+    profile: true,
+  },
+  projectWithMcp: {
+    label: 'project + /mcp (MCP, OAuth)',
+    entry: 'bench/workers/projectWithMcp.ts',
+    defines: { BENCH_FUNCTIONS: '1' },
+    profile: true,
+  },
+  projectWithEvents: {
+    label: 'project + events (webhook, queue)',
+    entry: 'bench/workers/projectWithEvents.ts',
+    defines: { BENCH_FUNCTIONS: '1' },
+    profile: true,
+  },
+  project10: {
+    label: 'project, 10 functions',
+    entry: 'bench/workers/project.ts',
+    defines: { BENCH_FUNCTIONS: '10' },
+    profile: false,
+  },
+  project1000: {
+    label: 'project, 1,000 functions',
+    entry: 'bench/workers/project.ts',
+    defines: { BENCH_FUNCTIONS: '1000' },
+    profile: false,
+  },
+} as const;
+
+type BuildId = keyof typeof BUILDS;
+
+const progress = (line: string) => process.stderr.write(`bench: ${line}\n`);
+
+const main = async (): Promise<number> => {
+  let args: ReturnType<typeof parseBenchArgs>;
+  try {
+    args = parseBenchArgs(process.argv.slice(2));
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n\n${HELP}`);
+    return 2;
+  }
+  if (args.help) {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  const { settings } = args;
+  const results: BenchResults = {
+    machine: {
+      cpus: cpus().length,
+      cpuModel: cpus()[0]?.model ?? 'unknown',
+      node: process.version,
+      date: new Date().toISOString(),
+    },
+    settings,
+  };
+  const dir = await mkdtemp(join(tmpdir(), 'agent-functions-bench-'));
+  try {
+    const built = {} as Record<BuildId, BuiltWorker>;
+    // Two builds at a time: one per core.
+    const ids = Object.keys(BUILDS) as BuildId[];
+    for (let i = 0; i < ids.length; i += 2) {
+      const pair = ids.slice(i, i + 2);
+      progress(`building ${pair.map((id) => BUILDS[id].label).join(' and ')}`);
+      const outputs = await Promise.all(
+        pair.map((id) => buildWorker(BUILDS[id].entry, BUILDS[id].defines, join(dir, id))),
+      );
+      pair.forEach((id, j) => {
+        built[id] = outputs[j] as BuiltWorker;
+      });
+    }
+
+    const profiled = (Object.keys(BUILDS) as BuildId[]).filter((id) => BUILDS[id].profile);
+    const startup =
+      args.parts.includes('size') && (await canCountCpu())
+        ? await measureStartup(
+            Object.fromEntries(
+              await Promise.all(
+                profiled.map(async (id) => [id, await readFile(built[id].scriptPath, 'utf8')] as const),
+              ),
+            ),
+            settings.startupRuns,
+            settings.startupCopies,
+            progress,
+          )
+        : {};
+    if (args.parts.includes('size')) {
+      results.size = profiled.map(
+        (id): SizeResult => ({
+          worker: BUILDS[id].label,
+          gzipBytes: built[id].gzipBytes,
+          startupMs: startup[id] ?? [],
+        }),
+      );
+    }
+
+    if (args.parts.includes('invocation')) {
+      progress('invocation: warm-up, then interleaved rounds');
+      results.invocation = await measureInvocation(
+        {
+          baseline: built.baseline,
+          baselineZod: built.baselineZod,
+          project10: built.project10,
+          project1000: built.project1000,
+        },
+        settings,
+        progress,
+      );
+      progress('invocation: CPU per call inside each isolate, alternating batches');
+      results.invocationCpu = await measureInvocationCpu(
+        {
+          baseline: built.baseline,
+          baselineZod: built.baselineZod,
+          project10: built.project10,
+          project1000: built.project1000,
+        },
+        settings,
+      );
+      progress('invocation: event deliveries against function calls');
+      results.events = await measureEventAck(built.projectWithEvents, settings, progress);
+    }
+    if (args.parts.includes('memory')) {
+      progress('memory: 10 and 1,000 functions');
+      results.memory = [await measureMemory(10), await measureMemory(1000)];
+    }
+    if (args.parts.includes('sync')) {
+      progress(`sync: ${SYNC_FUNCTIONS} functions against the local emulator`);
+      results.sync = await measureSync(SYNC_FUNCTIONS, { storm: settings.storm });
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+
+  if (args.json) {
+    process.stdout.write(`${JSON.stringify({ ...results, targets: targetVerdicts(results) }, null, 2)}\n`);
+  } else {
+    const { cpus: count, cpuModel, node, date } = results.machine;
+    const render = args.markdown ? renderMarkdown : renderTable;
+    process.stdout.write(
+      `agent-functions benchmark, ${date}: ${count} x ${cpuModel}, Node ${node}${args.quick ? ' (--quick: a smoke run, too noisy to quote)' : ''}\n\n`,
+    );
+    process.stdout.write(`${allTables(results).map(render).join('\n\n')}\n`);
+  }
+  return 0;
+};
+
+process.exitCode = await main();

@@ -1,0 +1,82 @@
+// Part 1c: how long a signed event delivery takes to be acknowledged (202 once queued), against a
+// function call on the same Worker, interleaved round by round. The Worker reads its webhook's
+// signing secret from the local platform emulator (as it reads it from the platform in production)
+// once, then from its cache; the queue is Miniflare's, with no consumer, so only the
+// acknowledgement is timed.
+import { BENCH_EVENT_TYPE, EVENT_BODY } from '../workers/event.ts';
+import { QUOTE_FUNCTION } from '../workers/quote.ts';
+import { functionKey } from 'agent-functions/worker';
+import { createPlatformClient } from 'agent-functions/platform';
+import { EVENTS_PATH } from 'agent-functions/platform';
+import { startEmulator } from '../../scripts/platform/emulator.ts';
+import type { BuiltWorker } from './buildWorker.ts';
+import { signatureHeaders, VALID_BODY } from './invocation.ts';
+import { type LoadResult, loadTest } from './loadTest.ts';
+import { BENCH_SECRET, serveWorker } from './serveWorker.ts';
+
+/** The origin the Worker believes it serves; the webhook is registered under it. */
+const BENCH_ORIGIN = 'https://bench.example';
+
+/** Every round of both cases. */
+export interface EventAckRounds {
+  delivery: LoadResult[];
+  call: LoadResult[];
+}
+
+/**
+ * Serves `built` (bench/workers/projectWithEvents.ts) against a local platform holding its webhook and runs
+ * `rounds` interleaved rounds of deliveries and function calls after a warm-up.
+ * @example await measureEventAck(built.projectWithEvents10, { rounds: 4, seconds: 2, connections: 10, warmupSeconds: 1 })
+ */
+export const measureEventAck = async (
+  built: BuiltWorker,
+  options: { rounds: number; seconds: number; connections: number; warmupSeconds: number },
+  progress: (line: string) => void = () => {},
+): Promise<EventAckRounds> => {
+  const platform = await startEmulator({ port: 0, rateLimit: false });
+  try {
+    const account = platform.accounts[0];
+    if (!account) throw new Error('the local platform has no account');
+    // Registered and read as sync and the Worker do: through the project's platform client.
+    const client = createPlatformClient({ baseUrl: platform.url, apiKey: account.apiKey });
+    const webhook = await client.webhooks.create({ url: `${BENCH_ORIGIN}${EVENTS_PATH}`, events: [BENCH_EVENT_TYPE] });
+    const { secret } = await client.webhooks.signingSecret.get(webhook.id);
+    const served = await serveWorker(built.scriptPath, {
+      bindings: { FUNCTIONS_BASE_URL: BENCH_ORIGIN, PLATFORM_API_KEY: account.apiKey, PLATFORM_BASE_URL: platform.url },
+      queueProducers: { EVENTS_QUEUE: 'bench-events' },
+    });
+    try {
+      const key = await functionKey(BENCH_SECRET, QUOTE_FUNCTION);
+      const headers = await signatureHeaders(EVENT_BODY, secret);
+      const cases = {
+        delivery: { url: new URL(EVENTS_PATH, served.url).href, body: EVENT_BODY, expectStatus: 202, headers },
+        call: {
+          url: new URL(`/functions/${QUOTE_FUNCTION}?key=${key}`, served.url).href,
+          body: VALID_BODY,
+          expectStatus: 200,
+        },
+      };
+      const rounds: EventAckRounds = { delivery: [], call: [] };
+      const names = Object.keys(cases) as (keyof EventAckRounds)[];
+      for (const name of names)
+        await loadTest(cases[name], { connections: options.connections, seconds: options.warmupSeconds });
+      for (let round = 0; round < options.rounds; round++) {
+        for (const name of round % 2 === 0 ? names : [...names].reverse()) {
+          const result = await loadTest(cases[name], { connections: options.connections, seconds: options.seconds });
+          if (result.unexpected > 0) {
+            throw new Error(
+              `event ${name}: ${result.unexpected} of ${result.responses} answers had the wrong status or failed`,
+            );
+          }
+          rounds[name].push(result);
+        }
+        progress(`events round ${round + 1}/${options.rounds} done`);
+      }
+      return rounds;
+    } finally {
+      await served.stop();
+    }
+  } finally {
+    await platform.close();
+  }
+};

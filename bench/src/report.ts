@@ -1,0 +1,339 @@
+// Results -> tables and target verdicts. Pure: the runner measures, this file only reads numbers.
+import type { BenchSettings } from './args.ts';
+import type { EventAckRounds } from './events.ts';
+import type { CaseId, InvocationCpu, InvocationRounds } from './invocation.ts';
+import type { LoadResult } from './loadTest.ts';
+import type { MemoryResult } from './memory.ts';
+import { median, pairedDifference, pairedDifferences, pairedRatio, percentile } from './stats.ts';
+import type { SyncRunResult } from './syncBench.ts';
+import type { Cell, Table } from './table.ts';
+
+/** Size and start-up of one bundled Worker. */
+export interface SizeResult {
+  worker: string;
+  gzipBytes: number;
+  /** workerd main-thread CPU of each start-up sample (bench/src/startupCpu.ts), in ms; entry k of every Worker was measured side by side. */
+  startupMs: number[];
+}
+
+/** Everything one run measured; absent parts were not run, `pending` says why. */
+export interface BenchResults {
+  machine: { cpus: number; cpuModel: string; node: string; date: string };
+  settings: BenchSettings;
+  invocation?: InvocationRounds;
+  invocationCpu?: InvocationCpu;
+  /** Part 1c: event deliveries acknowledged, beside function calls on the same Worker. */
+  events?: EventAckRounds;
+  size?: SizeResult[];
+  sync?: SyncRunResult[] | { pending: string };
+  memory?: MemoryResult[];
+}
+
+/** One target of the README and whether this run met it. */
+export interface TargetVerdict {
+  target: string;
+  measured: string;
+  met: boolean;
+}
+
+/** Functions whose sync is measured, and the emulator's list page size (its default). */
+export const SYNC_FUNCTIONS = 200;
+export const SYNC_PAGE_SIZE = 20;
+
+const KIB = 1024;
+const ratio = (value: number) => (Number.isFinite(value) ? `${value.toFixed(2)}x` : 'n/a');
+const rounds = (inv: InvocationRounds, id: CaseId, metric: keyof LoadResult) => inv[id].map((r) => r[metric]);
+const med = (inv: InvocationRounds, id: CaseId, metric: keyof LoadResult) => median(rounds(inv, id, metric));
+const paired = (inv: InvocationRounds, a: CaseId, b: CaseId, metric: keyof LoadResult) =>
+  pairedRatio(rounds(inv, a, metric), rounds(inv, b, metric));
+
+/** The ratios the targets are judged on, each the median of per-round paired ratios. */
+export const invocationRatios = (inv: InvocationRounds) => ({
+  validThroughput: paired(inv, 'project-10/valid', 'baseline/valid', 'requestsPerSecond'),
+  validP50: paired(inv, 'project-10/valid', 'baseline/valid', 'p50Ms'),
+  validP99: paired(inv, 'project-10/valid', 'baseline/valid', 'p99Ms'),
+  invalidThroughput: paired(inv, 'project-10/invalid', 'baseline/invalid', 'requestsPerSecond'),
+  invalidP50: paired(inv, 'project-10/invalid', 'baseline/invalid', 'p50Ms'),
+  invalidP99: paired(inv, 'project-10/invalid', 'baseline/invalid', 'p99Ms'),
+  validZodThroughput: paired(inv, 'baseline-zod/valid', 'baseline/valid', 'requestsPerSecond'),
+  validOverZodThroughput: paired(inv, 'project-10/valid', 'baseline-zod/valid', 'requestsPerSecond'),
+  invalidZodP50: paired(inv, 'baseline-zod/invalid', 'baseline/invalid', 'p50Ms'),
+  invalidOverZodP50: paired(inv, 'project-10/invalid', 'baseline-zod/invalid', 'p50Ms'),
+  manyP50: paired(inv, 'project-1000/valid', 'project-10/valid', 'p50Ms'),
+  manyThroughput: paired(inv, 'project-1000/valid', 'project-10/valid', 'requestsPerSecond'),
+});
+
+/** Part 1 as a table: medians per case, and ratios against the case each is compared with. */
+export const invocationTable = (inv: InvocationRounds, settings: BenchSettings): Table => {
+  const r = invocationRatios(inv);
+  const row = (label: string, id: CaseId, against: string, ratios: [number, number, number] | null): Cell[] => [
+    label,
+    med(inv, id, 'requestsPerSecond'),
+    med(inv, id, 'p50Ms'),
+    med(inv, id, 'p99Ms'),
+    against,
+    ...(ratios ? ratios.map(ratio) : [null, null, null]),
+  ];
+  return {
+    title: '1. Invocation on local workerd (medians of interleaved rounds)',
+    columns: ['call', 'req/s', 'p50 ms', 'p99 ms', 'ratio vs', 'req/s x', 'p50 x', 'p99 x'],
+    rows: [
+      row('project, 10 functions, valid', 'project-10/valid', 'baseline', [r.validThroughput, r.validP50, r.validP99]),
+      row('baseline (by hand), valid', 'baseline/valid', '-', null),
+      row('baseline validating with zod, valid', 'baseline-zod/valid', 'baseline', [
+        r.validZodThroughput,
+        paired(inv, 'baseline-zod/valid', 'baseline/valid', 'p50Ms'),
+        paired(inv, 'baseline-zod/valid', 'baseline/valid', 'p99Ms'),
+      ]),
+      row('project, 1,000 functions, valid', 'project-1000/valid', '10 functions', [
+        r.manyThroughput,
+        r.manyP50,
+        paired(inv, 'project-1000/valid', 'project-10/valid', 'p99Ms'),
+      ]),
+      row('project, 10 functions, invalid (422)', 'project-10/invalid', 'baseline', [
+        r.invalidThroughput,
+        r.invalidP50,
+        r.invalidP99,
+      ]),
+      row('baseline (by hand), invalid (422)', 'baseline/invalid', '-', null),
+      row('baseline validating with zod, invalid (422)', 'baseline-zod/invalid', 'baseline', [
+        paired(inv, 'baseline-zod/invalid', 'baseline/invalid', 'requestsPerSecond'),
+        r.invalidZodP50,
+        paired(inv, 'baseline-zod/invalid', 'baseline/invalid', 'p99Ms'),
+      ]),
+      row('project with a signing secret, unsigned call', 'project-signing/unsigned', '-', null),
+      row('project with a signing secret, signed call', 'project-signing/signed', 'unsigned call', [
+        paired(inv, 'project-signing/signed', 'project-signing/unsigned', 'requestsPerSecond'),
+        paired(inv, 'project-signing/signed', 'project-signing/unsigned', 'p50Ms'),
+        paired(inv, 'project-signing/signed', 'project-signing/unsigned', 'p99Ms'),
+      ]),
+    ],
+    notes: [
+      `${settings.connections} connections, closed loop (autocannon), ${settings.rounds} round(s) of ${settings.seconds} s per call after a warm-up; ratios are medians of per-round paired ratios.`,
+      `Split of the valid-call gap: zod alone ${ratio(r.validZodThroughput)} of the baseline's req/s; the framework around zod ${ratio(r.validOverZodThroughput)} of the zod baseline's.`,
+    ],
+  };
+};
+
+/** The CPU ratios, each the median of per-batch paired ratios. */
+export const cpuRatios = (cpu: InvocationCpu) => ({
+  valid: pairedRatio(cpu.valid.project10, cpu.valid.baseline),
+  validOverZod: pairedRatio(cpu.valid.project10, cpu.valid.baselineZod),
+  validZod: pairedRatio(cpu.valid.baselineZod, cpu.valid.baseline),
+  invalid: pairedRatio(cpu.invalid.project10, cpu.invalid.baseline),
+  invalidOverZod: pairedRatio(cpu.invalid.project10, cpu.invalid.baselineZod),
+  invalidZod: pairedRatio(cpu.invalid.baselineZod, cpu.invalid.baseline),
+  many: pairedRatio(cpu.valid.project1000, cpu.valid.project10),
+});
+
+/** Part 1b as a table: CPU per call inside the isolate, and its paired ratios. */
+export const cpuTable = (cpu: InvocationCpu, settings: BenchSettings): Table => {
+  const r = cpuRatios(cpu);
+  const row = (label: string, values: number[], against: string, value: number | null): Cell[] => [
+    label,
+    median(values),
+    against,
+    value === null ? null : ratio(value),
+  ];
+  return {
+    title: '1b. CPU per call inside the isolate (workerd main thread, medians of alternating batches)',
+    columns: ['call', 'CPU us/call', 'ratio vs', 'CPU x'],
+    rows: [
+      row('project, 10 functions, valid', cpu.valid.project10, 'baseline', r.valid),
+      row('baseline (by hand), valid', cpu.valid.baseline, '-', null),
+      row('baseline validating with zod, valid', cpu.valid.baselineZod, 'baseline', r.validZod),
+      row('project, 10 functions, valid', cpu.valid.project10, 'zod baseline', r.validOverZod),
+      row('project, 1,000 functions, valid', cpu.valid.project1000, '10 functions', r.many),
+      row('project, 10 functions, invalid (422)', cpu.invalid.project10, 'baseline', r.invalid),
+      row('baseline (by hand), invalid (422)', cpu.invalid.baseline, '-', null),
+      row('baseline validating with zod, invalid (422)', cpu.invalid.baselineZod, 'baseline', r.invalidZod),
+      row('project, 10 functions, invalid (422)', cpu.invalid.project10, 'zod baseline', r.invalidOverZod),
+    ],
+    notes: [
+      `A driver in each Worker's isolate calls its fetch handler ${settings.cpuCalls} times per batch (Request and Response objects, no socket); ${settings.cpuBatches} batches per Worker, alternating; CPU = Linux schedstat of workerd's main thread.`,
+      'Lower is better; 1/ratio is the throughput ratio a CPU-bound isolate would reach (the sockets, which cost every Worker alike, are left out).',
+    ],
+  };
+};
+
+/** Part 1c as a table: a signed event delivery's acknowledgement against a function call. */
+export const eventsTable = (events: EventAckRounds, settings: BenchSettings): Table => {
+  const metric = (name: keyof EventAckRounds, key: keyof LoadResult) => median(events[name].map((r) => r[key]));
+  const versus = (key: keyof LoadResult) =>
+    ratio(
+      pairedRatio(
+        events.delivery.map((r) => r[key]),
+        events.call.map((r) => r[key]),
+      ),
+    );
+  const row = (label: string, name: keyof EventAckRounds, against: string, ratios: Cell[]): Cell[] => [
+    label,
+    Math.round(metric(name, 'requestsPerSecond')),
+    metric(name, 'p50Ms'),
+    metric(name, 'p99Ms'),
+    against,
+    ...ratios,
+  ];
+  return {
+    title: '1c. Event delivery acknowledged (202 once queued), on the project Worker with events',
+    columns: ['request', 'req/s', 'p50 ms', 'p99 ms', 'ratio vs', 'req/s x', 'p50 x', 'p99 x'],
+    rows: [
+      row('signed delivery to /events', 'delivery', 'function call', [
+        versus('requestsPerSecond'),
+        versus('p50Ms'),
+        versus('p99Ms'),
+      ]),
+      row('valid function call, same Worker', 'call', '-', [null, null, null]),
+    ],
+    notes: [
+      `${settings.connections} connections, ${settings.rounds} interleaved round(s) of ${settings.seconds} s. A delivery reads the body, verifies the signature with the webhook's secret (read once from the local platform, then cached), and sends the delivery to the queue (Miniflare's, no consumer) before it answers.`,
+    ],
+  };
+};
+
+/** Size rows of the project with one optional feature turned on are labelled `project + <feature>`. */
+export const FEATURE_PREFIX = 'project + ';
+
+/** Part 2 as a table, with the framework's own share (project minus bare zod). */
+export const sizeTable = (size: SizeResult[]): Table => {
+  const byName = new Map(size.map((s) => [s.worker, s]));
+  const startup = (s: SizeResult | undefined) => (s ? median(s.startupMs) : Number.NaN);
+  const project = byName.get('project');
+  const bare = byName.get('bare zod');
+  const rows = size.map((s): Cell[] => [s.worker, s.gzipBytes / KIB, startup(s), s.startupMs.length]);
+  const notes: string[] = [];
+  if (project && bare) {
+    const differences = pairedDifferences(project.startupMs, bare.startupMs);
+    rows.push([
+      'framework share (project - bare zod)',
+      (project.gzipBytes - bare.gzipBytes) / KIB,
+      median(differences),
+      null,
+    ]);
+    notes.push(
+      `The share's start-up is the median of ${differences.length} paired differences; their middle half spans ${percentile(differences, 25).toFixed(2)} to ${percentile(differences, 75).toFixed(2)} ms.`,
+    );
+  }
+  // What each optional feature adds to the project that turns it on (a project without it pays nothing).
+  for (const feature of size.filter((s) => s.worker.startsWith(FEATURE_PREFIX))) {
+    if (!project) break;
+    rows.push([
+      `${feature.worker.slice(FEATURE_PREFIX.length)}: cost when turned on`,
+      (feature.gzipBytes - project.gzipBytes) / KIB,
+      pairedDifference(feature.startupMs, project.startupMs),
+      null,
+    ]);
+  }
+  return {
+    title: '2. Bundle size and start-up',
+    columns: ['worker', 'gzip KiB', 'start-up CPU ms', 'runs'],
+    rows,
+    notes: [
+      'gzip: node:zlib (default level) of the module wrangler deploy --dry-run bundles (minified, as deployed).',
+      "start-up: CPU time of workerd's main thread (Linux schedstat, not wall-clock) for an isolate's first request, which compiles and evaluates the bundle, minus an empty bundle's; median of fresh isolates, several per workerd process, in rotated order.",
+      ...notes,
+    ],
+  };
+};
+
+/** Part 3 as a table, or a line saying why it is pending. */
+export const syncTable = (sync: BenchResults['sync']): Table => {
+  if (!sync || !Array.isArray(sync)) {
+    return {
+      title: `3. Sync of ${SYNC_FUNCTIONS} functions`,
+      columns: ['run', 'status'],
+      rows: [['all', 'pending']],
+      notes: [sync && 'pending' in sync ? sync.pending : 'not run'],
+    };
+  }
+  return {
+    title: `3. Sync of ${SYNC_FUNCTIONS} functions against the local emulator`,
+    columns: ['run', 'list requests', 'writes', '429s', 'wall ms', 'result'],
+    rows: sync.map((s) => [s.scenario, s.reads, s.writes, s.rateLimited, s.wallMs, s.status]),
+    notes: [
+      `Counted from the emulator's request log; list pages hold ${SYNC_PAGE_SIZE} functions; writes include retried ones.`,
+    ],
+  };
+};
+
+/** Part 4 as a table. */
+export const memoryTable = (memory: MemoryResult[]): Table => ({
+  title: '4. Heap retained per registered function (Node 24, V8, --expose-gc)',
+  columns: ['functions', 'definition KiB', 'registered + translated KiB'],
+  rows: memory.map((m) => [m.count, m.definitionBytes / KIB, m.registeredBytes / KIB]),
+  notes: ['heapUsed after gc, minus the same before, divided by the functions (about 1,000 in all per row).'],
+});
+
+/** Every target of the issue that this run has numbers for, met or not. */
+export const targetVerdicts = (results: BenchResults): TargetVerdict[] => {
+  const verdicts: TargetVerdict[] = [];
+  const add = (target: string, value: number, met: boolean, format = ratio) =>
+    verdicts.push({ target, measured: format(value), met: Number.isFinite(value) && met });
+  if (results.invocation) {
+    const r = invocationRatios(results.invocation);
+    add('valid-call throughput >= 0.9x baseline', r.validThroughput, r.validThroughput >= 0.9);
+    add('valid-call p99 <= 1.15x baseline', r.validP99, r.validP99 <= 1.15);
+    add('invalid-call p50 <= 1.25x baseline', r.invalidP50, r.invalidP50 <= 1.25);
+    add('1,000 functions: p50 <= 1.1x of 10 functions', r.manyP50, r.manyP50 <= 1.1);
+    add(
+      'stretch: valid-call throughput >= 0.95x the zod baseline',
+      r.validOverZodThroughput,
+      r.validOverZodThroughput >= 0.95,
+    );
+  }
+  if (results.invocationCpu) {
+    // The same targets read from CPU per call (part 1b): throughput is 1 / CPU x, a p50 scales with CPU x.
+    const c = cpuRatios(results.invocationCpu);
+    const inverse = (v: number) => `${(1 / v).toFixed(2)}x (CPU ${v.toFixed(2)}x)`;
+    add('valid-call throughput >= 0.9x baseline, by CPU per call', c.valid, 1 / c.valid >= 0.9, inverse);
+    add('invalid-call p50 <= 1.25x baseline, by CPU per call', c.invalid, c.invalid <= 1.25);
+    add('1,000 functions <= 1.1x of 10 functions, by CPU per call', c.many, c.many <= 1.1);
+    add('stretch: >= 0.95x the zod baseline, by CPU per call', c.validOverZod, 1 / c.validOverZod >= 0.95, inverse);
+  }
+  const project = results.size?.find((s) => s.worker === 'project');
+  const bare = results.size?.find((s) => s.worker === 'bare zod');
+  if (project && bare) {
+    const kib = (project.gzipBytes - bare.gzipBytes) / KIB;
+    add('framework share <= 10 KiB gzip', kib, kib <= 10, (v) => `${v.toFixed(1)} KiB`);
+    const ms = pairedDifference(project.startupMs, bare.startupMs);
+    add('framework share <= 2 ms start-up CPU', ms, ms <= 2, (v) => `${v.toFixed(1)} ms`);
+  }
+  if (Array.isArray(results.sync)) {
+    const noop = results.sync.find((s) => s.scenario === 'no-op rerun');
+    const changed = results.sync.find((s) => s.scenario === '10 changed');
+    const pages = Math.ceil(SYNC_FUNCTIONS / SYNC_PAGE_SIZE);
+    if (noop) {
+      verdicts.push({
+        target: `no-op sync: zero writes, only the ${pages} list pages`,
+        measured: `${noop.writes} writes, ${noop.reads} reads`,
+        met: noop.writes === 0 && noop.reads === pages,
+      });
+    }
+    if (changed) {
+      verdicts.push({
+        target: '10 changed: exactly 10 writes',
+        measured: `${changed.writes} writes`,
+        met: changed.writes === 10,
+      });
+    }
+  }
+  return verdicts;
+};
+
+/** The verdicts as a table. */
+export const targetsTable = (verdicts: TargetVerdict[]): Table => ({
+  title: 'Targets',
+  columns: ['target', 'measured', 'met'],
+  rows: verdicts.map((v) => [v.target, v.measured, v.met ? 'yes' : 'NO']),
+});
+
+/** Every table of a run, in the README's order. */
+export const allTables = (results: BenchResults): Table[] => [
+  ...(results.invocation ? [invocationTable(results.invocation, results.settings)] : []),
+  ...(results.invocationCpu ? [cpuTable(results.invocationCpu, results.settings)] : []),
+  ...(results.events ? [eventsTable(results.events, results.settings)] : []),
+  ...(results.size ? [sizeTable(results.size)] : []),
+  ...(results.sync ? [syncTable(results.sync)] : []),
+  ...(results.memory ? [memoryTable(results.memory)] : []),
+  targetsTable(targetVerdicts(results)),
+];

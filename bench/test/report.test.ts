@@ -1,0 +1,146 @@
+import { describe, expect, it } from 'vitest';
+import { parseBenchArgs, QUICK_SETTINGS } from '../src/args.ts';
+import type { InvocationCpu, InvocationRounds } from '../src/invocation.ts';
+import type { LoadResult } from '../src/loadTest.ts';
+import {
+  allTables,
+  type BenchResults,
+  invocationTable,
+  sizeTable,
+  targetVerdicts,
+} from '../src/report.ts';
+import type { SyncRunResult } from '../src/syncBench.ts';
+
+const load = (requestsPerSecond: number, p50Ms: number, p99Ms: number): LoadResult => ({
+  requestsPerSecond,
+  p50Ms,
+  p99Ms,
+  responses: 1000,
+  unexpected: 0,
+});
+
+const invocation = (project: LoadResult, invalid: LoadResult, many: LoadResult): InvocationRounds => ({
+  'project-10/valid': [project],
+  'baseline/valid': [load(1000, 4, 10)],
+  'baseline-zod/valid': [load(980, 4.1, 10)],
+  'project-1000/valid': [many],
+  'project-10/invalid': [invalid],
+  'baseline/invalid': [load(1000, 4, 10)],
+  'baseline-zod/invalid': [load(960, 4.2, 10)],
+  'project-signing/unsigned': [load(950, 4.2, 11)],
+  'project-signing/signed': [load(900, 4.4, 12)],
+});
+
+const sync = (noopWrites: number, changedWrites: number): SyncRunResult[] => [
+  { scenario: 'first run', reads: 1, writes: 200, rateLimited: 0, wallMs: 500, status: 'synced' },
+  { scenario: 'no-op rerun', reads: 10, writes: noopWrites, rateLimited: 0, wallMs: 20, status: 'in-sync' },
+  { scenario: '10 changed', reads: 10, writes: changedWrites, rateLimited: 0, wallMs: 30, status: 'synced' },
+];
+
+const results = (overrides: Partial<BenchResults>): BenchResults => ({
+  machine: { cpus: 2, cpuModel: 'test', node: 'v24', date: '2026-01-01T00:00:00Z' },
+  settings: QUICK_SETTINGS,
+  ...overrides,
+});
+
+describe('bench report', () => {
+  it('meets every target when the project keeps up with the baselines', () => {
+    const verdicts = targetVerdicts(
+      results({
+        invocation: invocation(load(950, 4.2, 11), load(900, 4.8, 12), load(950, 4.4, 11)),
+        size: [
+          { worker: 'bare zod', gzipBytes: 100 * 1024, startupMs: [20, 22, 21] },
+          { worker: 'project', gzipBytes: 108 * 1024, startupMs: [22, 23, 22] },
+        ],
+        sync: sync(0, 10),
+      }),
+    );
+    expect(verdicts).toHaveLength(9);
+    expect(verdicts.filter((v) => !v.met)).toEqual([]);
+  });
+
+  it('says which targets are missed and by how much', () => {
+    const verdicts = targetVerdicts(
+      results({
+        invocation: invocation(load(800, 5, 13), load(700, 6, 14), load(800, 6, 13)),
+        size: [
+          { worker: 'bare zod', gzipBytes: 100 * 1024, startupMs: [20] },
+          { worker: 'project', gzipBytes: 116 * 1024, startupMs: [25] },
+        ],
+        sync: sync(3, 12),
+      }),
+    );
+    const missed = Object.fromEntries(verdicts.filter((v) => !v.met).map((v) => [v.target, v.measured]));
+    expect(missed).toEqual({
+      'valid-call throughput >= 0.9x baseline': '0.80x',
+      'valid-call p99 <= 1.15x baseline': '1.30x',
+      'invalid-call p50 <= 1.25x baseline': '1.50x',
+      '1,000 functions: p50 <= 1.1x of 10 functions': '1.20x',
+      'stretch: valid-call throughput >= 0.95x the zod baseline': '0.82x',
+      'framework share <= 10 KiB gzip': '16.0 KiB',
+      'framework share <= 2 ms start-up CPU': '5.0 ms',
+      'no-op sync: zero writes, only the 10 list pages': '3 writes, 10 reads',
+      '10 changed: exactly 10 writes': '12 writes',
+    });
+  });
+
+  it("splits the valid call's gap into zod's part and the framework's", () => {
+    const table = invocationTable(invocation(load(784, 5, 12), load(900, 5, 12), load(800, 5, 12)), QUICK_SETTINGS);
+    expect(table.rows).toHaveLength(9);
+    expect(table.notes?.[1]).toBe(
+      "Split of the valid-call gap: zod alone 0.98x of the baseline's req/s; the framework around zod 0.80x of the zod baseline's.",
+    );
+  });
+
+  it('judges the throughput targets again from CPU per call, pairing batch k of every Worker', () => {
+    const invocationCpu: InvocationCpu = {
+      valid: { baseline: [100, 200], baselineZod: [104, 208], project10: [108, 218], project1000: [110, 220] },
+      invalid: { baseline: [100, 200], baselineZod: [120, 240], project10: [130, 252], project1000: [0, 0] },
+    };
+    const verdicts = targetVerdicts(results({ invocationCpu }));
+    expect(verdicts).toEqual([
+      { target: 'valid-call throughput >= 0.9x baseline, by CPU per call', measured: '0.92x (CPU 1.08x)', met: true },
+      { target: 'invalid-call p50 <= 1.25x baseline, by CPU per call', measured: '1.28x', met: false },
+      { target: '1,000 functions <= 1.1x of 10 functions, by CPU per call', measured: '1.01x', met: true },
+      { target: 'stretch: >= 0.95x the zod baseline, by CPU per call', measured: '0.96x (CPU 1.04x)', met: true },
+    ]);
+    const table = allTables(results({ invocationCpu })).find((t) => t.title.startsWith('1b.'));
+    expect(table?.rows[1]).toEqual(['baseline (by hand), valid', 150, '-', null]);
+  });
+
+  it("reads an event delivery's acknowledgement against a function call on the same Worker, round by round", () => {
+    const events = { delivery: [load(500, 6, 20), load(400, 8, 30)], call: [load(1000, 3, 10), load(1000, 4, 10)] };
+    const table = allTables(results({ events })).find((t) => t.title.startsWith('1c.'));
+    expect(table?.rows).toEqual([
+      ['signed delivery to /events', 450, 7, 25, 'function call', '0.45x', '2.00x', '2.50x'],
+      ['valid function call, same Worker', 1000, 3.5, 10, '-', null, null, null],
+    ]);
+  });
+
+  it('adds the framework share as project minus bare zod', () => {
+    const table = sizeTable([
+      { worker: 'bare zod', gzipBytes: 100 * 1024, startupMs: [20, 30, 25] },
+      { worker: 'project', gzipBytes: 110 * 1024, startupMs: [28, 26, 27] },
+    ]);
+    expect(table.rows.at(-1)).toEqual(['framework share (project - bare zod)', 10, 2, null]);
+  });
+
+  it('marks sync as pending, with the reason, when it could not be measured', () => {
+    const tables = allTables(results({ sync: { pending: 'sync is not ready' } }));
+    const syncPart = tables.find((t) => t.title.startsWith('3.'));
+    expect(syncPart?.rows).toEqual([['all', 'pending']]);
+    expect(syncPart?.notes).toEqual(['sync is not ready']);
+  });
+
+  it('runs only the parts --only names, and refuses a part it does not know', () => {
+    expect(parseBenchArgs([]).parts).toEqual(['size', 'invocation', 'memory', 'sync']);
+    expect(parseBenchArgs(['--only', 'size,sync']).parts).toEqual(['size', 'sync']);
+    expect(() => parseBenchArgs(['--only', 'speed'])).toThrow(/--only takes size, invocation, memory, sync/);
+  });
+
+  it('reads --quick and --json, and refuses unknown flags', () => {
+    expect(parseBenchArgs(['--quick', '--json'])).toMatchObject({ quick: true, json: true, settings: { rounds: 1 } });
+    expect(parseBenchArgs([]).settings.rounds).toBeGreaterThan(1);
+    expect(() => parseBenchArgs(['--fast'])).toThrow();
+  });
+});

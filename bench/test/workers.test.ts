@@ -1,0 +1,107 @@
+// The two benchmark Workers on real workerd: the hand-written baseline must accept and refuse
+// exactly what the project's Worker does, or the ratio compares different work. Also one short
+// load run, asserting its shape (a benchmark asserts no speed).
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { QUOTE_FUNCTION } from '../workers/quote.ts';
+import { buildWorker } from '../src/buildWorker.ts';
+import { INVALID_BODY, VALID_BODY } from '../src/invocation.ts';
+import { loadTest } from '../src/loadTest.ts';
+import { BENCH_SECRET, type ServedWorker, serveWorker } from '../src/serveWorker.ts';
+import { functionKey } from 'agent-functions/worker';
+
+const BODIES: Record<string, unknown> = {
+  'all five fields': JSON.parse(VALID_BODY),
+  'two wrong fields': JSON.parse(INVALID_BODY),
+  'billing left to its default': { plan: 'scale', seats: 1, email: 'a@example.com' },
+  'seats as a string': { plan: 'scale', seats: '40', email: 'a@example.com' },
+  'seats not whole': { plan: 'scale', seats: 2.5, email: 'a@example.com' },
+  'seats zero': { plan: 'scale', seats: 0, email: 'a@example.com' },
+  'unknown plan': { plan: 'gold', seats: 3, email: 'a@example.com' },
+  'unknown billing': { plan: 'growth', seats: 3, billing: 'weekly', email: 'a@example.com' },
+  'email missing': { plan: 'growth', seats: 3 },
+  'email with two dots': { plan: 'growth', seats: 3, email: 'a..b@example.com' },
+  'notes too long': { plan: 'growth', seats: 3, email: 'a@example.com', notes: 'x'.repeat(501) },
+  'in an arguments envelope': { arguments: { plan: 'growth', seats: 3, email: 'a@example.com' } },
+  'undeclared keys beside': { plan: 'growth', seats: 3, email: 'a@example.com', contactId: 'c-1' },
+};
+
+let dir: string;
+let baseline: ServedWorker;
+let project: ServedWorker;
+let key: string;
+let projectInputs: string[];
+
+const call = async (worker: ServedWorker, body: string, fnKey = key) => {
+  const response = await fetch(new URL(`/functions/${QUOTE_FUNCTION}?key=${fnKey}`, worker.url), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body,
+  });
+  return { status: response.status, requestId: response.headers.get('x-request-id'), json: await response.json() };
+};
+
+describe('benchmark Workers on workerd', () => {
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'agent-functions-bench-test-'));
+    const [base, proj] = await Promise.all([
+      buildWorker('bench/workers/baseline.ts', {}, join(dir, 'baseline')),
+      buildWorker('bench/workers/project.ts', { BENCH_FUNCTIONS: '10' }, join(dir, 'project')),
+    ]);
+    projectInputs = proj.inputs;
+    baseline = await serveWorker(base.scriptPath);
+    project = await serveWorker(proj.scriptPath);
+    key = await functionKey(BENCH_SECRET, QUOTE_FUNCTION);
+  }, 120_000);
+
+  afterAll(async () => {
+    await baseline?.stop();
+    await project?.stop();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('answers every body with the same status and result in the baseline as in the project', async () => {
+    for (const [name, body] of Object.entries(BODIES)) {
+      const [ours, theirs] = await Promise.all([
+        call(project, JSON.stringify(body)),
+        call(baseline, JSON.stringify(body)),
+      ]);
+      expect({ name, status: theirs.status }).toEqual({ name, status: ours.status });
+      if (ours.status === 200) expect(theirs.json).toEqual(ours.json);
+      else
+        expect(theirs.json.error.details.map((d: { argument: string }) => d.argument)).toEqual(
+          ours.json.error.details.map((d: { argument: string }) => d.argument),
+        );
+    }
+  });
+
+  it('refuses a wrong key in both, with a request id', async () => {
+    const wrong = await functionKey('another-secret', QUOTE_FUNCTION);
+    for (const worker of [project, baseline]) {
+      const answer = await call(worker, VALID_BODY, wrong);
+      expect(answer.status).toBe(401);
+      expect(answer.requestId).toMatch(/^[0-9a-f-]{36}$/);
+    }
+  });
+
+  it('bundles no optional feature into a project that does not turn it on', () => {
+    expect(projectInputs).toContain('src/worker.ts');
+    const optional = projectInputs.filter((file) =>
+      /^src\/(platform\/client|platform\/transport|openapi|mcp\/index|webhook\/\w+)\.ts$|@modelcontextprotocol|workers-oauth-provider/.test(
+        file,
+      ),
+    );
+    expect(optional).toEqual([]);
+  });
+
+  it('measures a short load run as throughput, percentiles and a count of unexpected answers', async () => {
+    const url = new URL(`/functions/${QUOTE_FUNCTION}?key=${key}`, baseline.url).href;
+    const result = await loadTest({ url, body: INVALID_BODY, expectStatus: 422 }, { connections: 2, seconds: 0.5 });
+    expect(result.unexpected).toBe(0);
+    expect(result.responses).toBeGreaterThan(0);
+    expect(result.requestsPerSecond).toBeGreaterThan(0);
+    expect(result.p99Ms).toBeGreaterThanOrEqual(result.p50Ms);
+  }, 30_000);
+});

@@ -1,0 +1,86 @@
+// The examples under `npm run dev` as a newcomer meets it (.env and .dev.vars copied from their
+// examples): every one answers valid arguments, wired to dev's local platform, its team inbox and
+// its order-store stand-in. It calls the examples that are still there, so removing some (README
+// "Removing the examples") needs no edit here; scripts/test/dev/dev.test.ts tests dev itself on the
+// fixture functions.
+import { rmSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addDays, CALENDAR, localDate, slotsOn } from '../lib/slots.ts';
+import { SAMPLE_ORDERS } from '../scripts/dev/store.ts';
+import { type DevRun, newcomerFiles, startDev } from '../scripts/test/dev/harness.ts';
+import { copyProject } from '../scripts/test/project.ts';
+
+let dev: DevRun;
+
+beforeAll(async () => {
+  dev = await startDev(copyProject(newcomerFiles()));
+  await dev.waitFor(/edit functions\/ or events\/ and it re-syncs/);
+}, 180_000);
+
+afterAll(async () => {
+  await dev?.stop();
+  if (dev) rmSync(dev.dir, { recursive: true, force: true });
+});
+
+describe('the examples under npm run dev', () => {
+  it("answers 200 to valid arguments for every example it serves, the README's keyless curl first, wired to the local platform and store", async () => {
+    // The examples still in functions/: removing some (README "Removing the examples") leaves the rest tested.
+    const listed = (await (await fetch(`${dev.origin}/functions`)).json()) as { functions: { name: string }[] };
+    const served = new Set(listed.functions.map((fn) => fn.name));
+    const phone = '+14155550123';
+    const answers: Record<string, number> = {};
+    const call = async (name: string, args: unknown) => {
+      const { status, body } = await dev.post(name, args);
+      answers[name] = status;
+      expect(status, `${name}: ${JSON.stringify(body)}`).toBe(200);
+      return body;
+    };
+    if (served.has('quote_price')) {
+      expect((await call('quote_price', { plan: 'growth', seats: 3 })).totalCents).toBe(8700);
+    }
+    if (served.has('check_opening_hours')) await call('check_opening_hours', {});
+    // The booking examples build on each other: free slots (from check_availability, else from the
+    // calendar's own rules), a booking, then its change and cancellation. One that is served
+    // without the booking it needs is still called, and must answer its own "not found".
+    let starts: string[];
+    if (served.has('check_availability')) {
+      const availability = (await call('check_availability', { days: 14 })) as {
+        days: { slots: { start: string }[] }[];
+      };
+      starts = availability.days.flatMap((day) => day.slots.map((slot) => slot.start));
+    } else {
+      starts = Array.from({ length: 14 }, (_, i) => addDays(localDate(Date.now(), CALENDAR.timezone), i + 3))
+        .flatMap((date) => slotsOn(CALENDAR, date))
+        .map((slot) => slot.local);
+    }
+    const [first, second] = starts;
+    const booking = served.has('book_appointment')
+      ? await call('book_appointment', { start: first, name: 'Ada Lovelace', phone })
+      : undefined;
+    const change = async (name: string, args: Record<string, unknown>) => {
+      if (booking) return call(name, { reference: booking.reference, phone, ...args });
+      const { status, body } = await dev.post(name, { reference: 'ABCD-EFGH', phone, ...args });
+      answers[name] = status;
+      expect(status, `${name}: ${JSON.stringify(body)}`).toBe(404);
+    };
+    if (served.has('reschedule_appointment')) await change('reschedule_appointment', { newStart: second });
+    if (served.has('cancel_appointment')) await change('cancel_appointment', {});
+    if (served.has('get_order_status')) {
+      const order = SAMPLE_ORDERS[0] as { number: string; email: string };
+      expect(await call('get_order_status', { orderNumber: order.number, email: order.email })).toMatchObject({
+        status: 'shipped',
+      });
+    }
+    if (served.has('capture_lead')) {
+      await call('capture_lead', { name: 'Grace Hopper', phone, need: 'A chatbot for our three shops' });
+    }
+    if (served.has('handoff_to_human')) {
+      await call('handoff_to_human', {
+        summary: 'Ada asks for a person about rescheduling her consultation',
+        reason: 'customer_asked',
+      });
+    }
+    // Every function dev serves was called: a new function needs a line here (or a test of its own).
+    expect(Object.keys(answers).sort()).toEqual([...served].sort());
+  }, 60_000);
+});

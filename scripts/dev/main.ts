@@ -1,0 +1,267 @@
+// `npm run dev`: the whole loop on a laptop, no account needed. The local platform (8788, or a free
+// port), a stand-in for the shop's order API, the Worker under wrangler dev (8787, development
+// mode) wired to both, the console, and a sync of every function (and the events webhook) to the
+// platform's Agency account on start and whenever functions/ or events/ changes. `npm run dev --
+// --help` for the flags.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, type FSWatcher, watch } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { styleText } from 'node:util';
+import { createPlatformClient } from 'agent-functions/platform';
+import { functionUrl } from 'agent-functions/worker';
+import { DEV_HELP, parseDevArgs } from './args.ts';
+import { type BrokenBuild, brokenEntry, brokenFunctions } from './builds.ts';
+import { type ConsoleFunction, maskKey, type RunningConsole, startConsole } from './console/server.ts';
+import { howToCall, type ServedForCall } from './howToCall.ts';
+import { type LocalPlatform, startLocalPlatform } from './platform.ts';
+import { clearDevState, writeDevState } from './state.ts';
+import { type RunningStore, startStore } from './store.ts';
+import { devVars } from './vars.ts';
+import { eventTypes, functionNames } from '../generate.ts';
+import { runSync } from '../sync/cli.ts';
+import { ManifestError, parseManifest, type ServedFunction } from '../sync/manifest.ts';
+import { projectRoot } from '../project.ts';
+
+/** `agent-functions dev`: runs until Ctrl-C (or a fatal problem), which ends the process. */
+export const main = async (argv: string[]): Promise<number> => {
+  const say = (text: string) => console.log(styleText('cyan', `[dev] ${text}`));
+  const warn = (text: string) => console.error(styleText('yellow', `[dev] ${text}`));
+  const fail = (text: string) => console.error(styleText('red', `[dev] ${text}`));
+
+  let args: ReturnType<typeof parseDevArgs>;
+  try {
+    args = parseDevArgs(argv);
+  } catch (error) {
+    fail(`${(error as Error).message} See npm run dev -- --help.`);
+    process.exit(2);
+  }
+  if (args.help) {
+    process.stdout.write(DEV_HELP);
+    process.exit(0);
+  }
+  const host = args.ip === '0.0.0.0' || args.ip === '::' ? '127.0.0.1' : args.ip;
+  const origin = `http://${host.includes(':') ? `[${host}]` : host}:${args.port}`;
+
+  let platform: LocalPlatform | undefined;
+  let store: RunningStore | undefined;
+  let consoleServer: RunningConsole | undefined;
+  let worker: ChildProcess | undefined;
+  const watchers: FSWatcher[] = [];
+  let stopping = false;
+  const stop = async (code = 0) => {
+    if (stopping) return;
+    stopping = true;
+    for (const watcher of watchers) watcher.close();
+    clearDevState(projectRoot());
+    if (worker && worker.exitCode === null) worker.kill('SIGINT');
+    await Promise.allSettled([platform?.emulator.close(), store?.close(), consoleServer?.close()]);
+    process.exit(code);
+  };
+  process.on('SIGINT', () => void stop());
+  process.on('SIGTERM', () => void stop());
+
+  try {
+    store = await startStore();
+    platform = await startLocalPlatform(args.platformPort);
+  } catch (error) {
+    fail((error as Error).message);
+    await stop(1);
+  }
+  const local = platform as LocalPlatform;
+  if (local.note) warn(local.note);
+  say(`local platform on ${local.emulator.url} (Agency account key: ${local.agencyKey})`);
+  writeDevState(projectRoot(), { platformUrl: local.emulator.url });
+
+  const settings = devVars(projectRoot(), {
+    platformUrl: local.emulator.url,
+    platformApiKey: local.agencyKey,
+    handoffContactId: local.handoffContactId,
+    storeUrl: (store as RunningStore).url,
+    storeApiKey: (store as RunningStore).apiKey,
+  });
+  for (const note of settings.notes) warn(note);
+  if (settings.problems.length > 0) {
+    for (const problem of settings.problems) fail(problem);
+    await stop(1);
+  }
+  // Without a secret in .dev.vars the Worker serves without a key; the registered urls carry keys of
+  // a secret of this session only.
+  const secret = settings.secret ?? randomBytes(24).toString('base64url');
+
+  /** Prints what does not build; returns a fingerprint so the same problem is not printed twice. */
+  let lastBroken = '';
+  const reportBuilds = async () => {
+    const broken: BrokenBuild[] = [
+      ...(await brokenFunctions(projectRoot(), functionNames(join(projectRoot(), 'functions')))),
+    ];
+    const entry = await brokenEntry(projectRoot());
+    const fingerprint = JSON.stringify([broken, entry]);
+    if (fingerprint === lastBroken) return;
+    if (lastBroken && !entry && broken.length === 0) say('every file builds again.');
+    lastBroken = fingerprint;
+    for (const { file, message } of broken) {
+      fail(`${file} does not build, so it is left out (the other functions are still served):\n${message}`);
+    }
+    if (entry) {
+      fail(
+        `The Worker cannot be built (${entry.file} or a file it imports), so nothing new can be served; calls wait for a build that works. Fix this:\n${entry.message}`,
+      );
+    }
+  };
+  await reportBuilds();
+
+  const wireVars = Object.entries(settings.vars).flatMap(([name, value]) => ['--var', `${name}:${value}`]);
+  worker = spawn('wrangler', ['dev', ...wireVars, ...args.wrangler], {
+    cwd: projectRoot(),
+    stdio: 'inherit',
+    env: {
+      ...process.env,
+      // No Request.cf lookup: it reaches out to the network at every start, and only warns when offline.
+      CLOUDFLARE_CF_FETCH_ENABLED: process.env.CLOUDFLARE_CF_FETCH_ENABLED ?? 'false',
+      // .env holds sync's settings (scripts/dev/vars.ts); .dev.vars is still read.
+      CLOUDFLARE_LOAD_DEV_VARS_FROM_DOT_ENV: 'false',
+      // scripts/generate.ts leaves out a function file that does not build.
+      AGENT_FUNCTIONS_DEV: '1',
+    },
+  });
+  worker.on('exit', (code) => {
+    if (!stopping) {
+      fail(`wrangler dev stopped (exit ${code}).`);
+      void stop(code ?? 1);
+    }
+  });
+
+  type ManifestRead = { served: ServedFunction[]; full: ServedForCall[] } | { error: string };
+
+  /** The manifest the running Worker serves, its problem, or undefined while it is (re)starting. */
+  const manifest = async (): Promise<ManifestRead | undefined> => {
+    try {
+      const response = await fetch(`${origin}/functions`, { signal: AbortSignal.timeout(3000) });
+      const text = await response.text();
+      const served = parseManifest(response.status, text);
+      return { served, full: (JSON.parse(text) as { functions: ServedForCall[] }).functions };
+    } catch (error) {
+      return error instanceof ManifestError ? { error: error.message } : undefined;
+    }
+  };
+
+  let current: ManifestRead | undefined;
+  let lastProblem = '';
+  const showProblem = (read: ManifestRead) => {
+    if (!('error' in read) || read.error === lastProblem) return;
+    lastProblem = read.error;
+    fail(`${read.error}\nThe other functions are still served, but nothing is synced until this is fixed.`);
+  };
+
+  // What the last sync registered: the served functions and the event types of events/ (or, for a
+  // file there whose name is not an event type, its message, so the next change looks new).
+  const syncedState = (served: ServedFunction[]): string => {
+    try {
+      return JSON.stringify({ served, events: eventTypes(join(projectRoot(), 'events')) });
+    } catch (error) {
+      return JSON.stringify({ served, events: (error as Error).message });
+    }
+  };
+  let lastSynced = '';
+  const syncNow = async (served: ServedFunction[]) => {
+    lastSynced = syncedState(served);
+    try {
+      eventTypes(join(projectRoot(), 'events'));
+    } catch (error) {
+      fail(`${(error as Error).message}\nNothing is synced until this is fixed.`);
+      return;
+    }
+    lastProblem = '';
+    say(`syncing ${served.length} function(s) to the local platform's Agency account…`);
+    const { exitCode } = await runSync(['--prune'], {
+      env: {
+        PLATFORM_BASE_URL: local.emulator.url,
+        PLATFORM_API_KEY: local.agencyKey,
+        FUNCTIONS_BASE_URL: origin,
+        FUNCTIONS_SECRET: secret,
+      },
+      config: { accounts: [{ name: 'local-agency', apiKeyEnv: 'PLATFORM_API_KEY', baseUrlEnv: 'PLATFORM_BASE_URL' }] },
+      stdout: process.stdout,
+      stderr: process.stderr,
+      readManifest: async () => served,
+      roundDelayMs: 200,
+    });
+    if (exitCode !== 0) fail(`sync ended with exit code ${exitCode}.`);
+  };
+
+  const client = createPlatformClient({ baseUrl: local.emulator.url, apiKey: local.agencyKey });
+  const consoleFunctions = async (): Promise<ConsoleFunction[]> => {
+    const read = (await manifest()) ?? current;
+    const full = read && 'full' in read ? read.full : [];
+    const registered = await client.customFunctions.list().catch(() => []);
+    return full.map((fn) => {
+      const remote = registered.find((r) => r.name === fn.name);
+      return {
+        name: fn.name,
+        registered: remote
+          ? { description: remote.description, parameters: remote.parameters, url: maskKey(remote.url) }
+          : null,
+        jsonSchema: fn.jsonSchema ?? {},
+      };
+    });
+  };
+  const urlOf = async (name: string) => {
+    const read = current && 'served' in current ? current.served : [];
+    const fn = read.find((f) => f.name === name);
+    return fn ? functionUrl(origin, fn, secret) : undefined;
+  };
+
+  // First sync once the Worker answers.
+  for (let i = 0; i < 240 && !stopping && !current; i++) {
+    current = await manifest();
+    if (!current) await sleep(500);
+  }
+  if (!current) {
+    fail('the Worker did not answer within 2 minutes.');
+    await stop(1);
+  } else {
+    consoleServer = await startConsole({ port: args.consolePort ?? 8789, functions: consoleFunctions, urlOf });
+    if ('served' in current) {
+      await syncNow(current.served);
+    } else showProblem(current);
+    const served = 'served' in current ? current : undefined;
+    for (const line of await howToCall({
+      origin,
+      secret: settings.secret,
+      consoleUrl: consoleServer.url,
+      functions: served?.full ?? [],
+    })) {
+      console.log(line.startsWith('[') ? styleText('cyan', line) : line);
+    }
+  }
+
+  // On a change in functions/ or events/, check the files build, then wait for wrangler's reload to
+  // show a new manifest (or a new set of event types), and sync it.
+  let timer: NodeJS.Timeout | undefined;
+  let busy = Promise.resolve();
+  const onChange = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      busy = busy.then(async () => {
+        await reportBuilds();
+        // A change of a handler only leaves the manifest as it was: a few looks, then nothing to do.
+        await sleep(1000);
+        for (let i = 0; i < 8 && !stopping; i++) {
+          const next = await manifest();
+          if (next) current = next;
+          if (next && 'error' in next) return showProblem(next);
+          if (next && syncedState(next.served) !== lastSynced) return syncNow(next.served);
+          await sleep(1000);
+        }
+      });
+    }, 300);
+  };
+  for (const folder of ['functions', 'events']) {
+    const dir = join(projectRoot(), folder);
+    if (!stopping && existsSync(dir)) watchers.push(watch(dir, { recursive: true }, onChange));
+  }
+  // Dev ends by stop(), which exits the process.
+  return new Promise<number>(() => {});
+};

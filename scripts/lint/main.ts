@@ -1,0 +1,20 @@
+// `agent-functions lint <what>`: the project's own checks beside biome, each part of `npm test`.
+import { runWorkflowLint } from './workflows.ts';
+
+export const HELP = `Usage: agent-functions lint <what>
+
+  workflows   checks .github/workflows/ with actionlint (offline)
+  -h, --help  this text
+`;
+
+/** `agent-functions lint`. */
+export const main = async (argv: string[]): Promise<number> => {
+  const [what, ...rest] = argv;
+  if (what === '--help' || what === '-h' || rest.includes('--help') || rest.includes('-h')) {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  if (what === 'workflows' && rest.length === 0) return runWorkflowLint();
+  process.stderr.write(`${what === undefined ? 'Say what to lint.' : `Unknown: "${argv.join(' ')}".`}\n\n${HELP}`);
+  return 2;
+};

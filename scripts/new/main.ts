@@ -1,0 +1,177 @@
+// `npm run new -- <name>`: scaffolds functions/<name>.ts and its workerd test from a template that
+// passes `npm test` as generated, and prints what to do next. `--event <type>` does the same for
+// events/<type>.ts.
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { styleText } from 'node:util';
+import { FUNCTION_NAME } from 'agent-functions/platform';
+import { eventTemplate, eventTestTemplate, functionTemplate, testTemplate } from './templates.ts';
+
+// The generated registry imports each function under its own name (scripts/generate.ts), so a name
+// must be a usable identifier there and must not clash with the registry's export.
+const RESERVED = new Set(
+  (
+    'arguments await break case catch class const continue debugger default delete do else enum eval export ' +
+    'extends false finally for function functions if implements import in instanceof interface let new null ' +
+    'package private protected public return static super switch this throw true try typeof var void while with yield'
+  ).split(' '),
+);
+
+/** An event type: its file name in events/ (src/platform/protocol/contract.ts EVENT_NAME, restated for Node). */
+export const EVENT_NAME = /^[a-z][a-z_]*(?:\.[a-z][a-z_]*)+$/;
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+const taken = (base: string, paths: string[]): string | undefined => {
+  for (const path of paths) {
+    if (existsSync(join(base, path))) return `${path} already exists: choose another name, or edit that file.`;
+  }
+  return undefined;
+};
+
+/** Why `name` cannot be a new function in `base`, or undefined when it can. */
+export const refusal = (name: string, base = root): string | undefined => {
+  if (!FUNCTION_NAME.test(name)) {
+    const hint = name
+      .trim()
+      .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+      .toLowerCase()
+      .replace(/[^a-z0-9_]+/g, '_')
+      .replace(/^[^a-z]+|_+$/g, '')
+      .slice(0, 64);
+    return `"${name}" is not a valid function name: use snake_case, starting with a letter, at most 64 characters of a-z, 0-9 and _ (${FUNCTION_NAME}).${hint && FUNCTION_NAME.test(hint) ? ` Try "${hint}".` : ''}`;
+  }
+  if (RESERVED.has(name)) return `"${name}" is a reserved word in JavaScript or in this project; choose another name.`;
+  return taken(base, [join('functions', `${name}.ts`), join('test', 'worker', 'functions', `${name}.test.ts`)]);
+};
+
+/** Why `type` cannot be a new event handler in `base`, or undefined when it can. */
+export const eventRefusal = (type: string, base = root): string | undefined => {
+  if (!EVENT_NAME.test(type)) {
+    return `"${type}" is not an event type name: use the platform's name, lowercase words joined by dots, like appointment.booked or message.received (${EVENT_NAME}).`;
+  }
+  return taken(base, [join('events', `${type}.ts`), join('test', 'worker', 'events', `${type}.test.ts`)]);
+};
+
+const write = (base: string, files: Array<[string, string]>): string[] => {
+  for (const [path] of files) mkdirSync(join(base, path, '..'), { recursive: true });
+  // 'wx': never overwrite, even if the file appeared since the check.
+  for (const [path, text] of files) writeFileSync(join(base, path), text, { flag: 'wx' });
+  return files.map(([path]) => path);
+};
+
+/**
+ * Writes the event handler and its test under `base`; throws with the refusal when the type cannot be used.
+ * @example scaffoldEvent('appointment.booked') // ['events/appointment.booked.ts', 'test/worker/events/appointment.booked.test.ts']
+ */
+export const scaffoldEvent = (type: string, base = root): string[] => {
+  const refused = eventRefusal(type, base);
+  if (refused) throw new Error(refused);
+  return write(base, [
+    [join('events', `${type}.ts`), eventTemplate(type)],
+    [join('test', 'worker', 'events', `${type}.test.ts`), eventTestTemplate(type)],
+  ]);
+};
+
+/**
+ * Writes the function and its test under `base`; throws with the refusal when the name cannot be used.
+ * @example scaffold('lookup_order') // ['functions/lookup_order.ts', 'test/functions/lookup_order.test.ts']
+ */
+export const scaffold = (name: string, base = root): string[] => {
+  const refused = refusal(name, base);
+  if (refused) throw new Error(refused);
+  return write(base, [
+    [join('functions', `${name}.ts`), functionTemplate(name)],
+    [join('test', 'worker', 'functions', `${name}.test.ts`), testTemplate(name)],
+  ]);
+};
+
+const USAGE = `Usage: npm run new -- <name> [--root <dir>]
+       npm run new -- --event <type> [--root <dir>]
+
+Creates functions/<name>.ts and test/functions/<name>.test.ts, or with --event
+events/<type>.ts and test/worker/events/<type>.test.ts, from a template that passes
+npm test as generated.
+
+  <name>          the function's name on the platform: snake_case, e.g. lookup_order
+  --event <type>  an event handler instead: the platform's event type, e.g. appointment.booked
+  --root <dir>    the project folder (default: this project)
+  --help          show this help`;
+
+/** The next steps after scaffolding `name`, one per line. */
+export const nextSteps = (name: string, files: string[]): string => `Created ${files.join(' and ')}.
+
+Next steps:
+  1. Edit ${files[0]}: the description (what it does, when to call it), the parameters, the handler.
+  2. npm test          type-checks, lints and runs every test, ${files[1]} included
+  3. npm run dev       serves it locally at http://127.0.0.1:8787/functions/${name}
+  4. Call it:          curl -X POST http://127.0.0.1:8787/functions/${name} \\
+                         -H 'content-type: application/json' -d '{"question":"When do you open?"}'
+  5. npm run deploy    puts it on Cloudflare
+  6. npm run sync      registers it with the platform (npm run sync -- --dry-run shows the plan first)`;
+
+/** The next steps after scaffolding the handler of event `type`, one per line. */
+export const nextEventSteps = (type: string, files: string[]): string => `Created ${files.join(' and ')}.
+
+Next steps:
+  1. Edit ${files[0]}: the payload fields the handler reads, and the handler.
+  2. npm test          type-checks, lints and runs every test, ${files[1]} included
+  3. npm run dev       then: npm run platform -- emit ${type} '{"example": true}' --account agency
+  4. npm run deploy    puts it on Cloudflare
+  5. npm run sync      subscribes the webhook to ${type} (npm run sync -- --dry-run shows the plan first)`;
+
+/** The CLI: returns the exit code (0 done, 1 refused, 2 usage). */
+export const main = (argv: string[], out = process.stdout, err = process.stderr): number => {
+  const paint = (style: Parameters<typeof styleText>[0], text: string, stream: NodeJS.WriteStream) =>
+    styleText(style, text, { stream, validateStream: true });
+  const names: string[] = [];
+  let event: string | undefined;
+  let base = root;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (arg === '--help' || arg === '-h') {
+      out.write(`${USAGE}\n`);
+      return 0;
+    }
+    if (arg === '--root' && argv[i + 1] !== undefined) base = argv[++i] as string;
+    else if (arg === '--event' && argv[i + 1] !== undefined) event = argv[++i] as string;
+    else if (arg.startsWith('-')) {
+      err.write(`${paint('red', `Unknown option ${arg}.`, err)}\n\n${USAGE}\n`);
+      return 2;
+    } else names.push(arg);
+  }
+  // Writes the files, then prints the next steps; a refusal creates nothing and says why.
+  const create = (write: () => string[], steps: (files: string[]) => string): number => {
+    try {
+      const files = write().map((path) => relative(base, join(base, path)));
+      out.write(`${paint('green', '✓', out)} ${steps(files)}\n`);
+      return 0;
+    } catch (error) {
+      err.write(`${paint('red', 'Nothing was created:', err)} ${(error as Error).message}\n`);
+      return 1;
+    }
+  };
+  if (event !== undefined) {
+    if (names.length > 0) {
+      err.write(`${paint('red', 'Give either a function name or --event <type>, not both.', err)}\n\n${USAGE}\n`);
+      return 2;
+    }
+    return create(
+      () => scaffoldEvent(event, base),
+      (files) => nextEventSteps(event, files),
+    );
+  }
+  if (names.length !== 1) {
+    err.write(
+      `${paint('red', names.length ? 'Give one name at a time.' : 'Give the new function a name.', err)}\n\n${USAGE}\n`,
+    );
+    return 2;
+  }
+  const name = names[0] as string;
+  return create(
+    () => scaffold(name, base),
+    (files) => nextSteps(name, files),
+  );
+};
+

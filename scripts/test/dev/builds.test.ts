@@ -1,0 +1,54 @@
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { brokenEntry, brokenFunctions } from '../../dev/builds.ts';
+import { generate } from '../../generate.ts';
+
+const GOOD = "import { helper } from './_helper.ts';\nexport default { description: helper };\n";
+
+const project = (files: Record<string, string>) => {
+  const dir = mkdtempSync(join(tmpdir(), 'dev-builds-'));
+  mkdirSync(join(dir, 'functions'));
+  mkdirSync(join(dir, 'src'));
+  writeFileSync(join(dir, 'wrangler.toml'), 'main = "worker.ts"\n');
+  writeFileSync(join(dir, 'functions', '_helper.ts'), "export const helper = 'ok';\n");
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  return dir;
+};
+
+describe('which files would break the Worker under npm run dev', () => {
+  it("names a function file with a syntax error, with esbuild's line and column, and only that one", async () => {
+    const dir = project({
+      'functions/good.ts': GOOD,
+      'functions/typo.ts': 'export default {\n  description: "x",,\n};\n',
+    });
+    const broken = await brokenFunctions(dir, ['good', 'typo']);
+    expect(broken.map((b) => b.file)).toEqual(['functions/typo.ts']);
+    expect(broken[0]?.message).toContain('[ERROR] Expected identifier but found ","');
+    expect(broken[0]?.message).toContain('functions/typo.ts:2:19:');
+  });
+
+  it('names a function file that imports a file that does not exist', async () => {
+    const dir = project({ 'functions/lost.ts': "import { gone } from './_gone.ts';\nexport default gone;\n" });
+    const broken = await brokenFunctions(dir, ['lost']);
+    expect(broken[0]?.message).toContain('Could not resolve "./_gone.ts"');
+  });
+
+  it("checks the Worker's entry without the generated registry, so only the entry's own imports count", async () => {
+    const entry = "import { functions } from './generated/functions.ts';\nexport default { functions };\n";
+    expect(await brokenEntry(project({ 'worker.ts': entry }))).toBeUndefined();
+    const broken = await brokenEntry(project({ 'worker.ts': `${entry}export const x = ;\n` }));
+    expect(broken?.file).toBe('worker.ts');
+    expect(broken?.message).toContain('[ERROR] Unexpected ";"');
+    expect(broken?.message).toContain('worker.ts:3:17:');
+  });
+
+  it('writes a registry without the files left out', () => {
+    const dir = project({ 'functions/good.ts': GOOD, 'functions/typo.ts': 'x' });
+    expect(generate(dir, new Set(['typo']))).toEqual(['good']);
+    const registry = readFileSync(join(dir, 'generated', 'functions.ts'), 'utf8');
+    expect(registry).toContain("import $good from '../functions/good.ts';");
+    expect(registry).not.toContain('typo');
+  });
+});

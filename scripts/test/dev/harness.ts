@@ -1,0 +1,106 @@
+// Runs `npm run dev` for real (the Worker under wrangler dev, the local platform, the store
+// stand-in, the console) in a throw-away copy of the project (../project.ts), on free ports, and
+// reads its output.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { PROJECT_ROOT } from '../repo.ts';
+
+/**
+ * What the README tells a newcomer to do: cp .env.example .env (filled in for sync, with the
+ * deployed Worker's secret and a real platform key) and cp .dev.vars.example .dev.vars.
+ */
+export const newcomerFiles = (): Record<string, string> => {
+  const example = (file: string) => readFileSync(join(PROJECT_ROOT, file), 'utf8');
+  return {
+    '.env': `${example('.env.example')}\nFUNCTIONS_SECRET=q3Jx9vT0bq8hV1dYl2mKc7pR5sWz4nA6\nPLATFORM_API_KEY=real-platform-key\n`,
+    '.dev.vars': example('.dev.vars.example'),
+  };
+};
+
+/** A port nothing listens on right now. */
+export const freePort = async (): Promise<number> => {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+};
+
+export interface DevRun {
+  dir: string;
+  origin: string;
+  /** Everything dev (and wrangler under it) printed so far, stdout and stderr together. */
+  output(): string;
+  /** POSTs `args` to function `name` of the local Worker, without a key; status and JSON body. */
+  post(name: string, args: unknown): Promise<{ status: number; body: Record<string, unknown> }>;
+  /** Waits until the output matches, and returns the match. */
+  waitFor(pattern: RegExp, timeoutMs?: number): Promise<RegExpExecArray>;
+  exited(): Promise<number | null>;
+  stop(): Promise<void>;
+}
+
+/** Starts `node scripts/dev/main.ts` in `dir`, as `npm run dev` does, on free ports. */
+export const startDev = async (dir: string): Promise<DevRun> => {
+  const [port, inspector, platform, consolePort] = [
+    await freePort(),
+    await freePort(),
+    await freePort(),
+    await freePort(),
+  ];
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [
+      'scripts/dev/main.ts',
+      '--port',
+      String(port),
+      '--inspector-port',
+      String(inspector),
+      '--platform-port',
+      String(platform),
+      '--console-port',
+      String(consolePort),
+    ],
+    {
+      cwd: dir,
+      env: { ...process.env, PATH: `${join(dir, 'node_modules', '.bin')}:${process.env.PATH}`, NO_COLOR: '1' },
+      detached: true,
+    },
+  );
+  let text = '';
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return {
+    dir,
+    origin: `http://127.0.0.1:${port}`,
+    output: () => text,
+    post: async (name, args) => {
+      const response = await fetch(`http://127.0.0.1:${port}/functions/${name}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(args),
+      });
+      return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+    },
+    waitFor: async (pattern, timeoutMs = 120_000) => {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const match = pattern.exec(text);
+        if (match) return match;
+        if (Date.now() > deadline || child.exitCode !== null) {
+          throw new Error(`dev never printed ${pattern}; it printed:\n${text}`);
+        }
+        await sleep(200);
+      }
+    },
+    exited: () => exit,
+    stop: async () => {
+      if (child.exitCode === null && child.pid) process.kill(-child.pid, 'SIGINT');
+      await Promise.race([exit, sleep(10_000)]);
+      if (child.exitCode === null && child.pid) process.kill(-child.pid, 'SIGKILL');
+    },
+  };
+};

@@ -1,0 +1,102 @@
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { functionNames, generate, registrySource } from '../generate.ts';
+import { workerEventsAccounts } from '../sync/accounts.ts';
+
+const project = (files: string[]) => {
+  const base = mkdtempSync(join(tmpdir(), 'generate-'));
+  mkdirSync(join(base, 'functions'));
+  for (const file of files) writeFileSync(join(base, 'functions', file), 'export default {};\n');
+  return base;
+};
+
+describe('the registry generator', () => {
+  it('lists every function file, sorted, skipping tests and _helpers', () => {
+    const base = project(['b_fn.ts', 'a_fn.ts', 'a_fn.test.ts', '_shared.ts', 'notes.md']);
+    expect(functionNames(join(base, 'functions'))).toEqual(['a_fn', 'b_fn']);
+  });
+
+  it('refuses a file name the platform would refuse, naming the file', () => {
+    const base = project(['CheckOrder.ts']);
+    expect(() => functionNames(join(base, 'functions'))).toThrow(/functions\/CheckOrder\.ts: .*snake_case/);
+  });
+
+  it('imports names that are reserved words or clash with the registry under an alias', () => {
+    const source = registrySource(['delete', 'functions']);
+    expect(source).toContain("import $delete from '../functions/delete.ts';");
+    expect(source).toContain('  functions: $functions,');
+  });
+
+  it('writes generated/functions.ts only when it changed', () => {
+    const base = project(['quote.ts']);
+    expect(generate(base)).toEqual(['quote']);
+    const target = join(base, 'generated', 'functions.ts');
+    expect(readFileSync(target, 'utf8')).toContain('quote: $quote,');
+    writeFileSync(target, 'stale');
+    generate(base);
+    expect(readFileSync(target, 'utf8')).toContain('quote: $quote,');
+  });
+
+  describe('the events registry', () => {
+    const withEvents = (accountsFiles: Record<string, unknown>) => {
+      const base = project([]);
+      mkdirSync(join(base, 'events'));
+      writeFileSync(join(base, 'events', 'deal.moved.ts'), 'export default {};\n');
+      for (const [file, content] of Object.entries(accountsFiles)) {
+        writeFileSync(join(base, file), JSON.stringify(content));
+      }
+      return base;
+    };
+    const agency = { name: 'agency', apiKeyEnv: 'PLATFORM_API_KEY' };
+    const acme = { name: 'client-acme', apiKeyEnv: 'ACME_API_KEY', baseUrl: 'https://app.acme.example' };
+
+    it('serves each account of the accounts file at its own path, the first at /events', () => {
+      const base = withEvents({ 'platform.accounts.json': { accounts: [agency, acme] } });
+      expect(workerEventsAccounts(base)).toEqual([
+        { name: 'agency', path: '/events', apiKeyEnv: 'PLATFORM_API_KEY', baseUrlEnv: 'PLATFORM_BASE_URL' },
+        {
+          name: 'client-acme',
+          path: '/events/client-acme',
+          apiKeyEnv: 'ACME_API_KEY',
+          baseUrl: 'https://app.acme.example',
+        },
+      ]);
+      generate(base);
+      const source = readFileSync(join(base, 'generated', 'events.ts'), 'utf8');
+      expect(source).toContain('"path":"/events/client-acme"');
+      expect(source).not.toContain('undefined');
+    });
+
+    it('serves the default account at /events without an accounts file, and nothing without event files', () => {
+      const base = withEvents({});
+      expect(workerEventsAccounts(base)).toEqual([
+        { name: 'default', path: '/events', apiKeyEnv: 'PLATFORM_API_KEY', baseUrlEnv: 'PLATFORM_BASE_URL' },
+      ]);
+      const none = project([]);
+      generate(none);
+      expect(readFileSync(join(none, 'generated', 'events.ts'), 'utf8')).toContain(
+        'export const events: EventsService | undefined = undefined;',
+      );
+    });
+
+    it("adds an environment's accounts, and refuses two files that put different accounts at one path", () => {
+      const extra = { name: 'client-beta', apiKeyEnv: 'BETA_API_KEY' };
+      const base = withEvents({
+        'platform.accounts.json': { accounts: [agency, acme] },
+        'platform.accounts.staging.json': { accounts: [agency, extra] },
+      });
+      expect(workerEventsAccounts(base).map((account) => account.path)).toEqual([
+        '/events',
+        '/events/client-acme',
+        '/events/client-beta',
+      ]);
+      const clash = withEvents({
+        'platform.accounts.json': { accounts: [agency] },
+        'platform.accounts.staging.json': { accounts: [acme] },
+      });
+      expect(() => generate(clash)).toThrow(/disagree on the account whose webhook delivers to \/events/);
+    });
+  });
+});

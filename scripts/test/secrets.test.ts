@@ -1,0 +1,277 @@
+// npm run secrets: the functions' declared secrets and vars, listed, checked against a target (one
+// line per missing one) and put by the deploy; .dev.vars.example names every one the project declares.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { eventTypes } from '../generate.ts';
+import { runSecrets, type SecretsIo } from '../secrets/cli.ts';
+import { eventsSettings, settingsOf } from '../secrets/settings.ts';
+import { eventsAccountsOf, loadAccountsConfig } from '../sync/accounts.ts';
+import { readManifest } from '../sync/manifest.ts';
+import { PROJECT_ROOT } from './repo.ts';
+
+const functions = [
+  { name: 'lookup_order', secrets: ['STORE_API_KEY'], vars: ['STORE_API_URL'] },
+  { name: 'notify_team', secrets: ['PLATFORM_API_KEY'], vars: ['PLATFORM_BASE_URL', 'HANDOFF_CONTACT_ID'] },
+  { name: 'quote_plan' },
+];
+
+/**
+ * Runs the command with a stand-in wrangler that has `onWorker` as the Worker's secrets; no event
+ * files unless `events` gives types (and accounts).
+ */
+const run = async (
+  argv: string[],
+  env: Record<string, string> = {},
+  onWorker: string[] | 'no-worker' = [],
+  events: Pick<SecretsIo, 'eventTypes' | 'config' | 'root'> = { eventTypes: [] },
+) => {
+  let out = '';
+  let err = '';
+  const calls: { args: readonly string[]; input?: string }[] = [];
+  const sink = (append: (text: string) => void) =>
+    new Writable({
+      write(chunk, _encoding, done) {
+        append(String(chunk));
+        done();
+      },
+    });
+  const io: SecretsIo = {
+    env,
+    stdout: sink((t) => {
+      out += t;
+    }),
+    stderr: sink((t) => {
+      err += t;
+    }),
+    readFunctions: async () => functions,
+    wrangler: async (args, options = {}) => {
+      calls.push({ args, ...(options.input === undefined ? {} : { input: options.input }) });
+      if (args[1] === 'list') {
+        return onWorker === 'no-worker'
+          ? { code: 1, stdout: '', stderr: 'This Worker does not exist on your account. [code: 10007]' }
+          : { code: 0, stdout: JSON.stringify(onWorker.map((name) => ({ name, type: 'secret_text' }))), stderr: '' };
+      }
+      return { code: 0, stdout: 'Finished processing secrets file', stderr: '' };
+    },
+    ...events,
+  };
+  const code = await runSecrets(argv, io);
+  return { code, out, err, calls };
+};
+
+// Loading wrangler (which reads wrangler.toml for each check) takes seconds on a busy machine.
+beforeAll(async () => {
+  await import('wrangler');
+}, 60_000);
+
+describe('declared settings', () => {
+  it('merges every function declaration with the Worker own FUNCTIONS_SECRET, sorted by name', () => {
+    expect(settingsOf(functions).map((s) => `${s.name}:${s.kind}:${s.usedBy.join('+')}`)).toEqual([
+      'FUNCTIONS_SECRET:secret:the Worker (every function key)',
+      'HANDOFF_CONTACT_ID:var:notify_team',
+      'PLATFORM_API_KEY:secret:notify_team',
+      'PLATFORM_BASE_URL:var:notify_team',
+      'STORE_API_KEY:secret:lookup_order',
+      'STORE_API_URL:var:lookup_order',
+    ]);
+  });
+});
+
+describe('npm run secrets -- list', () => {
+  it('prints every setting as a table: name, kind and the functions that need it', async () => {
+    const result = await run(['list']);
+    expect(result).toMatchObject({ code: 0, err: '', calls: [] });
+    expect(result.out).toBe(
+      [
+        '| name | kind | needed by |',
+        '| --- | --- | --- |',
+        '| `FUNCTIONS_SECRET` | secret | the Worker (every function key) |',
+        '| `HANDOFF_CONTACT_ID` | var | `notify_team` |',
+        '| `PLATFORM_API_KEY` | secret | `notify_team` |',
+        '| `PLATFORM_BASE_URL` | var | `notify_team` |',
+        '| `STORE_API_KEY` | secret | `lookup_order` |',
+        '| `STORE_API_URL` | var | `lookup_order` |',
+        '',
+      ].join('\n'),
+    );
+  });
+});
+
+describe('npm run secrets -- check (before deploy)', () => {
+  it('fails with one line per missing setting, naming who needs it and how to set it', async () => {
+    const result = await run(['check', '--env', 'staging'], { SECRETS_JSON: JSON.stringify({ STORE_API_KEY: 'sk' }) }, [
+      'FUNCTIONS_SECRET',
+    ]);
+    expect(result.code).toBe(1);
+    expect(result.err.trim().split('\n')).toEqual([
+      'Preflight of environment "staging" failed:',
+      'Missing HANDOFF_CONTACT_ID (var of notify_team): add it as a secret of the GitHub environment "staging" (the deploy puts it), or run npx wrangler secret put HANDOFF_CONTACT_ID --env staging.',
+      'Missing PLATFORM_API_KEY (secret of notify_team): add it as a secret of the GitHub environment "staging" (the deploy puts it), or run npx wrangler secret put PLATFORM_API_KEY --env staging.',
+      'Missing PLATFORM_BASE_URL (var of notify_team): add it as a secret of the GitHub environment "staging" (the deploy puts it), or run npx wrangler secret put PLATFORM_BASE_URL --env staging.',
+      'Missing STORE_API_URL (var of lookup_order): add it as a secret of the GitHub environment "staging" (the deploy puts it), or run npx wrangler secret put STORE_API_URL --env staging.',
+    ]);
+    expect(result.calls[0]?.args).toEqual(['secret', 'list', '--format', 'json', '--env', 'staging']);
+  });
+
+  it('passes when the Worker, wrangler.toml and this run hold every one', async () => {
+    const result = await run(
+      ['check'],
+      {
+        PLATFORM_API_KEY: 'pk',
+        SECRETS_JSON: JSON.stringify({ STORE_API_KEY: 'sk', STORE_API_URL: 'https://s', HANDOFF_CONTACT_ID: 'c1' }),
+      },
+      ['FUNCTIONS_SECRET', 'PLATFORM_BASE_URL'],
+    );
+    expect(result).toMatchObject({ code: 0, err: '' });
+    expect(result.out).toContain('Preflight of production (the top level of wrangler.toml): all 6 settings are set');
+    expect(result.calls[0]?.args).toEqual(['secret', 'list', '--format', 'json', '--env=']);
+  });
+
+  it('counts only this run values before the first deploy', async () => {
+    const result = await run(['check', '--env', 'staging'], {}, 'no-worker');
+    expect(result.code).toBe(1);
+    expect(result.out).toContain('does not exist yet');
+    expect(result.err).toContain('Missing FUNCTIONS_SECRET');
+  });
+});
+
+describe('npm run secrets -- put', () => {
+  it('puts every declared setting this run has in one wrangler secret bulk, printing names only', async () => {
+    const secrets = {
+      FUNCTIONS_SECRET: 'fs-value',
+      STORE_API_KEY: 'sk-value',
+      CLOUDFLARE_API_TOKEN: 'cf',
+      github_token: 'gh',
+    };
+    const result = await run(['put', '--env', 'staging'], {
+      SECRETS_JSON: JSON.stringify(secrets),
+      HANDOFF_CONTACT_ID: 'c1',
+    });
+    expect(result.code).toBe(0);
+    expect(result.calls).toEqual([
+      {
+        args: ['secret', 'bulk', '--env', 'staging'],
+        input: JSON.stringify({ FUNCTIONS_SECRET: 'fs-value', HANDOFF_CONTACT_ID: 'c1', STORE_API_KEY: 'sk-value' }),
+      },
+    ]);
+    expect(result.out).toBe(
+      'Put 3 secret(s) on environment "staging": FUNCTIONS_SECRET, HANDOFF_CONTACT_ID, STORE_API_KEY.\n',
+    );
+    expect(result.out + result.err).not.toMatch(/fs-value|sk-value/);
+  });
+});
+
+describe('the events endpoint settings', () => {
+  const config = {
+    accounts: [
+      { name: 'agency', apiKeyEnv: 'PLATFORM_API_KEY', baseUrlEnv: 'PLATFORM_BASE_URL' },
+      { name: 'client-acme', apiKeyEnv: 'ACME_PLATFORM_API_KEY', baseUrl: 'https://app.acme.example' },
+    ],
+  };
+  const everyFunctionSetting = JSON.stringify({
+    FUNCTIONS_SECRET: 'f',
+    STORE_API_KEY: 's',
+    STORE_API_URL: 'https://s',
+    HANDOFF_CONTACT_ID: 'c',
+    PLATFORM_API_KEY: 'p',
+    PLATFORM_BASE_URL: 'https://p',
+  });
+
+  it('requires the key of every account (and its base address variable) when events/ has files', async () => {
+    const result = await run(['check'], { SECRETS_JSON: everyFunctionSetting }, [], {
+      eventTypes: ['appointment.booked'],
+      config,
+    });
+    expect(result.code).toBe(1);
+    expect(result.err.trim().split('\n')).toEqual([
+      'Preflight of production (the top level of wrangler.toml) failed:',
+      'Missing ACME_PLATFORM_API_KEY (secret of the events endpoint of account "client-acme"): add it as a secret of the GitHub environment "production" (the deploy puts it), or run npx wrangler secret put ACME_PLATFORM_API_KEY.',
+    ]);
+    const listed = await run(['list'], {}, [], { eventTypes: ['appointment.booked'], config });
+    expect(listed.out).toContain(
+      '| `PLATFORM_API_KEY` | secret | `notify_team`, the events endpoint of account "agency" |',
+    );
+    expect(listed.out).not.toContain('app.acme.example');
+  });
+
+  it('requires no account key without event files', async () => {
+    const result = await run(['check'], { SECRETS_JSON: everyFunctionSetting }, [], { eventTypes: [], config });
+    expect(result).toMatchObject({ code: 0, err: '' });
+    expect(result.out).not.toContain('ACME_PLATFORM_API_KEY');
+  });
+
+  it('puts the account keys this run has, printing names only', async () => {
+    const put = await run(['put'], { ACME_PLATFORM_API_KEY: 'acme-key' }, [], {
+      eventTypes: ['message.received'],
+      config,
+    });
+    expect(put.calls.at(-1)).toEqual({
+      args: ['secret', 'bulk', '--env='],
+      input: JSON.stringify({ ACME_PLATFORM_API_KEY: 'acme-key' }),
+    });
+    expect(put.out).not.toContain('acme-key');
+  });
+
+  it("reads the accounts of the environment's own file, as sync does, and refuses a broken one", async () => {
+    const root = mkdtempSync(join(tmpdir(), 'secrets-accounts-'));
+    const events = { eventTypes: ['appointment.booked'], root };
+    writeFileSync(join(root, 'platform.accounts.staging.json'), JSON.stringify(config));
+    expect((await run(['list', '--env', 'staging'], {}, [], events)).out).toContain('`ACME_PLATFORM_API_KEY`');
+    expect((await run(['list'], {}, [], events)).out).not.toContain('ACME_PLATFORM_API_KEY');
+    writeFileSync(join(root, 'platform.accounts.staging.json'), '{"accounts": []}');
+    const broken = await run(['list', '--env', 'staging'], {}, [], events);
+    expect(broken.code).toBe(1);
+    expect(broken.err).toContain('platform.accounts.staging.json is not a valid accounts file');
+  });
+});
+
+describe('npm run secrets -- check --local', () => {
+  it('names each setting .dev.vars lacks', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'secrets-'));
+    const file = join(dir, 'dev.vars');
+    writeFileSync(
+      file,
+      'FUNCTIONS_SECRET=x\nSTORE_API_KEY=\n# PLATFORM_API_KEY=p\nSTORE_API_URL=https://s\nHANDOFF_CONTACT_ID=c\nPLATFORM_BASE_URL=http://127.0.0.1:8788\n',
+    );
+    const result = await run(['check', '--local', '--dev-vars', file]);
+    expect(result.code).toBe(1);
+    expect(result.err.trim().split('\n')).toEqual([
+      expect.stringMatching(/^Missing PLATFORM_API_KEY \(secret of notify_team\): add it to .*dev\.vars/),
+      expect.stringMatching(/^Missing STORE_API_KEY \(secret of lookup_order\)/),
+    ]);
+  });
+
+  it('shows --help, and refuses an unknown command', async () => {
+    expect((await run(['--help'])).out).toContain('check [--env NAME]');
+    expect(await run(['deploy'])).toMatchObject({
+      code: 1,
+      err: 'Unknown command "deploy". See npm run secrets -- --help.\n',
+    });
+  });
+});
+
+describe('the project declarations', () => {
+  it('are all named in .dev.vars.example', async () => {
+    const served = await readManifest({ secret: 'test-secret' });
+    const accounts = eventsAccountsOf(loadAccountsConfig(join(PROJECT_ROOT, 'platform.accounts.json')));
+    const settings = settingsOf(served, eventsSettings(eventTypes(join(PROJECT_ROOT, 'events')), accounts));
+    const example = readFileSync(join(PROJECT_ROOT, '.dev.vars.example'), 'utf8');
+    expect(settings.map((s) => s.name)).toContain('FUNCTIONS_SECRET');
+    expect(settings.filter((s) => !new RegExp(`^#? ?${s.name}=`, 'm').test(example)).map((s) => s.name)).toEqual([]);
+  }, 60_000);
+});
+
+describe('wrangler failures', () => {
+  it('quote the error line of wrangler, without colours or the log-file pointer', async () => {
+    const { wranglerError } = await import('../wrangler.ts');
+    const stderr =
+      '\n\u001b[31m✘ \u001b[41;31m[\u001b[41;97mERROR\u001b[41;31m]\u001b[0m \u001b[1mIn a non-interactive environment, it is necessary to set a CLOUDFLARE_API_TOKEN.\u001b[0m\n\n🪵  Logs were written to "/x.log"\n';
+    expect(wranglerError(stderr)).toBe(
+      'In a non-interactive environment, it is necessary to set a CLOUDFLARE_API_TOKEN.',
+    );
+    expect(wranglerError('first\nlast line\n🪵  Logs were written to "/x.log"')).toBe('last line');
+  });
+});

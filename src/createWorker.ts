@@ -1,0 +1,166 @@
+// The Worker as a function of its registry: itty-router routes, one pipeline per request.
+import { Router } from 'itty-router/Router';
+import type { AnyFunctionDefinition } from './define.ts';
+import { DefinitionError, type FunctionManifest } from './schema/describe.ts';
+import { type Env, isDevelopment } from './env.ts';
+import { FunctionError } from './errors.ts';
+import { authorise, type Invocation, invoke, type PlatformFactory } from './invoke.ts';
+import { isManifestKey } from './keys.ts';
+import { createLogger } from './log.ts';
+import { createRegistry, type Registry } from './registry.ts';
+import { callerRequestId, errorResponse, jsonResponse, newRequestId } from './respond.ts';
+import { settle } from './settle.ts';
+import type { EventsService } from './events/serve.ts';
+
+type Args = [Env, ExecutionContext];
+type Fetch = (request: Request, env: Env, ctx: ExecutionContext) => Promise<Response>;
+type RoutedRequest = Request & { requestId: string };
+
+/** What `src/mcp/index.ts` exports: the MCP endpoint and its OAuth routes over a registry. */
+export interface McpModule {
+  createMcpFetch(registry: Registry, platform: PlatformFactory | undefined): Fetch;
+}
+
+const FUNCTIONS_PREFIX = '/functions/';
+
+const manifestAllowed = async (request: Request, env: Env): Promise<boolean> => {
+  if (isDevelopment(env)) return true;
+  const token = /^Bearer\s+(\S+)$/i.exec(request.headers.get('authorization') ?? '')?.[1];
+  return Boolean(env.FUNCTIONS_SECRET && token && (await isManifestKey(env.FUNCTIONS_SECRET, token)));
+};
+
+/** What the project's worker.ts hands the framework; a feature is an option, so an unused one is not bundled. */
+export interface WorkerOptions {
+  /** The functions to serve, `{ name: definition }` (generated/functions.ts lists functions/). */
+  functions: Record<string, AnyFunctionDefinition>;
+  /**
+   * Gives handlers `context.platform` (pass `platformFromEnv` from src/platform/client/fromEnv.ts). Opt-in,
+   * so a project whose functions never call the platform does not bundle its client.
+   */
+  platform?: PlatformFactory;
+  /** Serves `GET /openapi.json` (guarded like the manifest) when given src/openapi.ts's `openApiDocument`. */
+  openapi?: (functions: FunctionManifest[], serverUrl: string) => object;
+  /**
+   * The events endpoints (one per account) and queue consumer: generated/events.ts lists events/
+   * and is undefined when it is empty, so a project without events bundles none of it.
+   */
+  events?: EventsService | undefined;
+  /**
+   * Serves every function as an MCP tool on `/mcp` (README "MCP"). The module is imported on the
+   * first MCP request, so a Worker that never sees one never evaluates it; leave the option out and
+   * it is not even bundled.
+   * @example createWorker({ functions, mcp: () => import('./src/mcp/index.ts') })
+   */
+  mcp?: () => Promise<McpModule>;
+}
+
+/** The Worker's handlers: `fetch`, and `queue` when it serves events. */
+export interface AgentWorker {
+  fetch(request: Request, env: Env, ctx: ExecutionContext): Promise<Response>;
+  queue?(batch: MessageBatch<unknown>, env: Env, ctx: ExecutionContext): Promise<void>;
+}
+
+/**
+ * The Worker serving every function of `options.functions` (CONTRACT section 4) and the manifest,
+ * and with `options.events` the events endpoint and its queue consumer (CONTRACT section 7).
+ * @example export default createWorker({ functions }) satisfies ExportedHandler<Env>;
+ */
+export const createWorker = (options: WorkerOptions): AgentWorker => {
+  const registry = createRegistry(options.functions);
+  const router = Router<RoutedRequest, Args>({
+    before: [
+      (request) => {
+        request.requestId = newRequestId();
+      },
+    ],
+    catch: (error, request) => errorResponse(error, (request as unknown as RoutedRequest).requestId ?? newRequestId()),
+  });
+
+  // The manifest and the OpenAPI document derived from it: same guard, same error for a broken definition.
+  const manifests = async (request: RoutedRequest, env: Env) => {
+    if (!(await manifestAllowed(request, env))) {
+      throw new FunctionError(
+        401,
+        'unauthorized',
+        'The manifest needs "Authorization: Bearer <manifest key>" (manifestKey(FUNCTIONS_SECRET) in src/keys.ts; npm run sync sends it).',
+      );
+    }
+    try {
+      return registry.names().flatMap((name) => registry.get(name)?.manifest ?? []);
+    } catch (error) {
+      // Only the secret's holder reads this: name the broken definition so sync can say which.
+      if (!(error instanceof DefinitionError)) throw error;
+      throw new FunctionError(500, 'invalid_definition', error.message);
+    }
+  };
+
+  // Paths under /functions/ never reach the router (fetch below), so this is "/functions" alone.
+  router.get('/functions', async (request, env) =>
+    jsonResponse({ functions: await manifests(request, env) }, 200, request.requestId),
+  );
+
+  const { openapi } = options;
+  if (openapi) {
+    router.get('/openapi.json', async (request, env) =>
+      jsonResponse(openapi(await manifests(request, env), new URL(request.url).origin), 200, request.requestId),
+    );
+  }
+
+  // Every path under /functions/: one URL parse, no router (the hot path of every call).
+  const serveFunction = async (request: Request, url: URL, env: Env, ctx: ExecutionContext): Promise<Response> => {
+    const started = Date.now();
+    const requestId = newRequestId();
+    // The caller's own id is kept beside ours, sanitised, never in its place.
+    const callerId = callerRequestId(request);
+    const base = callerId ? { requestId, callerRequestId: callerId } : { requestId };
+    const inv: Invocation = { request, url, env, ctx, requestId, log: createLogger(base), platform: options.platform };
+    const outcome = await settle(inv, started, requestId, async () => {
+      const fn = await authorise(url.pathname.slice(FUNCTIONS_PREFIX.length), registry, inv);
+      inv.log = createLogger({ function: fn.name, ...base });
+      inv.deadline = started + fn.manifest.timeoutMs;
+      return invoke(fn, inv);
+    });
+    return outcome.ok ? jsonResponse(outcome.value, 200, requestId) : errorResponse(outcome.error, requestId);
+  };
+
+  router.all('/functions', () => {
+    throw new FunctionError(405, 'method_not_allowed', 'The manifest is read with GET.', { headers: { Allow: 'GET' } });
+  });
+
+  const { events } = options;
+  for (const route of events?.routes ?? []) {
+    router.all(route.path, (request, env) => route.receive(request, env, request.requestId));
+  }
+
+  const { mcp } = options;
+  if (mcp) {
+    let loaded: Promise<Fetch> | undefined;
+    const serveMcp = async (request: RoutedRequest, env: Env, ctx: ExecutionContext) => {
+      loaded ??= mcp().then((module) => module.createMcpFetch(registry, options.platform));
+      return (
+        await loaded.catch((error: unknown) => {
+          loaded = undefined;
+          throw error;
+        })
+      )(request, env, ctx);
+    };
+    // The endpoint, its OAuth 2.1 routes, and the metadata clients discover them by.
+    router.all('/mcp', serveMcp);
+    router.all('/oauth/*', serveMcp);
+    router.all('/.well-known/*', serveMcp);
+  }
+
+  router.all('*', () => {
+    throw new FunctionError(404, 'not_found', 'Nothing is served here. Functions live under /functions/<name>.');
+  });
+
+  return {
+    fetch: (request: Request, env: Env, ctx: ExecutionContext): Promise<Response> => {
+      const url = new URL(request.url);
+      return url.pathname.startsWith(FUNCTIONS_PREFIX)
+        ? serveFunction(request, url, env, ctx)
+        : router.fetch(request, env, ctx);
+    },
+    ...(events ? { queue: events.queue } : {}),
+  };
+};

@@ -1,0 +1,44 @@
+// The platform accounts whose webhooks deliver to this Worker, as scripts/generate.ts lists them
+// from the accounts file (platform.accounts.json): each at its own path (eventsPathOf), its
+// signing secret read with its own key, from the variables the accounts file names. No Worker
+// types here: scripts/generate.ts writes these records.
+import { EVENTS_PATH, type KeyPlacement } from '../platform/protocol/contract.ts';
+
+/** One account as the events endpoint needs it: names of variables, never their values. */
+export interface EventsAccount {
+  name: string;
+  /** Where its webhook delivers (eventsPathOf in src/platform/protocol/contract.ts). */
+  path: string;
+  /** The Worker variable holding its API key. */
+  apiKeyEnv: string;
+  /** Its base address, when the accounts file gives it (a white-label tenant)... */
+  baseUrl?: string;
+  /** ...else the Worker variable holding it (default PLATFORM_BASE_URL). */
+  baseUrlEnv?: string;
+  keyPlacement?: KeyPlacement;
+}
+
+/** Without an accounts file: one account at EVENTS_PATH, from PLATFORM_API_KEY and PLATFORM_BASE_URL. */
+export const DEFAULT_EVENTS_ACCOUNTS: readonly EventsAccount[] = [
+  { name: 'default', path: EVENTS_PATH, apiKeyEnv: 'PLATFORM_API_KEY', baseUrlEnv: 'PLATFORM_BASE_URL' },
+];
+
+/** What the Worker needs to read an account's webhooks: its address and key, or the variables that are unset. */
+export type AccountAccess =
+  | { ok: true; baseUrl: string; apiKey: string; keyPlacement?: KeyPlacement }
+  | { ok: false; missing: string[] };
+
+/**
+ * The account's address and key from the Worker's environment.
+ * @example accessOf({ name: 'default', path: '/events', apiKeyEnv: 'PLATFORM_API_KEY' }, env)
+ */
+export const accessOf = (account: EventsAccount, env: object): AccountAccess => {
+  const vars = env as unknown as Record<string, unknown>;
+  const read = (name: string) => (typeof vars[name] === 'string' ? (vars[name] as string).trim() : '');
+  const baseUrlEnv = account.baseUrlEnv ?? 'PLATFORM_BASE_URL';
+  const baseUrl = account.baseUrl ?? read(baseUrlEnv);
+  const apiKey = read(account.apiKeyEnv);
+  const missing = [...(baseUrl ? [] : [baseUrlEnv]), ...(apiKey ? [] : [account.apiKeyEnv])];
+  if (missing.length > 0) return { ok: false, missing };
+  return { ok: true, baseUrl, apiKey, ...(account.keyPlacement ? { keyPlacement: account.keyPlacement } : {}) };
+};

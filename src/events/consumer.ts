@@ -1,0 +1,203 @@
+// The queue consumer: each delivery runs its handler at least once, and a repeat of a delivery
+// already handled (the platform delivered twice, or the queue redelivered) is acknowledged
+// without running it again. A handler that throws is retried with growing delays; after the
+// queue's max_retries the delivery goes to the dead-letter queue (wrangler.toml).
+import type { EventsEnv as Env } from './env.ts';
+import { FunctionError } from '../errors.ts';
+import { createLogger, type Logger } from '../log.ts';
+import { createPlatformClient, type PlatformClient } from '../platform/client/client.ts';
+import { platformFromEnv } from '../platform/client/fromEnv.ts';
+import { accessOf, type EventsAccount } from './accounts.ts';
+import { type AnyEventDefinition, DEFAULT_EVENT_TIMEOUT_MS, type EventContext } from './define.ts';
+import { ledgerKeyOf, type QueuedDelivery, withinAccount } from './delivery.ts';
+import { type Claim, ledgerFor } from './ledger.ts';
+
+/** Extra lease beyond a handler's time limit, so a slow finish is not mistaken for a crash. */
+const LEASE_MARGIN_MS = 30_000;
+
+/** Seconds before retry `attempt` + 1: 10, 20, 40, 80, 160, ... at most 15 minutes. */
+export const retryDelaySeconds = (attempt: number): number => Math.min(900, 10 * 2 ** Math.max(0, attempt - 1));
+
+const isDelivery = (value: unknown): value is QueuedDelivery => {
+  const v = value as Partial<QueuedDelivery> | null;
+  return typeof v?.type === 'string' && typeof v.deliveryId === 'string' && typeof v.body === 'string';
+};
+
+/** Claims `key` in the ledger (a run without one when the binding is missing: at least once still holds). */
+const claim = async (env: Env, key: string, leaseMs: number): Promise<Claim> =>
+  env.EVENT_LEDGER ? (await ledgerFor(env.EVENT_LEDGER, key)).claim(key, leaseMs) : { verdict: 'run' };
+
+const settle = async (env: Env, key: string, outcome: 'complete' | 'release', log: Logger) => {
+  if (!env.EVENT_LEDGER) return;
+  try {
+    const ledger = await ledgerFor(env.EVENT_LEDGER, key);
+    await (outcome === 'complete' ? ledger.complete(key) : ledger.release(key));
+  } catch (error) {
+    // Only dedup suffers: the lease runs out and a repeat may run the handler again.
+    log.warn('ledger_unavailable', { outcome, error: error instanceof Error ? error.name : typeof error });
+  }
+};
+
+/** Thrown by `once` while another run holds the same key; the delivery is retried later. */
+class KeyBusy extends Error {
+  override name = 'KeyBusy';
+}
+
+/** The client of the account named `name` (PLATFORM_* for a delivery queued without one). */
+const platformOf = (
+  env: Env,
+  accounts: readonly EventsAccount[],
+  name: string | undefined,
+  signal: AbortSignal,
+): PlatformClient => {
+  if (name === undefined) return platformFromEnv(env, signal);
+  const account = accounts.find((candidate) => candidate.name === name);
+  const access = account ? accessOf(account, env) : { ok: false as const, missing: [] };
+  if (!access.ok) {
+    // Never another account's client: a message would go out from the wrong business.
+    const why = account
+      ? `${access.missing.join(' and ')} must be set`
+      : 'the account is no longer in platform.accounts.json';
+    throw new FunctionError(503, 'platform_not_configured', `No platform client for account "${name}": ${why}.`);
+  }
+  const { baseUrl, apiKey, keyPlacement } = access;
+  return createPlatformClient({ baseUrl, apiKey, signal, ...(keyPlacement ? { keyPlacement } : {}) });
+};
+
+const contextFor = (
+  env: Env,
+  ctx: ExecutionContext,
+  log: Logger,
+  signal: AbortSignal,
+  delivery: QueuedDelivery,
+  accounts: readonly EventsAccount[],
+  attempt: number,
+  leaseMs: number,
+): EventContext => {
+  let platform: PlatformClient | undefined;
+  return {
+    env,
+    log,
+    signal,
+    waitUntil: (promise) => ctx.waitUntil(promise),
+    deliveryId: delivery.deliveryId,
+    account: delivery.account,
+    attempt,
+    // Lazy: a handler that never calls the platform needs neither secret.
+    get platform() {
+      platform ??= platformOf(env, accounts, delivery.account, signal);
+      return platform;
+    },
+    once: async (key, work) => {
+      const scoped = withinAccount(delivery.account, `once:${key}`);
+      const found = await claim(env, scoped, leaseMs);
+      if (found.verdict === 'done') return 'already-done';
+      if (found.verdict === 'busy') throw new KeyBusy(`another run holds "${key}"`);
+      try {
+        await work();
+      } catch (error) {
+        await settle(env, scoped, 'release', log);
+        throw error;
+      }
+      await settle(env, scoped, 'complete', log);
+      return 'ran';
+    },
+  };
+};
+
+/** Runs `work` under a time limit whose signal it gets; rejects when the limit passes. */
+const withTimeLimit = async <T>(timeoutMs: number, work: (signal: AbortSignal) => T | Promise<T>): Promise<T> => {
+  const controller = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const reason = new DOMException(`Timed out after ${timeoutMs} ms`, 'TimeoutError');
+      controller.abort(reason);
+      reject(reason);
+    }, timeoutMs);
+  });
+  try {
+    return await Promise.race([work(controller.signal), expired]);
+  } finally {
+    if (timer !== null) clearTimeout(timer);
+  }
+};
+
+const consumeOne = async (
+  message: Message<unknown>,
+  env: Env,
+  ctx: ExecutionContext,
+  definitions: ReadonlyMap<string, AnyEventDefinition>,
+  accounts: readonly EventsAccount[],
+): Promise<void> => {
+  const delivery = message.body;
+  if (!isDelivery(delivery)) {
+    createLogger({ messageId: message.id }).error('event_unreadable', { hint: 'not a queued delivery: dropped' });
+    return message.ack();
+  }
+  const { type, deliveryId } = delivery;
+  const log = createLogger({ eventType: type, deliveryId, attempt: message.attempts, account: delivery.account });
+  const definition = definitions.get(type);
+  if (!definition) {
+    // Queued before a deploy removed its handler: retrying cannot help.
+    log.warn('event_unknown_type');
+    return message.ack();
+  }
+  const parsed = definition.payload.safeParse(JSON.parse(delivery.body));
+  if (!parsed.success) {
+    // The same body fails the same way every time: log where (never the values) and drop it.
+    const fields = parsed.error.issues.map((issue: { path: PropertyKey[] }) => issue.path.join('.') || '(body)');
+    log.error('event_invalid_payload', { fields });
+    return message.ack();
+  }
+  const timeoutMs = definition.timeoutMs ?? DEFAULT_EVENT_TIMEOUT_MS;
+  const leaseMs = timeoutMs + LEASE_MARGIN_MS;
+  const ledgerKey = ledgerKeyOf(delivery);
+  let found: Claim;
+  try {
+    found = await claim(env, ledgerKey, leaseMs);
+  } catch {
+    log.error('ledger_unavailable', { hint: 'retried later' });
+    return message.retry({ delaySeconds: retryDelaySeconds(message.attempts) });
+  }
+  if (found.verdict === 'done') {
+    log.info('event_duplicate');
+    return message.ack();
+  }
+  if (found.verdict === 'busy') {
+    log.info('event_busy', { retryInMs: found.retryInMs });
+    return message.retry({ delaySeconds: Math.ceil(found.retryInMs / 1000) });
+  }
+  const started = Date.now();
+  try {
+    await withTimeLimit(timeoutMs, (signal) =>
+      definition.handler(parsed.data, contextFor(env, ctx, log, signal, delivery, accounts, message.attempts, leaseMs)),
+    );
+  } catch (error) {
+    await settle(env, ledgerKey, 'release', log);
+    const delaySeconds = retryDelaySeconds(message.attempts);
+    log.error('event_failed', {
+      error: error instanceof Error ? error.name : typeof error,
+      retryInSeconds: delaySeconds,
+    });
+    return message.retry({ delaySeconds });
+  }
+  await settle(env, ledgerKey, 'complete', log);
+  log.info('event_handled', { durationMs: Date.now() - started });
+  message.ack();
+};
+
+/**
+ * The queue handler of every event type in `definitions`: one batch, each delivery on its own,
+ * its handler given the platform client of the account (of `accounts`) it came from.
+ * @example export default { queue: (batch, env, ctx) => consumeDeliveries(batch, env, ctx, byType, accounts) }
+ */
+export const consumeDeliveries = async (
+  batch: MessageBatch<unknown>,
+  env: Env,
+  ctx: ExecutionContext,
+  definitions: ReadonlyMap<string, AnyEventDefinition>,
+  accounts: readonly EventsAccount[],
+): Promise<void> => {
+  await Promise.all(batch.messages.map((message) => consumeOne(message, env, ctx, definitions, accounts)));
+};

@@ -1,0 +1,135 @@
+// Definition -> what the platform sees (CONTRACT section 5): the name, the enriched description,
+// the flat parameter map, the url path and the JSON Schema. The Worker's manifest, its 422
+// messages and the sync command all read this one module, so they cannot disagree.
+import { z } from 'zod';
+import type { AnyFunctionDefinition, FunctionAnnotations } from '../define.ts';
+import { DEFAULT_TIMEOUT_MS, SETTING_NAME } from '../define.ts';
+import { fieldText, type JsonSchema, type ParameterInfo, parameterInfo } from './parameters.ts';
+import type { FunctionRecord } from '../platform/protocol/function.ts';
+import { isDateField } from './schemaDef.ts';
+
+/** Everything the platform and tools see of one function: its registration record but the url, and more. */
+export interface FunctionManifest extends Omit<FunctionRecord, 'url'> {
+  /** Path of the function on the Worker; the registered url adds the origin and the key. */
+  path: string;
+  jsonSchema: JsonSchema;
+  timeoutMs: number;
+  /** Secrets the handler needs on the Worker (sorted); deploy puts them, preflight checks them. */
+  secrets: string[];
+  /** Plain settings the handler needs (sorted). */
+  vars: string[];
+  /** The author's hints for MCP clients, when set. */
+  annotations?: FunctionAnnotations;
+}
+
+/**
+ * Length a description should stay under, the generated parameter list included: the spec gives no
+ * limit, but 1,024 characters is the cap of common function-calling APIs the platform's model may use.
+ */
+export const DESCRIPTION_LIMIT = 1024;
+
+/** The scaffold's description (agent-functions new): tests fail and sync refuses while a function still has it. */
+export const PLACEHOLDER_DESCRIPTION =
+  'Replace this: say what the function does and when the agent should call it. The model reads it to decide.';
+
+/** A definition the platform's flat parameter map cannot carry; the message names the field. */
+export class DefinitionError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'DefinitionError';
+  }
+}
+
+/** The url path of a function on the Worker. */
+export const functionPath = (name: string): string => `/functions/${name}`;
+
+/** The JSON Schema of the arguments the model sends (input side: defaults make a field optional). */
+export const inputJsonSchema = (name: string, schema: z.ZodType): JsonSchema => {
+  try {
+    return z.toJSONSchema(schema, {
+      io: 'input',
+      // Dates arrive as ISO strings; the runtime turns them into Date before validation.
+      unrepresentable: ({ zodSchema }) =>
+        zodSchema._zod.def.type === 'date' ? { type: 'string', format: 'date-time' } : undefined,
+    }) as JsonSchema;
+  } catch (error) {
+    throw new DefinitionError(
+      `Function "${name}": its parameters cannot be described to the platform (${(error as Error).message}).`,
+    );
+  }
+};
+
+/** Each top-level parameter, in declaration order, with what the flat map cannot carry. */
+export const describeParameters = (name: string, schema: z.ZodType): ParameterInfo[] =>
+  parametersOf(name, inputJsonSchema(name, schema));
+
+const parametersOf = (name: string, json: JsonSchema): ParameterInfo[] => {
+  if (json.type !== 'object' || !json.properties) {
+    throw new DefinitionError(
+      `Function "${name}": parameters must be z.object({...}) of named arguments, not ${json.type ?? 'a union or any'}.`,
+    );
+  }
+  const required = new Set(json.required ?? []);
+  return Object.entries(json.properties).map(([key, property]) => {
+    try {
+      return parameterInfo(key, property, required.has(key), json);
+    } catch (error) {
+      throw new DefinitionError(`Function "${name}", parameter "${key}": ${(error as Error).message}`);
+    }
+  });
+};
+
+/** One line per parameter: `- seats (required, number): Whole number, from 1 to 500. How many users.` */
+export const parameterLine = (info: ParameterInfo): string => `- ${fieldText(info)}`;
+
+/** The author's description followed by the compact parameter list. */
+export const enrichedDescription = (description: string, parameters: ParameterInfo[]): string => {
+  const base = description.trim();
+  if (parameters.length === 0) return `${base}\n\nParameters: none.`;
+  return `${base}\n\nParameters:\n${parameters.map(parameterLine).join('\n')}`;
+};
+
+/** The manifest and the parameter details the runtime needs (which fields are dates), from one JSON Schema pass. */
+export const translateFunction = (
+  name: string,
+  definition: AnyFunctionDefinition,
+): { manifest: FunctionManifest; parameters: ParameterInfo[]; dates: Set<string> } => {
+  if (typeof definition.description !== 'string' || definition.description.trim().length < 10) {
+    throw new DefinitionError(
+      `Function "${name}": description is missing or too short; say what it does and when the agent should call it.`,
+    );
+  }
+  const settings = (field: 'secrets' | 'vars'): string[] => {
+    const names = definition[field] ?? [];
+    const bad = names.find((setting) => typeof setting !== 'string' || !SETTING_NAME.test(setting));
+    if (!Array.isArray(names) || bad !== undefined) {
+      throw new DefinitionError(
+        `Function "${name}": ${field} must list environment variable names such as "STORE_API_KEY", not ${JSON.stringify(bad ?? names)}.`,
+      );
+    }
+    return [...new Set(names)].sort();
+  };
+  const jsonSchema = inputJsonSchema(name, definition.parameters);
+  const parameters = parametersOf(name, jsonSchema);
+  const manifest: FunctionManifest = {
+    name,
+    description: enrichedDescription(definition.description, parameters),
+    parameters: Object.fromEntries(parameters.map((info) => [info.name, info.type])),
+    path: functionPath(name),
+    jsonSchema,
+    timeoutMs: definition.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    secrets: settings('secrets'),
+    vars: settings('vars'),
+    ...(definition.annotations ? { annotations: definition.annotations } : {}),
+  };
+  const shape = definition.parameters.shape as Record<string, z.ZodType>;
+  const dates = new Set(Object.keys(shape).filter((key) => isDateField(shape[key])));
+  return { manifest, parameters, dates };
+};
+
+/**
+ * Everything the platform sees of one function, derived from its definition.
+ * @example describeFunction('lookup_warranty', lookupWarranty).parameters // { question: 'string' }
+ */
+export const describeFunction = (name: string, definition: AnyFunctionDefinition): FunctionManifest =>
+  translateFunction(name, definition).manifest;

@@ -1,0 +1,317 @@
+import { createExecutionContext } from 'cloudflare:test';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { defineFunction } from '../../define.ts';
+import type { Env } from '../../env.ts';
+import { functionKey, manifestKey } from '../../keys.ts';
+import { createWorker } from '../../createWorker.ts';
+import { call, send } from '../fixture.ts';
+import { errorOf, keyOf, SECRET as SECRET_OF_TESTS } from '../helpers.ts';
+
+const SECRET = 'unit-secret';
+let aborted: unknown;
+let lateAborted: unknown;
+
+const fetchTest = createWorker({
+  functions: {
+    boom: defineFunction({
+      description: 'Always throws, to prove failures reveal nothing.',
+      parameters: z.object({}),
+      handler: () => {
+        throw new Error(`database password is ${SECRET}`);
+      },
+    }),
+    slow: defineFunction({
+      description: 'Waits longer than its own time limit.',
+      parameters: z.object({}),
+      timeoutMs: 50,
+      handler: async (_args, { signal }) => {
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        aborted = signal.aborted ? signal.reason : false;
+        return 'late';
+      },
+    }),
+    slow_reader: defineFunction({
+      description: 'Looks at its signal only after its time limit has passed.',
+      parameters: z.object({}),
+      timeoutMs: 50,
+      handler: async (_args, context) => {
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        lateAborted = context.signal.aborted ? context.signal.reason : false;
+        return 'late';
+      },
+    }),
+    echo: defineFunction({
+      description: 'Returns its arguments, to observe envelopes and coercion.',
+      parameters: z.object({
+        count: z.int().min(1).describe('How many'),
+        urgent: z.boolean().default(false).describe('Whether it is urgent'),
+        when: z.date().optional().describe('When'),
+        tags: z.array(z.string()).optional().describe('Tags'),
+      }),
+      handler: (args, { requestId, env }) => ({
+        ...args,
+        when: args.when?.toISOString(),
+        requestId,
+        hasEnv: Boolean(env),
+      }),
+    }),
+    input_echo: defineFunction({
+      description: 'Declares a parameter named like an envelope key.',
+      parameters: z.object({ input: z.string().describe('Free text') }),
+      handler: ({ input }) => ({ input }),
+    }),
+  },
+}).fetch;
+
+const env = (extra: Partial<Env> = {}): Env => ({ FUNCTIONS_SECRET: SECRET, ...extra });
+
+const request = async (name: string, init: RequestInit & { query?: string } = {}, environment = env()) => {
+  const key = await functionKey(SECRET, name);
+  const url = `https://fn.example/functions/${name}?key=${key}${init.query ?? ''}`;
+  return fetchTest(new Request(url, { method: 'POST', ...init }), environment, createExecutionContext());
+};
+
+describe('the Worker answers each status of CONTRACT section 4', () => {
+  it('answers 200 with the handler result as JSON and an X-Request-Id', async () => {
+    const res = await call('quote_plan', { plan: 'growth', seats: 3 });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-request-id')).toMatch(/^[\w-]{8,}$/);
+    expect(await res.json()).toMatchObject({ plan: 'growth', seats: 3, totalCents: 8700, currency: 'USD' });
+  });
+
+  it('answers 400 for a body that is not JSON', async () => {
+    const res = await call('quote_plan', '{"plan": ');
+    expect(res.status).toBe(400);
+    expect(await errorOf(res)).toMatchObject({
+      code: 'malformed_body',
+      message: expect.stringMatching(/not valid JSON/),
+    });
+  });
+
+  it('answers 400 for JSON that is not an object', async () => {
+    const res = await call('quote_plan', '[1,2]');
+    expect(res.status).toBe(400);
+    expect((await errorOf(res)).message).toMatch(/must be a JSON object/);
+  });
+
+  it('answers 401 without a key', async () => {
+    const res = await send('/functions/quote_plan', { method: 'POST', body: '{}' });
+    expect(res.status).toBe(401);
+    expect((await errorOf(res)).code).toBe('unauthorized');
+  });
+
+  it('answers 404 to the holder of the key of a function no longer deployed, and for paths outside /functions', async () => {
+    const unknown = await send(`/functions/nope?key=${await keyOf('nope')}`, { method: 'POST', body: '{}' });
+    expect(unknown.status).toBe(404);
+    expect((await errorOf(unknown)).message).toMatch(/no longer deployed\. Do not call it again/);
+    expect((await send('/')).status).toBe(404);
+  });
+
+  it('answers 405 for methods other than GET and POST, with Allow', async () => {
+    const res = await send(`/functions/quote_plan?key=${await keyOf('quote_plan')}`, { method: 'PUT', body: '{}' });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('GET, POST');
+  });
+
+  it('answers 413 for a body over 64 KiB, declared or streamed', async () => {
+    const big = JSON.stringify({ plan: 'growth', seats: 1, pad: 'x'.repeat(70 * 1024) });
+    expect((await call('quote_plan', big)).status).toBe(413);
+    const stream = new ReadableStream({
+      start(controller) {
+        for (let i = 0; i < 70; i++) controller.enqueue(new TextEncoder().encode('x'.repeat(1024)));
+        controller.close();
+      },
+    });
+    const res = await request('echo', { body: stream, duplex: 'half' } as RequestInit);
+    expect(res.status).toBe(413);
+    expect((await errorOf(res)).code).toBe('body_too_large');
+  });
+
+  it('answers 422 naming each wrong or missing argument, what is expected, an example, and to ask the customer', async () => {
+    const res = await call('quote_plan', { plan: 'platinum', seats: 0 });
+    expect(res.status).toBe(422);
+    const error = await errorOf(res);
+    expect(error.code).toBe('invalid_arguments');
+    expect(error.message).toMatch(/2 arguments are wrong/);
+    expect(error.message).toMatch(
+      /"plan" \(The plan the customer asked about\) is not valid.*Expected a string, one of "starter", "growth", "scale"\. For example: "starter"/,
+    );
+    expect(error.message).toMatch(/"seats".*Expected a whole number, from 1 to 500\. For example: 1/);
+    expect(error.details).toEqual([
+      expect.objectContaining({ argument: 'plan', example: 'starter' }),
+      expect.objectContaining({ argument: 'seats', example: 1 }),
+    ]);
+  });
+
+  it('answers 422 telling the model to ask the customer for a missing argument', async () => {
+    const res = await call('quote_plan', { plan: 'growth' });
+    const error = await errorOf(res);
+    expect(res.status).toBe(422);
+    expect(error.message).toMatch(/"seats" \(How many users will need access\) is missing: ask the customer for it/);
+    expect(error.details).toEqual([
+      expect.objectContaining({ argument: 'seats', problem: 'missing', askCustomer: true }),
+    ]);
+  });
+
+  it('answers 500 with a request id and neither the stack nor the secret when the handler throws', async () => {
+    const res = await request('boom', { body: '{}' });
+    expect(res.status).toBe(500);
+    const text = await res.text();
+    expect(text).not.toContain(SECRET);
+    expect(text).not.toMatch(/at .*\.ts|Error:/);
+    const { error } = JSON.parse(text);
+    expect(error.code).toBe('function_failed');
+    expect(error.requestId).toBe(res.headers.get('x-request-id'));
+    expect(error.message).toContain(error.requestId);
+  });
+
+  it('answers 503 in production when FUNCTIONS_SECRET is unset', async () => {
+    const res = await request('echo', { body: '{"count":1}' }, {});
+    expect(res.status).toBe(503);
+    expect((await errorOf(res)).code).toBe('not_configured');
+  });
+
+  it('serves without a key in local development when FUNCTIONS_SECRET is unset', async () => {
+    const res = await fetchTest(
+      new Request('https://fn.example/functions/echo', { method: 'POST', body: '{"count":1}' }),
+      { AGENT_FUNCTIONS_MODE: 'development' },
+      createExecutionContext(),
+    );
+    expect(res.status).toBe(200);
+  });
+
+  it('hands an aborted signal to a handler that first reads it after the time limit', async () => {
+    const res = await request('slow_reader', { body: '{}' });
+    expect(res.status).toBe(504);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(lateAborted).toBeInstanceOf(DOMException);
+    expect((lateAborted as DOMException).name).toBe('TimeoutError');
+  });
+
+  it('answers 504 past the time limit and fires the handler signal', async () => {
+    const res = await request('slow', { body: '{}' });
+    expect(res.status).toBe(504);
+    expect((await errorOf(res)).code).toBe('timeout');
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(aborted).toBeInstanceOf(DOMException);
+    expect((aborted as DOMException).name).toBe('TimeoutError');
+  });
+});
+
+describe('arguments as the platform may send them', () => {
+  it('unwraps the arguments from each envelope key', async () => {
+    for (const envelope of ['arguments', 'args', 'parameters', 'input']) {
+      const res = await request('echo', { body: JSON.stringify({ [envelope]: { count: 2 }, contactId: 'c1' }) });
+      expect(res.status, envelope).toBe(200);
+      expect(await res.json()).toMatchObject({ count: 2, urgent: false });
+    }
+  });
+
+  it('unwraps arguments sent as a JSON string', async () => {
+    const res = await request('echo', { body: JSON.stringify({ arguments: '{"count":4}' }) });
+    expect(await res.json()).toMatchObject({ count: 4 });
+  });
+
+  it('does not unwrap a key the schema declares', async () => {
+    const res = await request('input_echo', { body: JSON.stringify({ input: 'hello' }) });
+    expect(await res.json()).toEqual({ input: 'hello' });
+  });
+
+  it('reads GET query arguments, coercing numbers, booleans, dates and repeated keys', async () => {
+    const res = await request('echo', {
+      method: 'GET',
+      query: '&count=3&urgent=true&when=2026-05-01T10:00:00Z&tags=a&tags=b',
+    });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({
+      count: 3,
+      urgent: true,
+      when: '2026-05-01T10:00:00.000Z',
+      tags: ['a', 'b'],
+    });
+  });
+
+  it('coerces stringly numbers and booleans in a JSON body, but not ambiguous ones', async () => {
+    expect(await (await request('echo', { body: '{"count":"7","urgent":"false"}' })).json()).toMatchObject({
+      count: 7,
+      urgent: false,
+    });
+    const res = await request('echo', { body: '{"count":"seven","urgent":"yes"}' });
+    expect(res.status).toBe(422);
+  });
+
+  it('ignores keys the schema does not declare, such as platform identifiers', async () => {
+    const res = await request('echo', { body: '{"count":1,"conversationId":"abc"}' });
+    const body = await res.json();
+    expect(body).toMatchObject({ count: 1 });
+    expect(body).not.toHaveProperty('conversationId');
+  });
+
+  it('treats an empty POST body as no arguments', async () => {
+    const res = await request('echo', { body: '', query: '&count=5' });
+    expect(await res.json()).toMatchObject({ count: 5 });
+  });
+
+  it('generates the request id itself, never taking the caller one', async () => {
+    const res = await request('echo', { body: '{"count":1}', headers: { 'x-request-id': 'platform-req-12345' } });
+    const id = res.headers.get('x-request-id');
+    expect(id).not.toBe('platform-req-12345');
+    expect(await res.json()).toMatchObject({ requestId: id });
+  });
+});
+
+describe('the manifest at GET /functions', () => {
+  it('needs the manifest key derived from FUNCTIONS_SECRET in production, never the secret itself', async () => {
+    const list = async () =>
+      send('/functions', { headers: { authorization: `Bearer ${await manifestKey(SECRET_OF_TESTS)}` } });
+    expect((await send('/functions')).status).toBe(401);
+    expect((await send('/functions', { headers: { authorization: `Bearer ${SECRET_OF_TESTS}` } })).status).toBe(401);
+    expect(
+      (await send('/functions', { headers: { authorization: `Bearer ${await keyOf('quote_plan')}` } })).status,
+    ).toBe(401);
+    expect((await send('/functions', { headers: { authorization: 'Bearer wrong' } })).status).toBe(401);
+    const res = await list();
+    expect(res.status).toBe(200);
+    const { functions } = (await res.json()) as { functions: { name: string; path: string; parameters: object }[] };
+    expect(functions.map((f) => f.name)).toEqual(['cancel_plan', 'quote_plan', 'tell_time']);
+    expect(functions.find((f) => f.name === 'quote_plan')).toMatchObject({
+      path: '/functions/quote_plan',
+      parameters: { plan: 'string', seats: 'number', billing: 'string', currency: 'string' },
+    });
+  });
+
+  it('is open in local development', async () => {
+    const res = await fetchTest(
+      new Request('https://fn.example/functions'),
+      { AGENT_FUNCTIONS_MODE: 'development' },
+      createExecutionContext(),
+    );
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { functions: unknown[] }).functions).toHaveLength(5);
+  });
+});
+
+describe('a definition the platform cannot carry', () => {
+  it('makes the manifest answer 500 naming the function and the field', async () => {
+    const broken = createWorker({
+      functions: {
+        mixed: defineFunction({
+          description: 'Takes a value of two types, which the flat map cannot express.',
+          parameters: z.object({ when: z.union([z.string(), z.number()]).describe('When') }),
+          handler: () => null,
+        }),
+      },
+    }).fetch;
+    const res = await broken(
+      new Request('https://fn.example/functions'),
+      { AGENT_FUNCTIONS_MODE: 'development' },
+      createExecutionContext(),
+    );
+    expect(res.status).toBe(500);
+    expect(await errorOf(res)).toMatchObject({
+      code: 'invalid_definition',
+      message: expect.stringMatching(/Function "mixed", parameter "when": is a union of string and number/),
+    });
+  });
+});

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { functionKey, isFunctionKey } from '../../keys.ts';
+import { send } from '../fixture.ts';
+import { errorOf, keyOf } from '../helpers.ts';
+
+const body = JSON.stringify({ plan: 'starter', seats: 1 });
+
+describe('per-function keys', () => {
+  it('refuses a call with no key', async () => {
+    const res = await send('/functions/quote_plan', { method: 'POST', body });
+    expect(res.status).toBe(401);
+  });
+
+  it('refuses a wrong key', async () => {
+    const res = await send('/functions/quote_plan?key=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', {
+      method: 'POST',
+      body,
+    });
+    expect(res.status).toBe(401);
+    expect((await errorOf(res)).message).toMatch(/key is missing or wrong/);
+  });
+
+  it("refuses another function's key", async () => {
+    const res = await send(`/functions/quote_plan?key=${await keyOf('tell_time')}`, {
+      method: 'POST',
+      body,
+    });
+    expect(res.status).toBe(401);
+  });
+
+  it('accepts the right key in the query string', async () => {
+    const res = await send(`/functions/quote_plan?key=${await keyOf('quote_plan')}`, { method: 'POST', body });
+    expect(res.status).toBe(200);
+  });
+
+  it('accepts the right key in X-Function-Key', async () => {
+    const headers = { 'x-function-key': await keyOf('quote_plan') };
+    expect((await send('/functions/quote_plan', { method: 'POST', body, headers })).status).toBe(200);
+  });
+
+  it('accepts the right key as Authorization: Bearer', async () => {
+    const headers = { authorization: `Bearer ${await keyOf('quote_plan')}` };
+    expect((await send('/functions/quote_plan', { method: 'POST', body, headers })).status).toBe(200);
+  });
+
+  it('derives a 43-character base64url key that changes with the secret and the name', async () => {
+    const key = await functionKey('s1', 'a');
+    expect(key).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(await functionKey('s2', 'a')).not.toBe(key);
+    expect(await functionKey('s1', 'b')).not.toBe(key);
+    expect(await isFunctionKey('s1', 'a', key)).toBe(true);
+    expect(await isFunctionKey('s2', 'a', key)).toBe(false);
+    expect(await isFunctionKey('s1', 'a', `${key}x`)).toBe(false);
+    expect(await isFunctionKey('s1', 'a', 'not base64!')).toBe(false);
+  });
+});

@@ -1,0 +1,80 @@
+// What the events tests share: a platform on the outbound mock that holds one webhook and its
+// signing secret (and rotates it), signed deliveries, and a Worker serving chosen event handlers.
+import { env } from 'cloudflare:workers';
+import type { EventsEnv } from '../../events/env.ts';
+import type { AnyEventDefinition } from '../../events/define.ts';
+import type { EventsService } from '../../events/serve.ts';
+import { contactsOf, messagesOf, PLATFORM_URL as PLATFORM, seedContact, usePlatform } from 'agent-functions-cli/platform';
+import {
+  EVENTS_URL,
+  type EventsWorker,
+  forgetSigningSecrets,
+  queued,
+  eventsWorker as servingEvents,
+  signedDelivery,
+} from '../../testing/index.ts';
+import { mockOutbound, type Outbound } from '../../testing/outbound.ts';
+
+export { EVENTS_URL };
+
+/** The platform's side: messages and contacts, plus one webhook whose secret can be rotated. */
+export const eventsPlatform = (outbound: Outbound = mockOutbound()) => {
+  const platform = usePlatform(outbound);
+  // The examples message contacts a real account would hold; the emulator holds them once asked.
+  outbound.on('POST', `${PLATFORM}/v1/messages`, async (request) => {
+    const { contactId } = (await request.clone().json()) as { contactId: string };
+    if (!contactsOf(platform).some((contact) => contact.id === contactId)) {
+      seedContact(platform, { id: contactId, name: 'Customer', phone: '+447700900000', channel: 'whatsapp' });
+    }
+    return platform.fetch(request);
+  });
+  const messages = {
+    get messages() {
+      return messagesOf(platform);
+    },
+  };
+  const webhook = { id: 'wh_1', url: EVENTS_URL, events: ['appointment.booked', 'message.received'] };
+  let secret = 'whsec_first';
+  let secretReads = 0;
+  outbound
+    .on('GET', `${PLATFORM}/v1/webhooks`, () =>
+      Response.json({ data: [webhook, { id: 'wh_other', url: 'https://elsewhere.example.com/hook', events: [] }] }),
+    )
+    .on('GET', `${PLATFORM}/v1/webhooks/wh_1/signing-secret`, () => {
+      secretReads++;
+      return Response.json({ webhookId: 'wh_1', secret });
+    });
+  return {
+    outbound,
+    messages,
+    get secret() {
+      return secret;
+    },
+    /** How often the Worker read the secret from the platform. */
+    get secretReads() {
+      return secretReads;
+    },
+    /** POST .../signing-secret: from now on the platform signs with a new secret only. */
+    rotate(next: string) {
+      secret = next;
+    },
+  };
+};
+
+/** The test env with the platform's address and key. */
+export const eventsEnv = (extra: Partial<EventsEnv> = {}): EventsEnv => ({
+  ...(env as EventsEnv),
+  PLATFORM_BASE_URL: PLATFORM,
+  PLATFORM_API_KEY: 'test-platform-key',
+  ...extra,
+});
+
+/** A delivery POSTed to the events endpoint, signed with `secret` at `now` (ms). */
+export const delivery = (body: unknown, secret: string | undefined, now = Date.now()): Promise<Request> =>
+  signedDelivery(body, secret, now, EVENTS_URL);
+
+/** A Worker serving `definitions` (or an already served registry) as its events, and no functions. */
+export const eventsWorker = (definitions: Record<string, AnyEventDefinition> | EventsService): EventsWorker =>
+  servingEvents(definitions, () => eventsEnv());
+
+export { forgetSigningSecrets, queued };

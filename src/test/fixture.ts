@@ -1,0 +1,30 @@
+// The framework's own test functions (src/test/fixtures/functions/), served the way worker.ts serves
+// functions/, MCP included: the core, security and MCP suites call them, so they pass whatever
+// functions/ holds (README "Removing the examples").
+import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
+import { env } from 'cloudflare:workers';
+import type { Env } from '../env.ts';
+import { platformFromEnv } from '../platform/client/fromEnv.ts';
+import { createWorker } from '../createWorker.ts';
+import { FIXTURE_FUNCTIONS } from './fixtures/functions/index.ts';
+import { through } from './helpers.ts';
+
+export { FIXTURE_FUNCTIONS };
+
+const worker = createWorker({
+  functions: FIXTURE_FUNCTIONS,
+  platform: platformFromEnv,
+  mcp: () => import('../mcp/index.ts'),
+});
+
+/** The fixture Worker with the test env, as the real entry has it. */
+export const fixture = {
+  fetch: async (request: Request): Promise<Response> => {
+    const ctx = createExecutionContext();
+    const response = await worker.fetch(request, env as Env, ctx);
+    await waitOnExecutionContext(ctx);
+    return response;
+  },
+};
+
+export const { send, call } = through(fixture);

@@ -1,0 +1,15 @@
+// The framework's test Worker (test/wrangler.toml `main`): its fixture functions served the way a
+// project's worker.ts serves functions/, with every optional feature on, and the Durable Object
+// classes its bindings name. `call` and `send` of agent-functions/testing go through it.
+import { createWorker } from '../createWorker.ts';
+import type { Env } from '../env.ts';
+import { platformFromEnv } from '../platform/client/fromEnv.ts';
+import { functions } from './fixtures/functions/index.ts';
+
+export { EventLedger } from '../events/ledger.ts';
+
+export default createWorker({
+  functions,
+  platform: platformFromEnv,
+  mcp: () => import('../mcp/index.ts'),
+}) satisfies ExportedHandler<Env>;

@@ -1,0 +1,118 @@
+// Calling a project's functions inside workerd the way the platform does: through the Worker's own
+// entry (worker.ts, which the vitest integration serves as `exports.default`), with each name's key.
+import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
+import { env, exports } from 'cloudflare:workers';
+import type { FunctionContext } from '../define.ts';
+import type { Env } from '../env.ts';
+import { functionKey } from '../keys.ts';
+import { createLogger } from '../log.ts';
+
+/** The origin test requests are sent to: any origin works, the Worker routes by path. */
+export const ORIGIN = 'https://functions.example.com';
+
+const secretOf = (): string => {
+  const secret = (env as { FUNCTIONS_SECRET?: string }).FUNCTIONS_SECRET;
+  if (!secret) {
+    throw new Error(
+      'FUNCTIONS_SECRET is not set in the test environment: give it to cloudflareTest({ miniflare: { bindings } }) in vitest.config.ts',
+    );
+  }
+  return secret;
+};
+
+/**
+ * The invocation key of `name` under the test environment's FUNCTIONS_SECRET.
+ * @example await fetch(`${ORIGIN}/functions/quote_price?key=${await keyOf('quote_price')}`)
+ */
+export const keyOf = (name: string, secret: string = secretOf()): Promise<string> => functionKey(secret, name);
+
+/** Anything that answers a request: the Worker's entry, or a Worker made in the test. */
+export interface FetchTarget {
+  fetch(request: Request): Promise<Response>;
+}
+
+/** `send` (any path) and `call` (a function, as the platform calls it) through one Worker. */
+export interface Caller {
+  send(path: string, init?: RequestInit): Promise<Response>;
+  call(name: string, args: unknown, init?: RequestInit): Promise<Response>;
+}
+
+/**
+ * A caller through `worker`.
+ * @example const { call } = through({ fetch: (r) => worker.fetch(r, env, createExecutionContext()) })
+ */
+export const through = (worker: FetchTarget): Caller => {
+  const send = (path: string, init: RequestInit = {}) => worker.fetch(new Request(`${ORIGIN}${path}`, init));
+  const call = async (name: string, args: unknown, init: RequestInit = {}) =>
+    send(`/functions/${name}?key=${await keyOf(name)}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: typeof args === 'string' ? args : JSON.stringify(args),
+      ...init,
+    });
+  return { send, call };
+};
+
+// `exports` is typed by `wrangler types` only in the project whose worker.ts it read.
+const entry: FetchTarget = {
+  fetch: (request) => (exports as unknown as { default: Fetcher }).default.fetch(request),
+};
+
+/**
+ * Calls a function through the project's own Worker (worker.ts), as the platform does: POST, JSON
+ * body, the name's key in the url.
+ * @example const response = await call('quote_price', { plan: 'growth', seats: 3 })
+ */
+export const call: Caller['call'] = (name, args, init) => through(entry).call(name, args, init);
+
+/**
+ * Sends a request to any path of the project's own Worker.
+ * @example await send('/functions', { headers: { authorization: `Bearer ${key}` } })
+ */
+export const send: Caller['send'] = (path, init) => through(entry).send(path, init);
+
+/** A Worker as worker.ts default-exports it (what createWorker returns). */
+export interface WorkerEntry {
+  fetch(request: Request, env: Env, ctx: ExecutionContext): Promise<Response>;
+}
+
+/**
+ * A caller through `worker` with `environment` instead of the test env: unset a setting by giving it
+ * `undefined`. Work the call leaves to `waitUntil` is finished before the answer is returned.
+ * @example await withEnv(worker, { ...env, HANDOFF_CONTACT_ID: undefined }).call('handoff_to_human', args)
+ */
+export const withEnv = (worker: WorkerEntry, environment: Env): Caller =>
+  through({
+    fetch: async (request) => {
+      const ctx = createExecutionContext();
+      const response = await worker.fetch(request, environment, ctx);
+      await waitOnExecutionContext(ctx);
+      return response;
+    },
+  });
+
+/** The JSON error of a refused call: `code`, `message` (for the model), `requestId`, `details` for a 422. */
+export interface ErrorAnswer {
+  code: string;
+  message: string;
+  requestId: string;
+  details?: unknown[];
+}
+
+/**
+ * The error of a refused call.
+ * @example expect((await errorOf(response)).code).toBe('invalid_arguments')
+ */
+export const errorOf = async (response: Response): Promise<ErrorAnswer> =>
+  ((await response.json()) as { error: ErrorAnswer }).error;
+
+/** A handler context with an empty env, for calling a handler directly, without its bindings. */
+export const bareContext = (): FunctionContext =>
+  ({
+    env: {},
+    requestId: 'test',
+    signal: new AbortController().signal,
+    waitUntil: () => {},
+    request: new Request(ORIGIN),
+    log: createLogger(),
+  }) as unknown as FunctionContext;

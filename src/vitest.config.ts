@@ -1,0 +1,31 @@
+import { fileURLToPath } from 'node:url';
+import { cloudflareTest } from '@cloudflare/vitest-plugin';
+import { defineConfig } from 'vitest/config';
+
+// The framework's own tests, inside workerd, against a Worker of test functions (test/worker.ts).
+export default defineConfig({
+  plugins: [
+    cloudflareTest({
+      wrangler: { configPath: './test/wrangler.toml' },
+      miniflare: {
+        bindings: {
+          FUNCTIONS_SECRET: 'test-functions-secret',
+          PLATFORM_SIGNING_SECRET: 'test-signing-secret',
+          // The passphrase of the MCP consent page (test/mcp/oauth.test.ts).
+          MCP_OWNER_SECRET: 'test-owner-secret',
+        },
+      },
+    }),
+  ],
+  resolve: {
+    // The functions the test Worker serves, which the fuzz suite calls through the real entry.
+    alias: { '#shipped-functions': fileURLToPath(new URL('./test/fixtures/functions/index.ts', import.meta.url)) },
+  },
+  test: {
+    name: 'framework',
+    include: ['test/**/*.test.ts'],
+    silent: 'passed-only',
+    testTimeout: 20_000,
+    hookTimeout: 30_000,
+  },
+});

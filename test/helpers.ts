@@ -1,0 +1,53 @@
+// What the examples' tests share: the Worker called with a chosen env, and the local platform as a
+// test double (agent-functions-cli/platform) holding the contacts, messages and webhook they use.
+import { env } from 'cloudflare:workers';
+import type { Env } from 'agent-functions';
+import { type EventsService } from 'agent-functions/events';
+import { EVENTS_URL, eventsWorker, mockOutbound, type Outbound, queued, withEnv } from 'agent-functions/testing';
+import { contactsOf, messagesOf, PLATFORM_KEY, PLATFORM_URL, seedContact, usePlatform } from 'agent-functions-cli/platform';
+import { events as generated } from '../generated/events.ts';
+import worker from '../worker.ts';
+
+/** The test env with the platform double and the team inbox of handoff_to_human; `extra` overrides. */
+export const platformEnv = (extra: Partial<Env> & Record<string, unknown> = {}): Env => ({
+  ...(env as Env),
+  PLATFORM_BASE_URL: PLATFORM_URL,
+  PLATFORM_API_KEY: PLATFORM_KEY,
+  HANDOFF_CONTACT_ID: 'ct_team',
+  ...extra,
+});
+
+/** Calls a function through worker.ts as the platform would, with `environment`. */
+export const callWith = (name: string, args: unknown, environment: Env = platformEnv()): Promise<Response> =>
+  withEnv(worker, environment).call(name, args);
+
+/** The platform's side of the events: messages and contacts, plus one webhook whose secret can be rotated. */
+export const eventsPlatform = (outbound: Outbound = mockOutbound()) => {
+  const platform = usePlatform(outbound);
+  // The examples message contacts a real account would hold; the double holds them once asked.
+  outbound.on('POST', `${PLATFORM_URL}/v1/messages`, async (request) => {
+    const { contactId } = (await request.clone().json()) as { contactId: string };
+    if (!contactsOf(platform).some((contact) => contact.id === contactId)) {
+      seedContact(platform, { id: contactId, name: 'Customer', phone: '+447700900000', channel: 'whatsapp' });
+    }
+    return platform.fetch(request);
+  });
+  const webhook = { id: 'wh_1', url: EVENTS_URL, events: ['appointment.booked', 'message.received'] };
+  const secret = 'whsec_first';
+  outbound
+    .on('GET', `${PLATFORM_URL}/v1/webhooks`, () => Response.json({ data: [webhook] }))
+    .on('GET', `${PLATFORM_URL}/v1/webhooks/wh_1/signing-secret`, () => Response.json({ webhookId: 'wh_1', secret }));
+  return {
+    outbound,
+    secret,
+    get messages() {
+      return messagesOf(platform);
+    },
+  };
+};
+
+/** The project's own events (generated/events.ts) served by a Worker of their own, with the platform env. */
+export const servedEvents = () => {
+  if (!generated) throw new Error('events/ has no files, so there is nothing to serve');
+  return { ...eventsWorker(generated as EventsService, () => platformEnv()), queued };
+};
