@@ -12,7 +12,7 @@ const when = (iso: string) =>
 
 // Sends the customer one confirmation per booking, even when the platform delivers the event twice
 // (or with a new id): `once` is keyed by the appointment, not the delivery. The payload shape is
-// our assumption (CONTRACT section 7: the spec shows none); unknown fields pass.
+// our assumption (docs/platform-contract.md §7: the spec shows none); unknown fields pass.
 export default defineEvent({
   type: 'appointment.booked',
   payload: z.looseObject({

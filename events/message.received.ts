@@ -4,7 +4,7 @@ import { defineEvent } from 'agent-functions';
 
 // A customer who writes "STOP" is never messaged again by this project (lib/optOuts.ts keeps the
 // list; sendToCustomer checks it); "START" opts them back in. The payload shape is our assumption
-// (CONTRACT section 7: the spec shows none); unknown fields pass.
+// (docs/platform-contract.md §7: the spec shows none); unknown fields pass.
 export default defineEvent({
   type: 'message.received',
   payload: z.looseObject({

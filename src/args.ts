@@ -9,7 +9,7 @@ import type { ParameterInfo } from './schema/parameters.ts';
 import { PLATFORM_ADDED_KEY } from './platform/protocol/contract.ts';
 import { unwrap } from './schema/schemaDef.ts';
 
-/** Object keys under which platforms wrap the arguments (CONTRACT section 4, assumption A). */
+/** Object keys under which platforms wrap the arguments (docs/platform-contract.md §4, assumption A). */
 export const ENVELOPE_KEYS = ['arguments', 'args', 'parameters', 'input'] as const;
 
 /** Query parameters that carry credentials, never arguments. */

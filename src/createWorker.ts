@@ -61,8 +61,8 @@ export interface AgentWorker {
 }
 
 /**
- * The Worker serving every function of `options.functions` (CONTRACT section 4) and the manifest,
- * and with `options.events` the events endpoint and its queue consumer (CONTRACT section 7).
+ * The Worker serving every function of `options.functions` (docs/platform-contract.md §4) and the manifest,
+ * and with `options.events` the events endpoint and its queue consumer (docs/platform-contract.md §7).
  * @example export default createWorker({ functions }) satisfies ExportedHandler<Env>;
  */
 export const createWorker = (options: WorkerOptions): AgentWorker => {

@@ -2,7 +2,7 @@
 export interface FrameworkEnv {
   /** "development" only under `npm run dev`; anything else is production. */
   AGENT_FUNCTIONS_MODE?: string;
-  /** Secret from which every function's invocation key is derived (CONTRACT section 4). */
+  /** Secret from which every function's invocation key is derived (docs/platform-contract.md §4). */
   FUNCTIONS_SECRET?: string;
   /** OAuth 2.1 clients, grants and tokens of `/mcp` (wrangler.toml; absent = only the static MCP token). */
   OAUTH_KV?: KVNamespace;

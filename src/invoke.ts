@@ -87,7 +87,7 @@ const checkKey = async (name: string, { request, url, env, log }: Invocation) =>
 /**
  * The function a request under /functions/ may call: 401 alike for every name and method without
  * that name's key, then 404 for a name no longer deployed, then 405 for a method other than GET or
- * POST (CONTRACT section 4). No message quotes the name.
+ * POST (docs/platform-contract.md §4). No message quotes the name.
  * @example const fn = await authorise(url.pathname.slice('/functions/'.length), registry, inv)
  */
 export const authorise = async (name: string, registry: Registry, inv: Invocation): Promise<RegisteredFunction> => {

@@ -1,8 +1,8 @@
-// Per-function invocation keys (CONTRACT section 4):
+// Per-function invocation keys (docs/platform-contract.md §4):
 // key = base64url(HMAC-SHA256(FUNCTIONS_SECRET, "function:" + name)).
 // Web Crypto only, so the Worker and the Node sync share this file.
 
-/** Where a caller may put a function's key beside `Authorization: Bearer` (CONTRACT section 4). */
+/** Where a caller may put a function's key beside `Authorization: Bearer` (docs/platform-contract.md §4). */
 export const KEY_QUERY = 'key';
 export const KEY_HEADER = 'X-Function-Key';
 
@@ -87,7 +87,7 @@ export const isManifestKey = (secret: string, presented: string): Promise<boolea
 const MCP_CONTEXT = 'mcp';
 
 /**
- * The static bearer token of `/mcp` (CONTRACT section 8), for MCP clients that only take a header.
+ * The static bearer token of `/mcp` (docs/platform-contract.md §8), for MCP clients that only take a header.
  * @example { headers: { authorization: `Bearer ${await mcpKey(env.FUNCTIONS_SECRET)}` } }
  */
 export const mcpKey = (secret: string): Promise<string> => derive(secret, MCP_CONTEXT);

@@ -45,7 +45,7 @@ const ERROR_SCHEMA = {
   },
 };
 
-// CONTRACT section 4: the statuses the runtime answers; a handler may add 404, 409, 422 and 502.
+// docs/platform-contract.md §4: the statuses the runtime answers; a handler may add 404, 409, 422 and 502.
 const ERRORS: Record<string, string> = {
   400: 'The body is not a JSON object.',
   401: 'The key is missing or wrong, or a platform signature does not verify.',
@@ -72,7 +72,7 @@ const REQUEST_ID = {
 
 const SECURITY = [{ functionKey: [] }, { functionKeyHeader: [] }, { functionKeyBearer: [] }];
 
-// Each function's key is its own (CONTRACT section 4): one scheme per placement, any one will do.
+// Each function's key is its own (docs/platform-contract.md §4): one scheme per placement, any one will do.
 const keyNote = 'The function\'s own key, base64url(HMAC-SHA256(FUNCTIONS_SECRET, "function:" + name)).';
 
 // zod puts shared and recursive parts under $defs; OpenAPI resolves "#/..." against the whole

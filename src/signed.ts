@@ -30,7 +30,7 @@ export const signatureRequired = (env: Env): boolean =>
 /**
  * Applies the signature policy to a request whose body was read: verifies a presented signature,
  * refuses an unsigned call when signatures are required, and refuses query arguments beside a
- * signature (CONTRACT section 4).
+ * signature (docs/platform-contract.md §4).
  * Undefined when there is nothing to verify, so the common call skips an await.
  * @example await checkSignature(request, url, env, body)
  */

@@ -1,4 +1,4 @@
-// The registered url of a function (CONTRACT section 4), composed in one place so sync, the dev
+// The registered url of a function (docs/platform-contract.md §4), composed in one place so sync, the dev
 // loop and tests cannot disagree on it. Imports only keys.ts, so Node code can use it too.
 import { functionKey } from './keys.ts';
 

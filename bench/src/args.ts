@@ -1,4 +1,4 @@
-// The command line of `npm run bench` and its help (CONTRACT section 2).
+// The command line of `npm run bench` and its help (docs/platform-contract.md §2).
 import { parseArgs } from 'node:util';
 
 /** How long and how often each part runs. */

@@ -4,7 +4,7 @@
 /** Its type, the one the benchmark Worker has a handler for. */
 export const BENCH_EVENT_TYPE = 'deal.moved';
 
-/** One delivery as the platform sends it (CONTRACT section 7). */
+/** One delivery as the platform sends it (docs/platform-contract.md §7). */
 export const EVENT_BODY = JSON.stringify({
   id: 'evt_bench_1',
   type: BENCH_EVENT_TYPE,

@@ -1,6 +1,6 @@
 // The platform's side of events: every webhook of the account subscribed to a type gets a POST
 // signed with its own secret (a fresh timestamp and signature on every attempt), retried when it
-// fails, and lost or sent twice when the fault switches say so (CONTRACT section 7).
+// fails, and lost or sent twice when the fault switches say so (docs/platform-contract.md §7).
 import { type Outcome, postJson } from './outbound.ts';
 import type { RouteSettings } from './route.ts';
 import { eventShape } from './shapes.ts';

@@ -1,4 +1,4 @@
-// The local platform on Node (CONTRACT section 6): the fetch handler of platform.ts behind
+// The local platform on Node (docs/platform-contract.md §6): the fetch handler of platform.ts behind
 // node:http, on 127.0.0.1 by default. Node-only; the Worker never imports it.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -8,7 +8,7 @@ export type { FaultOptions } from './faults.ts';
 export type { LoggedRequest } from './platform.ts';
 export type { AccountOptions, Plan, SeededAccount } from './state.ts';
 
-/** The default port (CONTRACT section 2). */
+/** The default port (docs/platform-contract.md §2). */
 export const DEFAULT_PORT = 8788;
 
 export interface EmulatorOptions extends PlatformOptions {

@@ -25,7 +25,7 @@ export interface FaultOptions {
   loseAnswers?: FaultRule & { mode?: 'drop' | '502' };
   /** The next `count` event deliveries are never sent (the platform lost them). */
   dropDeliveries?: { count: number };
-  /** The next `count` event deliveries are sent twice, each signed afresh (CONTRACT section 7). */
+  /** The next `count` event deliveries are sent twice, each signed afresh (docs/platform-contract.md §7). */
   duplicateDeliveries?: { count: number };
 }
 

@@ -1,4 +1,4 @@
-// The local platform (CONTRACT section 6) as a fetch handler: the spec's routes, statuses and rules
+// The local platform (docs/platform-contract.md §6) as a fetch handler: the spec's routes, statuses and rules
 // on in-memory state, with fault injection for tests. It runs anywhere fetch does: Node serves it
 // through emulator.ts, and workerd tests answer the Worker's platform calls with it (outbound mock).
 import { Router } from 'itty-router/Router';

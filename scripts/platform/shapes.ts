@@ -1,5 +1,5 @@
 // Every response body the emulator sends. The spec says "not shown" for all of them, so these are
-// our assumptions (within what CONTRACT section 5 lets the client read); they live here, and only
+// our assumptions (within what docs/platform-contract.md §5 lets the client read); they live here, and only
 // here, so a real platform's shapes can be matched by editing one file.
 import type {
   AccountState,
@@ -58,7 +58,7 @@ export const functionShape = (fn: FunctionRecord) => ({
 /** `extra` is true for an Agency sub-account beyond the included ones (charged per sub-account). */
 export const subAccountShape = (sub: SubAccountRecord) => ({ ...sub });
 
-/** An event delivery (CONTRACT section 7): its id and type, then the event's data (payload shapes are not shown). */
+/** An event delivery (docs/platform-contract.md §7): its id and type, then the event's data (payload shapes are not shown). */
 export const eventShape = (eventId: string, type: string, account: AccountState, data: unknown) => ({
   id: eventId,
   type,

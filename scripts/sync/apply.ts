@@ -1,6 +1,6 @@
 // Applies a plan to one account: its writes with bounded concurrency, in rounds. Each step ends
-// done, to retry after a fresh list (anything that may or may not have happened, CONTRACT section
-// 5), or failed for good; every round after the first starts from a fresh list, so a create whose
+// done, to retry after a fresh list (anything that may or may not have happened,
+// docs/platform-contract.md §5), or failed for good; every round after the first starts from a fresh list, so a create whose
 // answer was lost is found, not sent again.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AuthenticationError, ConflictError, NetworkError, NotFoundError, PlanError, PlatformError, RateLimitError, ValidationError } from 'agent-functions/platform';

@@ -1,4 +1,4 @@
-// The command line of `npm run sync` and its help (CONTRACT section 2).
+// The command line of `npm run sync` and its help (docs/platform-contract.md §2).
 import { parseArgs } from 'node:util';
 import { environmentOf } from '../wrangler.ts';
 import { ACCOUNTS_FILE } from './accounts.ts';

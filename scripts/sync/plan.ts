@@ -51,7 +51,7 @@ export interface Plan {
 }
 
 /**
- * Paths under FUNCTIONS_BASE_URL that this project registers (CONTRACT section 5): a function's
+ * Paths under FUNCTIONS_BASE_URL that this project registers (docs/platform-contract.md §5): a function's
  * own path and nothing else. A url elsewhere under the same origin (another team's webhook, a path
  * with `..`) is not ours, so --prune never deletes it. The events endpoints (eventsPathPattern:
  * /events and /events/<account>) are ours as webhook urls: sync plans the webhooks with this same

@@ -13,7 +13,7 @@ import type { FunctionsApi } from './apply.ts';
 export const WEBHOOK_NAME = 'events webhook';
 const DESCRIPTION = 'the project webhook';
 
-/** The url the platform delivers one account's events to (CONTRACT section 7: ours when it is exactly this). */
+/** The url the platform delivers one account's events to (docs/platform-contract.md §7: ours when it is exactly this). */
 export const eventsUrl = (origin: string, path: string): string => `${normalizeOrigin(origin)}${path}`;
 
 /** Whether `url` is one of the project's events endpoints under one of `origins` (any account's). */

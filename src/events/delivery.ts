@@ -14,7 +14,7 @@ export interface QueuedDelivery {
   account?: string;
 }
 
-/** The type and id of a delivery body (CONTRACT section 7), or why it has none. */
+/** The type and id of a delivery body (docs/platform-contract.md §7), or why it has none. */
 export const envelopeOf = (
   body: string,
 ): { ok: true; type: string; id: string | undefined } | { ok: false; problem: string } => {

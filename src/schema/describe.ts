@@ -1,4 +1,4 @@
-// Definition -> what the platform sees (CONTRACT section 5): the name, the enriched description,
+// Definition -> what the platform sees (docs/platform-contract.md §5): the name, the enriched description,
 // the flat parameter map, the url path and the JSON Schema. The Worker's manifest, its 422
 // messages and the sync command all read this one module, so they cannot disagree.
 import { z } from 'zod';

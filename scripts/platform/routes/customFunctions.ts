@@ -1,4 +1,4 @@
-// /v1/custom-functions per CONTRACT section 5: list (paginated), create (409 on a taken name), get,
+// /v1/custom-functions per docs/platform-contract.md §5: list (paginated), create (409 on a taken name), get,
 // update, delete.
 import { functionRecord, functionRecordUpdate } from 'agent-functions/platform';
 import { EmulatorError } from '../http.ts';

@@ -1,4 +1,4 @@
-// /v1/webhooks: create (spec), list, update and delete (CONTRACT section 7, A), and the
+// /v1/webhooks: create (spec), list, update and delete (docs/platform-contract.md §7, A), and the
 // signing-secret sub-resource (read, mint or rotate, delete).
 import { webhookInput, webhookUpdate } from 'agent-functions/platform';
 import { EmulatorError } from '../http.ts';

@@ -1,4 +1,4 @@
-// Every list shape CONTRACT section 5 allows, normalised to one RemoteFunction shape. The emulator
+// Every list shape docs/platform-contract.md §5 allows, normalised to one RemoteFunction shape. The emulator
 // answers one shape; the others come from a platform stand-in passed as the client's fetch.
 import { describe, expect, it } from 'vitest';
 import { createPlatformClient } from 'agent-functions/platform';

@@ -1,4 +1,4 @@
-// Retries and their limits (CONTRACT section 5), against the emulator's fault injection.
+// Retries and their limits (docs/platform-contract.md §5), against the emulator's fault injection.
 import { afterEach, describe, expect, it } from 'vitest';
 import { NetworkError, RateLimitError, ServerError } from 'agent-functions/platform';
 import { backoffDelay, parseRetryAfter } from '../../../src/platform/client/retry.ts';

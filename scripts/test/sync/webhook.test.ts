@@ -1,7 +1,7 @@
 // Sync registers the events webhook: one per account, at FUNCTIONS_BASE_URL/events (the first
 // account) or /events/<account> (the others), subscribed to the files in events/; idempotent,
 // updated when the set changes, pruned only when ours, and never created twice under faults
-// (CONTRACT section 7).
+// (docs/platform-contract.md §7).
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../platform/emulator.ts';
 import { keyOf, ORIGIN, platform, sync, writesIn } from './helpers.ts';

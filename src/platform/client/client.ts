@@ -1,4 +1,4 @@
-// The typed client of the platform's REST API (spec endpoints plus CONTRACT section 5). Fetch only,
+// The typed client of the platform's REST API (spec endpoints plus docs/platform-contract.md §5). Fetch only,
 // so the Worker (functions) and Node (sync) share it.
 import type { z } from 'zod';
 import {
@@ -67,10 +67,10 @@ export interface PlatformClient {
   };
   messages: { send(input: MessageInput): Promise<Message> };
   webhooks: {
-    /** Every webhook of the account, following every page (CONTRACT section 7, A). */
+    /** Every webhook of the account, following every page (docs/platform-contract.md §7, A). */
     list(): Promise<Webhook[]>;
     create(input: WebhookInput): Promise<Webhook>;
-    /** Changes its url or events (CONTRACT section 7, A). */
+    /** Changes its url or events (docs/platform-contract.md §7, A). */
     update(id: string, input: WebhookUpdate): Promise<Webhook>;
     delete(id: string): Promise<void>;
     signingSecret: {

@@ -1,5 +1,5 @@
 // One request to the platform: the key in its placement, a per-attempt timeout, the caller's abort
-// signal, and retries per CONTRACT section 5 (429 for every method; 5xx and network errors only for
+// signal, and retries per docs/platform-contract.md §5 (429 for every method; 5xx and network errors only for
 // GET, PATCH and DELETE, since a POST without a clear answer may already have been applied).
 import { API_KEY_HEADER, API_KEY_QUERY, type KeyPlacement } from '../protocol/contract.ts';
 import { NetworkError, PlatformError } from './errors.ts';

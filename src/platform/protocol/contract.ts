@@ -1,10 +1,10 @@
-// What the client assumes where the platform spec says "not shown" (CONTRACT section 5, each (A)),
+// What the client assumes where the platform spec says "not shown" (docs/platform-contract.md §5, each (A)),
 // next to the few facts the spec does give. Change an assumption here and only here.
 
 /** The spec's three key placements; `header` (X-API-Key) is the default (A). */
 export type KeyPlacement = 'header' | 'bearer' | 'query';
 
-/** Default key placement (A): the spec allows three, CONTRACT section 3 picks X-API-Key. */
+/** Default key placement (A): the spec allows three, docs/platform-contract.md §3 picks X-API-Key. */
 export const DEFAULT_KEY_PLACEMENT: KeyPlacement = 'header';
 
 /** Header of the `header` placement (spec). */
@@ -50,7 +50,7 @@ export const DEFAULT_MAX_RESPONSE_BYTES: number = 4 * 1024 * 1024;
 export const PLATFORM_ADDED_KEY: RegExp =
   /^(?:contact|conversation|chat|message|account|channel|agent|session|thread|user)[-_]?id$/i;
 
-// Events (CONTRACT section 7, each (A) unless the spec says otherwise).
+// Events (docs/platform-contract.md §7, each (A) unless the spec says otherwise).
 
 /** Where the Worker receives deliveries: one endpoint for every event type (our choice). */
 export const EVENTS_PATH = '/events';

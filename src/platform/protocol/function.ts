@@ -1,4 +1,4 @@
-// What the platform sees of one function (CONTRACT section 5): the name rule, the parameter types
+// What the platform sees of one function (docs/platform-contract.md §5): the name rule, the parameter types
 // and the registration record. The Worker's manifest (src/schema/describe.ts), sync, the client and the
 // emulator take their types from here, and their validation from schemas.ts, which builds on it.
 // No zod here: the Worker checks names with FUNCTION_NAME without bundling the client's schemas.

@@ -1,4 +1,4 @@
-// Response bodies -> the client's types, tolerant of every shape CONTRACT section 5 allows, since the
+// Response bodies -> the client's types, tolerant of every shape docs/platform-contract.md §5 allows, since the
 // spec shows none: a bare array or one under data/items/results; `id` or `_id`; a next cursor or url
 // in the body or a Link rel="next" header.
 import { ID_KEYS, LIST_KEYS, NEXT_KEYS } from './contract.ts';

@@ -93,7 +93,7 @@ const webhookFields = z.object({
 
 export const webhookInput: z.ZodType<WebhookInput> = webhookFields;
 
-/** PATCH /v1/webhooks/{id}: a new url, a new set of events, or both (CONTRACT section 7, A). */
+/** PATCH /v1/webhooks/{id}: a new url, a new set of events, or both (docs/platform-contract.md §7, A). */
 export const webhookUpdate: z.ZodType<WebhookUpdate> = webhookFields.partial().refine((value) => Object.keys(value).length > 0, {
   error: 'an update must change url, events or both',
 });

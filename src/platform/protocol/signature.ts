@@ -4,7 +4,7 @@ import { hmacKey } from '../../keys.ts';
 
 const encoder = new TextEncoder();
 
-/** How far a signed timestamp may be from now, either way (CONTRACT section 4). */
+/** How far a signed timestamp may be from now, either way (docs/platform-contract.md §4). */
 export const SIGNATURE_TOLERANCE_SECONDS = 300;
 
 /** Why a signature was refused, or `ok`. */

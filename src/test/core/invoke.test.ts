@@ -72,7 +72,7 @@ const request = async (name: string, init: RequestInit & { query?: string } = {}
   return fetchTest(new Request(url, { method: 'POST', ...init }), environment, createExecutionContext());
 };
 
-describe('the Worker answers each status of CONTRACT section 4', () => {
+describe('the Worker answers each status of docs/platform-contract.md §4', () => {
   it('answers 200 with the handler result as JSON and an X-Request-Id', async () => {
     const res = await call('quote_plan', { plan: 'growth', seats: 3 });
     expect(res.status).toBe(200);

@@ -83,7 +83,7 @@ describe('GET /openapi.json', () => {
     }
   });
 
-  it('offers the three key placements of CONTRACT section 4 as security schemes', async () => {
+  it('offers the three key placements of docs/platform-contract.md §4 as security schemes', async () => {
     const document = (await (await readDocument()).json()) as Document;
     expect(document.components.securitySchemes).toMatchObject({
       functionKey: { type: 'apiKey', in: 'query', name: 'key' },

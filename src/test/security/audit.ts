@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import type { AnyFunctionDefinition } from '../../define.ts';
 import { setLogSink } from '../../log.ts';
 
-/** Statuses CONTRACT section 4 lists (503 and 429 are left out: the fuzz env is configured and unlimited). */
+/** Statuses docs/platform-contract.md §4 lists (503 and 429 are left out: the fuzz env is configured and unlimited). */
 export const CONTRACT_STATUSES = new Set([200, 400, 401, 404, 405, 408, 413, 422, 500, 504]);
 
 /** One request as the fuzzer built it, with what the oracle knows about its answer. */
@@ -125,7 +125,7 @@ export const violations = async (v: Verdict): Promise<string[]> => {
   // A handler may refuse with a status of its own choosing (FunctionError); the runtime may not.
   const handlerThrew = v.ran.some((run) => run.threw);
   if (!CONTRACT_STATUSES.has(response.status) && !handlerThrew)
-    found.push(`status ${response.status} is not in CONTRACT section 4`);
+    found.push(`status ${response.status} is not in docs/platform-contract.md §4`);
   if (sent.expected !== undefined && response.status !== sent.expected)
     found.push(`status ${response.status}, the contract says ${sent.expected}`);
   if (response.status === 500 && !handlerThrew) found.push('a 500 that no handler caused');

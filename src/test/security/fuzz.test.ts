@@ -289,7 +289,7 @@ describe('the Worker under fuzzing (fast-check, fixed seed)', () => {
             ...(await signatureParts(s.signature, body)),
           };
           // The oracle: what the contract prescribes, where the request makes it certain.
-          // No replay store: a valid signature is served every time it is presented (CONTRACT section 4).
+          // No replay store: a valid signature is served every time it is presented (docs/platform-contract.md §4).
           const unsigned = s.signature === 'valid' && unsignedQuery(query);
           const clean = s.example && !s.mutation;
           const infos = testRegistry.get(s.fn)?.parameters ?? [];
