@@ -1,7 +1,7 @@
 // The examples under `npm run dev` as a newcomer meets it (.env and .dev.vars copied from their
 // examples): every one answers valid arguments, wired to dev's local platform, its team inbox and
 // its order-store stand-in. It calls the examples that are still there, so removing some (README
-// "Removing the examples") needs no edit here; scripts/test/dev/dev.test.ts tests dev itself on the
+// "Removing the examples") needs no edit here; e2e/dev.test.ts tests dev itself on the
 // fixture functions.
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -3,7 +3,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PROJECT_ROOT } from '../repo.ts';
+import { PROJECT_ROOT } from '../scripts/test/repo.ts';
 
 describe("the local platform's start-up hint", () => {
   it('is a sync command that works as printed', async () => {

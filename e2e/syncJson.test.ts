@@ -1,7 +1,7 @@
 // `npm run sync -- --json | jq`: what reaches stdout through npm itself, not only from the script.
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { PROJECT_ROOT } from '../repo.ts';
+import { PROJECT_ROOT } from '../scripts/test/repo.ts';
 
 describe('npm run sync -- --json', () => {
   it("prints one JSON document on stdout and nothing else, not even npm's own header", () => {

@@ -4,11 +4,11 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { functionNames } from '../../generate.ts';
-import { lintWorkflows } from '../../lint/workflows.ts';
-import type { RunningEmulator } from '../../platform/emulator.ts';
-import { PROJECT_ROOT } from '../repo.ts';
-import { keyOf, ORIGIN, platform, recordsOf, SECRET } from './helpers.ts';
+import { functionNames } from '../scripts/generate.ts';
+import { lintWorkflows } from '../scripts/lint/workflows.ts';
+import type { RunningEmulator } from '../scripts/platform/emulator.ts';
+import { PROJECT_ROOT } from '../scripts/test/repo.ts';
+import { keyOf, ORIGIN, platform, recordsOf, SECRET } from '../scripts/test/sync/helpers.ts';
 
 const root = join(import.meta.dirname, '../../..');
 const run = promisify(execFile);
