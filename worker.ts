@@ -1,15 +1,16 @@
 // The Worker entry (wrangler.toml `main`), yours to edit: it hands the framework your functions and
 // exports the Durable Object classes wrangler.toml binds. Remove an export with its binding.
-import { events } from './generated/events.ts';
-import { functions } from './generated/functions.ts';
+
 import { openApiDocument } from 'agent-functions/openapi';
 import { platformFromEnv } from 'agent-functions/platform';
 import { createWorker } from 'agent-functions/worker';
+import { events } from './generated/events.ts';
+import { functions } from './generated/functions.ts';
 
+export { EventLedger } from 'agent-functions/events';
 export { BookingCalendar } from './lib/calendar.ts';
 export { ContactDirectory } from './lib/contacts.ts';
 export { OptOutList } from './lib/optOuts.ts';
-export { EventLedger } from 'agent-functions/events';
 
 // platform: context.platform for handoff_to_human and capture_lead; drop it if no function calls the platform.
 // openapi: GET /openapi.json for platforms that import OpenAPI; drop it to leave it out of the bundle.

@@ -4,13 +4,13 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { functionKey } from 'agent-functions/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { QUOTE_FUNCTION } from '../bench/workers/quote.ts';
 import { buildWorker } from '../bench/src/buildWorker.ts';
 import { INVALID_BODY, VALID_BODY } from '../bench/src/invocation.ts';
 import { loadTest } from '../bench/src/loadTest.ts';
 import { BENCH_SECRET, type ServedWorker, serveWorker } from '../bench/src/serveWorker.ts';
-import { functionKey } from 'agent-functions/worker';
+import { QUOTE_FUNCTION } from '../bench/workers/quote.ts';
 
 const BODIES: Record<string, unknown> = {
   'all five fields': JSON.parse(VALID_BODY),

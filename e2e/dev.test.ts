@@ -9,9 +9,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import chromium from '@sparticuz/chromium';
 import { chromium as playwright } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PROJECT_ROOT } from '../scripts/test/repo.ts';
-import { FIXTURE_NAMES, fixtureProject } from '../scripts/test/project.ts';
 import { type DevRun, newcomerFiles, startDev } from '../scripts/test/dev/harness.ts';
+import { FIXTURE_NAMES, fixtureProject } from '../scripts/test/project.ts';
+import { PROJECT_ROOT } from '../scripts/test/repo.ts';
 
 /** Where the browser test leaves its screenshot (git-ignored). */
 const SCREENSHOT = join(PROJECT_ROOT, 'test-results', 'console.png');

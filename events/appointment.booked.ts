@@ -1,7 +1,7 @@
+import { defineEvent } from 'agent-functions';
 import { z } from 'zod';
 import { sendToCustomer } from '../lib/optOuts.ts';
 import { CALENDAR } from '../lib/slots.ts';
-import { defineEvent } from 'agent-functions';
 
 const when = (iso: string) =>
   new Intl.DateTimeFormat('en-GB', {

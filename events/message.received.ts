@@ -1,6 +1,6 @@
+import { defineEvent } from 'agent-functions';
 import { z } from 'zod';
 import { consentOf, recordConsent } from '../lib/optOuts.ts';
-import { defineEvent } from 'agent-functions';
 
 // A customer who writes "STOP" is never messaged again by this project (lib/optOuts.ts keeps the
 // list; sendToCustomer checks it); "START" opts them back in. The payload shape is our assumption

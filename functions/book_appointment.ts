@@ -1,10 +1,9 @@
+import { defineFunction, FunctionError } from 'agent-functions';
 import { z } from 'zod';
 import { requireSlot, slotTaken, startSchema } from '../lib/booking.ts';
 import { calendarOf } from '../lib/calendar.ts';
 import { emailSchema, normalizeEmail, normalizePhone, phoneSchema } from '../lib/customer.ts';
 import { CALENDAR, spokenTime } from '../lib/slots.ts';
-import { defineFunction } from 'agent-functions';
-import { FunctionError } from 'agent-functions';
 
 export default defineFunction({
   description: `Books ${CALENDAR.label} for the customer at a free time from check_availability. Call it once the customer has chosen a time and given their name and phone number. Calling it again with the same time and phone number returns the same booking, never a second one. Read the booking reference to the customer: they need it to cancel or reschedule.`,

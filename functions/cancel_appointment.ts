@@ -1,10 +1,9 @@
+import { defineFunction, FunctionError } from 'agent-functions';
 import { z } from 'zod';
 import { bookingNotFound, referenceSchema } from '../lib/booking.ts';
 import { calendarOf, normalizeReference } from '../lib/calendar.ts';
 import { normalizePhone, phoneSchema } from '../lib/customer.ts';
 import { CALENDAR, spokenTime } from '../lib/slots.ts';
-import { defineFunction } from 'agent-functions';
-import { FunctionError } from 'agent-functions';
 
 export default defineFunction({
   description: `Cancels a booking of ${CALENDAR.label}, found by its booking reference and the phone number it was booked with. Call it when the customer asks to cancel and has confirmed which booking. To move a booking instead, use reschedule_appointment.`,

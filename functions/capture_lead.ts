@@ -1,7 +1,7 @@
+import { defineFunction } from 'agent-functions';
 import { z } from 'zod';
 import { contactFor } from '../lib/contacts.ts';
 import { normalizePhone, phoneSchema } from '../lib/customer.ts';
-import { defineFunction } from 'agent-functions';
 
 // How this business qualifies a lead: edit to fit. Budget is per month, in CURRENCY.
 const CURRENCY = 'USD';

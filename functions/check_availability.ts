@@ -1,8 +1,7 @@
+import { defineFunction, FunctionError } from 'agent-functions';
 import { z } from 'zod';
 import { freeSlots } from '../lib/booking.ts';
 import { addDays, CALENDAR, isRealDate, localDate, spokenDate } from '../lib/slots.ts';
-import { defineFunction } from 'agent-functions';
-import { FunctionError } from 'agent-functions';
 
 const MAX_DAYS = 14;
 

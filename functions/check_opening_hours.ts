@@ -1,5 +1,5 @@
-import { z } from 'zod';
 import { defineFunction } from 'agent-functions';
+import { z } from 'zod';
 
 /** The business's timezone and weekly hours (0 = Sunday), local time, 24-hour "HH:MM". */
 const TIMEZONE = 'Europe/London';

@@ -1,8 +1,6 @@
+import { defineFunction, FunctionError, safeEqual } from 'agent-functions';
 import { z } from 'zod';
 import { emailSchema, normalizeEmail } from '../lib/customer.ts';
-import { defineFunction } from 'agent-functions';
-import { FunctionError } from 'agent-functions';
-import { safeEqual } from 'agent-functions';
 
 // The store's API as this example assumes it: GET {STORE_API_URL}/orders/{number} with
 // "Authorization: Bearer {STORE_API_KEY}", answering the order below or 404. Adapt these lines

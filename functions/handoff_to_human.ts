@@ -1,8 +1,7 @@
+import { defineFunction, FunctionError } from 'agent-functions';
+import { PlatformError } from 'agent-functions/platform';
 import { z } from 'zod';
 import { phoneSchema } from '../lib/customer.ts';
-import { defineFunction } from 'agent-functions';
-import { FunctionError } from 'agent-functions';
-import { PlatformError } from 'agent-functions/platform';
 
 const REASONS = {
   customer_asked: 'the customer asked for a person',

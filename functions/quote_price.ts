@@ -1,5 +1,5 @@
-import { z } from 'zod';
 import { defineFunction } from 'agent-functions';
+import { z } from 'zod';
 
 // Monthly price per seat, in each currency's smallest unit (cents).
 const PRICES = {

@@ -1,10 +1,9 @@
+import { defineFunction, FunctionError } from 'agent-functions';
 import { z } from 'zod';
 import { bookingNotFound, referenceSchema, requireSlot, slotTaken, startSchema } from '../lib/booking.ts';
 import { calendarOf, normalizeReference } from '../lib/calendar.ts';
 import { normalizePhone, phoneSchema } from '../lib/customer.ts';
 import { CALENDAR, spokenTime } from '../lib/slots.ts';
-import { defineFunction } from 'agent-functions';
-import { FunctionError } from 'agent-functions';
 
 export default defineFunction({
   description: `Moves a booking of ${CALENDAR.label} to another free time, keeping its reference. Call it when the customer wants a different time and has chosen one from check_availability; it needs the booking reference and the phone number the booking was made with.`,

@@ -1,8 +1,9 @@
 // What the appointment functions share: free slots of a day, turning the start time the model sent
 // into a bookable slot, and refusals that tell the model which times it can offer instead.
-import { z } from 'zod';
+
 import type { Env } from 'agent-functions';
 import { FunctionError } from 'agent-functions';
+import { z } from 'zod';
 import { calendarOf } from './calendar.ts';
 import {
   addDays,

@@ -5,9 +5,8 @@
 import { DurableObject } from 'cloudflare:workers';
 import type { Env } from 'agent-functions';
 import { FunctionError } from 'agent-functions';
-import { createPlatformClient } from 'agent-functions/platform';
-import { PlatformError } from 'agent-functions/platform';
 import type { Contact } from 'agent-functions/platform';
+import { createPlatformClient, PlatformError } from 'agent-functions/platform';
 import { normalizePhone } from './customer.ts';
 
 /** What the directory needs to find or create a contact; `phone` is normalised ("+447700900123"). */

@@ -2,8 +2,7 @@
 // message to a customer goes through `sendToCustomer`, which refuses to write to them again.
 import { DurableObject } from 'cloudflare:workers';
 import type { Env } from 'agent-functions';
-import type { PlatformClient } from 'agent-functions/platform';
-import type { Message } from 'agent-functions/platform';
+import type { Message, PlatformClient } from 'agent-functions/platform';
 
 /** Words that opt a customer out or back in, compared trimmed and case-insensitively. */
 export const STOP_WORDS = new Set(['stop', 'stopall', 'unsubscribe', 'cancel', 'end', 'quit']);

@@ -7,15 +7,36 @@ import { styleText } from 'node:util';
 type Main = (argv: string[]) => Promise<number | undefined> | number | undefined;
 
 const COMMANDS: Record<string, { summary: string; load: () => Promise<{ main: Main }> }> = {
-  init: { summary: 'create a new project in <dir> (--no-examples for a bare one)', load: () => import('./init/main.ts') },
-  dev: { summary: 'serve every function locally with the local platform and console', load: () => import('./dev/main.ts') },
-  new: { summary: 'scaffold functions/<name>.ts and its test (--event <type>: events/<type>.ts)', load: () => import('./new/main.ts') },
-  sync: { summary: 'register or update every function (and the events webhook) on the platform', load: () => import('./sync/cli.ts') },
-  secrets: { summary: 'list, check or put the secrets and vars the functions need', load: () => import('./secrets/cli.ts') },
+  init: {
+    summary: 'create a new project in <dir> (--no-examples for a bare one)',
+    load: () => import('./init/main.ts'),
+  },
+  dev: {
+    summary: 'serve every function locally with the local platform and console',
+    load: () => import('./dev/main.ts'),
+  },
+  new: {
+    summary: 'scaffold functions/<name>.ts and its test (--event <type>: events/<type>.ts)',
+    load: () => import('./new/main.ts'),
+  },
+  sync: {
+    summary: 'register or update every function (and the events webhook) on the platform',
+    load: () => import('./sync/cli.ts'),
+  },
+  secrets: {
+    summary: 'list, check or put the secrets and vars the functions need',
+    load: () => import('./secrets/cli.ts'),
+  },
   tail: { summary: "follow the deployed Worker's logs, one line per call", load: () => import('./tail/cli.ts') },
   openapi: { summary: 'write the OpenAPI 3.1 document of the functions', load: () => import('./openapi.ts') },
-  generate: { summary: 'write the registries of functions/ and events/ (and --types: Env)', load: () => import('./generate.ts') },
-  platform: { summary: 'start the local platform, or play the agent against it', load: () => import('./platform/cli.ts') },
+  generate: {
+    summary: 'write the registries of functions/ and events/ (and --types: Env)',
+    load: () => import('./generate.ts'),
+  },
+  platform: {
+    summary: 'start the local platform, or play the agent against it',
+    load: () => import('./platform/cli.ts'),
+  },
   lint: { summary: "the project's checks beside biome (workflows)", load: () => import('./lint/main.ts') },
 };
 
@@ -23,7 +44,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ main: Ma
 const ownVersion = (): string => {
   for (const path of ['./package.json', '../package.json']) {
     try {
-      const pkg = JSON.parse(readFileSync(new URL(path, import.meta.url), 'utf8')) as { name?: string; version?: string };
+      const pkg = JSON.parse(readFileSync(new URL(path, import.meta.url), 'utf8')) as {
+        name?: string;
+        version?: string;
+      };
       if (pkg.name === 'agent-functions-cli' && pkg.version) return pkg.version;
     } catch {
       // Not this one.

@@ -7,12 +7,10 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
-import { EVENT_NAME } from 'agent-functions/platform';
-import { FUNCTION_NAME } from 'agent-functions/platform';
 import type { EventsAccount } from 'agent-functions/events';
+import { EVENT_NAME, FUNCTION_NAME } from 'agent-functions/platform';
 import { projectRoot } from './project.ts';
 import { workerEventsAccounts } from './sync/accounts.ts';
-
 
 /** Function names from the files in `dir`; throws on a file whose name the platform would refuse. */
 export const functionNames = (dir: string): string[] =>

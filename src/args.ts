@@ -5,8 +5,8 @@ import type { z } from 'zod';
 import { _safeParseAsync, type $ZodErrorClass, type $ZodIssue } from 'zod/v4/core';
 import { type ArgumentProblem, FunctionError } from './errors.ts';
 import { KEY_QUERY } from './keys.ts';
-import type { ParameterInfo } from './schema/parameters.ts';
 import { PLATFORM_ADDED_KEY } from './platform/protocol/contract.ts';
+import type { ParameterInfo } from './schema/parameters.ts';
 import { unwrap } from './schema/schemaDef.ts';
 
 /** Object keys under which platforms wrap the arguments (docs/platform-contract.md §4, assumption A). */

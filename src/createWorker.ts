@@ -1,16 +1,16 @@
 // The Worker as a function of its registry: itty-router routes, one pipeline per request.
 import { Router } from 'itty-router/Router';
 import type { AnyFunctionDefinition } from './define.ts';
-import { DefinitionError, type FunctionManifest } from './schema/describe.ts';
 import { type Env, isDevelopment } from './env.ts';
 import { FunctionError } from './errors.ts';
+import type { EventsService } from './events/serve.ts';
 import { authorise, type Invocation, invoke, type PlatformFactory } from './invoke.ts';
 import { isManifestKey } from './keys.ts';
 import { createLogger } from './log.ts';
 import { createRegistry, type Registry } from './registry.ts';
 import { callerRequestId, errorResponse, jsonResponse, newRequestId } from './respond.ts';
+import { DefinitionError, type FunctionManifest } from './schema/describe.ts';
 import { settle } from './settle.ts';
-import type { EventsService } from './events/serve.ts';
 
 type Args = [Env, ExecutionContext];
 type Fetch = (request: Request, env: Env, ctx: ExecutionContext) => Promise<Response>;

@@ -1,11 +1,12 @@
 // agent-functions/worker: the Worker over a project's functions (worker.ts calls createWorker),
 // and what tools outside the Worker derive from the same definitions: manifests, keys and urls.
+
+export { readBody } from './args.ts';
 export type { AgentWorker, McpModule, WorkerOptions } from './createWorker.ts';
 export { createWorker } from './createWorker.ts';
 export { isDevelopment } from './env.ts';
 export { functionKey, manifestKey, mcpKey } from './keys.ts';
 export { createLogger, setLogSink } from './log.ts';
-export { readBody } from './args.ts';
 export type { FunctionManifest } from './schema/describe.ts';
 export {
   DESCRIPTION_LIMIT,

@@ -2,9 +2,16 @@
 // test double (agent-functions-cli/platform) holding the contacts, messages and webhook they use.
 import { env } from 'cloudflare:workers';
 import type { Env } from 'agent-functions';
-import { type EventsService } from 'agent-functions/events';
+import type { EventsService } from 'agent-functions/events';
 import { EVENTS_URL, eventsWorker, mockOutbound, type Outbound, queued, withEnv } from 'agent-functions/testing';
-import { contactsOf, messagesOf, PLATFORM_KEY, PLATFORM_URL, seedContact, usePlatform } from 'agent-functions-cli/platform';
+import {
+  contactsOf,
+  messagesOf,
+  PLATFORM_KEY,
+  PLATFORM_URL,
+  seedContact,
+  usePlatform,
+} from 'agent-functions-cli/platform';
 import { events as generated } from '../generated/events.ts';
 import worker from '../worker.ts';
 

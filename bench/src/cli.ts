@@ -17,7 +17,12 @@ import { canCountCpu } from './workerdCpu.ts';
 // Every Worker this run builds: entry, build-time defines, and whether part 2 profiles it.
 const BUILDS = {
   baseline: { label: 'baseline (by hand)', entry: 'bench/workers/baseline.ts', defines: {}, profile: true },
-  baselineZod: { label: 'baseline validating with zod', entry: 'bench/workers/baselineZod.ts', defines: {}, profile: false },
+  baselineZod: {
+    label: 'baseline validating with zod',
+    entry: 'bench/workers/baselineZod.ts',
+    defines: {},
+    profile: false,
+  },
   bareZod: { label: 'bare zod', entry: 'bench/workers/bareZod.ts', defines: {}, profile: true },
   bareZodJitless: {
     label: 'bare zod, z.config({ jitless: true })',

@@ -3,12 +3,12 @@
 // signing secret from the local platform emulator (as it reads it from the platform in production)
 // once, then from its cache; the queue is Miniflare's, with no consumer, so only the
 // acknowledgement is timed.
+
+import { createPlatformClient, EVENTS_PATH } from 'agent-functions/platform';
+import { functionKey } from 'agent-functions/worker';
+import { startEmulator } from '../../scripts/platform/emulator.ts';
 import { BENCH_EVENT_TYPE, EVENT_BODY } from '../workers/event.ts';
 import { QUOTE_FUNCTION } from '../workers/quote.ts';
-import { functionKey } from 'agent-functions/worker';
-import { createPlatformClient } from 'agent-functions/platform';
-import { EVENTS_PATH } from 'agent-functions/platform';
-import { startEmulator } from '../../scripts/platform/emulator.ts';
 import type { BuiltWorker } from './buildWorker.ts';
 import { signatureHeaders, VALID_BODY } from './invocation.ts';
 import { type LoadResult, loadTest } from './loadTest.ts';

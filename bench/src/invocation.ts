@@ -1,10 +1,9 @@
 // Part 1: invocation throughput and latency of the project's Worker against the hand-written
 // baseline, both on local workerd, interleaved round by round so drift hits both alike.
 
-import { QUOTE_FUNCTION } from '../workers/quote.ts';
+import { SIGNATURE_HEADER, signWebhook, TIMESTAMP_HEADER } from 'agent-functions/platform';
 import { functionKey } from 'agent-functions/worker';
-import { SIGNATURE_HEADER, TIMESTAMP_HEADER } from 'agent-functions/platform';
-import { signWebhook } from 'agent-functions/platform';
+import { QUOTE_FUNCTION } from '../workers/quote.ts';
 import type { BuiltWorker } from './buildWorker.ts';
 import { measureIsolateCpu } from './isolateCpu.ts';
 import { type LoadResult, loadTest } from './loadTest.ts';

@@ -2,13 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseBenchArgs, QUICK_SETTINGS } from '../src/args.ts';
 import type { InvocationCpu, InvocationRounds } from '../src/invocation.ts';
 import type { LoadResult } from '../src/loadTest.ts';
-import {
-  allTables,
-  type BenchResults,
-  invocationTable,
-  sizeTable,
-  targetVerdicts,
-} from '../src/report.ts';
+import { allTables, type BenchResults, invocationTable, sizeTable, targetVerdicts } from '../src/report.ts';
 import type { SyncRunResult } from '../src/syncBench.ts';
 
 const load = (requestsPerSecond: number, p50Ms: number, p99Ms: number): LoadResult => ({

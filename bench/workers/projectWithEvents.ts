@@ -1,10 +1,11 @@
 // Benchmark entry: the project Worker with the events option (createWorker's events): one webhook
 // endpoint, its queue producer and consumer, and the deduplication ledger a project exports with it.
-import { z } from 'zod';
+
 import type { Env } from 'agent-functions';
 import { defineEvent } from 'agent-functions';
 import { serveEvents } from 'agent-functions/events';
 import { createWorker } from 'agent-functions/worker';
+import { z } from 'zod';
 import { BENCH_EVENT_TYPE } from './event.ts';
 import { functions } from './projectFunctions.ts';
 

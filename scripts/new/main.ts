@@ -3,9 +3,9 @@
 // events/<type>.ts.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { styleText } from 'node:util';
 import { FUNCTION_NAME } from 'agent-functions/platform';
+import { projectRoot } from '../project.ts';
 import { eventTemplate, eventTestTemplate, functionTemplate, testTemplate } from './templates.ts';
 
 // The generated registry imports each function under its own name (scripts/generate.ts), so a name
@@ -21,7 +21,17 @@ const RESERVED = new Set(
 /** An event type: its file name in events/ (src/platform/protocol/contract.ts EVENT_NAME, restated for Node). */
 export const EVENT_NAME = /^[a-z][a-z_]*(?:\.[a-z][a-z_]*)+$/;
 
-const root = fileURLToPath(new URL('..', import.meta.url));
+/** A new function's file and its test's, relative to the project root. */
+const functionFiles = (name: string): [string, string] => [
+  join('functions', `${name}.ts`),
+  join('test', 'functions', `${name}.test.ts`),
+];
+
+/** A new event handler's file and its test's, relative to the project root. */
+const eventFiles = (type: string): [string, string] => [
+  join('events', `${type}.ts`),
+  join('test', 'events', `${type}.test.ts`),
+];
 
 const taken = (base: string, paths: string[]): string | undefined => {
   for (const path of paths) {
@@ -31,7 +41,7 @@ const taken = (base: string, paths: string[]): string | undefined => {
 };
 
 /** Why `name` cannot be a new function in `base`, or undefined when it can. */
-export const refusal = (name: string, base = root): string | undefined => {
+export const refusal = (name: string, base: string = projectRoot()): string | undefined => {
   if (!FUNCTION_NAME.test(name)) {
     const hint = name
       .trim()
@@ -43,15 +53,15 @@ export const refusal = (name: string, base = root): string | undefined => {
     return `"${name}" is not a valid function name: use snake_case, starting with a letter, at most 64 characters of a-z, 0-9 and _ (${FUNCTION_NAME}).${hint && FUNCTION_NAME.test(hint) ? ` Try "${hint}".` : ''}`;
   }
   if (RESERVED.has(name)) return `"${name}" is a reserved word in JavaScript or in this project; choose another name.`;
-  return taken(base, [join('functions', `${name}.ts`), join('test', 'worker', 'functions', `${name}.test.ts`)]);
+  return taken(base, functionFiles(name));
 };
 
 /** Why `type` cannot be a new event handler in `base`, or undefined when it can. */
-export const eventRefusal = (type: string, base = root): string | undefined => {
+export const eventRefusal = (type: string, base: string = projectRoot()): string | undefined => {
   if (!EVENT_NAME.test(type)) {
     return `"${type}" is not an event type name: use the platform's name, lowercase words joined by dots, like appointment.booked or message.received (${EVENT_NAME}).`;
   }
-  return taken(base, [join('events', `${type}.ts`), join('test', 'worker', 'events', `${type}.test.ts`)]);
+  return taken(base, eventFiles(type));
 };
 
 const write = (base: string, files: Array<[string, string]>): string[] => {
@@ -63,14 +73,15 @@ const write = (base: string, files: Array<[string, string]>): string[] => {
 
 /**
  * Writes the event handler and its test under `base`; throws with the refusal when the type cannot be used.
- * @example scaffoldEvent('appointment.booked') // ['events/appointment.booked.ts', 'test/worker/events/appointment.booked.test.ts']
+ * @example scaffoldEvent('appointment.booked') // ['events/appointment.booked.ts', 'test/events/appointment.booked.test.ts']
  */
-export const scaffoldEvent = (type: string, base = root): string[] => {
+export const scaffoldEvent = (type: string, base: string = projectRoot()): string[] => {
   const refused = eventRefusal(type, base);
   if (refused) throw new Error(refused);
+  const [handler, test] = eventFiles(type);
   return write(base, [
-    [join('events', `${type}.ts`), eventTemplate(type)],
-    [join('test', 'worker', 'events', `${type}.test.ts`), eventTestTemplate(type)],
+    [handler, eventTemplate(type)],
+    [test, eventTestTemplate(type)],
   ]);
 };
 
@@ -78,20 +89,21 @@ export const scaffoldEvent = (type: string, base = root): string[] => {
  * Writes the function and its test under `base`; throws with the refusal when the name cannot be used.
  * @example scaffold('lookup_order') // ['functions/lookup_order.ts', 'test/functions/lookup_order.test.ts']
  */
-export const scaffold = (name: string, base = root): string[] => {
+export const scaffold = (name: string, base: string = projectRoot()): string[] => {
   const refused = refusal(name, base);
   if (refused) throw new Error(refused);
+  const [definition, test] = functionFiles(name);
   return write(base, [
-    [join('functions', `${name}.ts`), functionTemplate(name)],
-    [join('test', 'worker', 'functions', `${name}.test.ts`), testTemplate(name)],
+    [definition, functionTemplate(name)],
+    [test, testTemplate(name)],
   ]);
 };
 
-const USAGE = `Usage: npm run new -- <name> [--root <dir>]
-       npm run new -- --event <type> [--root <dir>]
+const USAGE = `Usage: agent-functions new <name> [--root <dir>]    (npm run new -- <name>)
+       agent-functions new --event <type> [--root <dir>]
 
 Creates functions/<name>.ts and test/functions/<name>.test.ts, or with --event
-events/<type>.ts and test/worker/events/<type>.test.ts, from a template that passes
+events/<type>.ts and test/events/<type>.test.ts, from a template that passes
 npm test as generated.
 
   <name>          the function's name on the platform: snake_case, e.g. lookup_order
@@ -127,7 +139,7 @@ export const main = (argv: string[], out = process.stdout, err = process.stderr)
     styleText(style, text, { stream, validateStream: true });
   const names: string[] = [];
   let event: string | undefined;
-  let base = root;
+  let base: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
     if (arg === '--help' || arg === '-h') {
@@ -141,10 +153,11 @@ export const main = (argv: string[], out = process.stdout, err = process.stderr)
       return 2;
     } else names.push(arg);
   }
+  const root = base ?? projectRoot();
   // Writes the files, then prints the next steps; a refusal creates nothing and says why.
   const create = (write: () => string[], steps: (files: string[]) => string): number => {
     try {
-      const files = write().map((path) => relative(base, join(base, path)));
+      const files = write().map((path) => relative(root, join(root, path)));
       out.write(`${paint('green', '✓', out)} ${steps(files)}\n`);
       return 0;
     } catch (error) {
@@ -158,7 +171,7 @@ export const main = (argv: string[], out = process.stdout, err = process.stderr)
       return 2;
     }
     return create(
-      () => scaffoldEvent(event, base),
+      () => scaffoldEvent(event, root),
       (files) => nextEventSteps(event, files),
     );
   }
@@ -170,8 +183,7 @@ export const main = (argv: string[], out = process.stdout, err = process.stderr)
   }
   const name = names[0] as string;
   return create(
-    () => scaffold(name, base),
+    () => scaffold(name, root),
     (files) => nextSteps(name, files),
   );
 };
-

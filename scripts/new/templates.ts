@@ -32,7 +32,7 @@ export default defineFunction({
 
 /** test/functions/<name>.test.ts: runs the function in workerd, as the platform calls it. */
 export const testTemplate = (name: string): string => `import { describe, expect, it } from 'vitest';
-import { call, errorOf } from '../helpers.ts';
+import { call, errorOf } from 'agent-functions/testing';
 
 const NAME = '${name}';
 
@@ -81,23 +81,26 @@ export default defineEvent({
 });
 `;
 
-/** test/worker/events/<type>.test.ts: runs the handler through the real queue consumer in workerd. */
-export const eventTestTemplate = (type: string): string => `import { describe, expect, it } from 'vitest';
-import { servedEvents } from './helpers.ts';
+/** test/events/<type>.test.ts: runs the handler through the real queue consumer in workerd. */
+export const eventTestTemplate = (
+  type: string,
+): string => `import { eventsWorker, queued } from 'agent-functions/testing';
+import { describe, expect, it } from 'vitest';
+import { events } from '../../generated/events.ts';
 
 const TYPE = '${type}';
-const worker = servedEvents();
+const worker = eventsWorker(events ?? {});
 
 describe(TYPE, () => {
   it('handles a delivery and acknowledges it', async () => {
-    const { result, logged } = await worker.consumeLogged([worker.queued(TYPE, { example: true })]);
+    const { result, logged } = await worker.consumeLogged([queued(TYPE, { example: true })]);
     expect(result.explicitAcks).toEqual(['msg-0']);
     expect(result.retryMessages).toEqual([]);
     expect(logged).toContain('handled');
   });
 
   it('acknowledges a repeat of the same delivery without handling it again', async () => {
-    const delivery = worker.queued(TYPE, { example: true });
+    const delivery = queued(TYPE, { example: true });
     await worker.consume([delivery]);
     const { result, logged } = await worker.consumeLogged([delivery]);
     expect(result.explicitAcks).toEqual(['msg-0']);

@@ -3,10 +3,10 @@ import { randomBytes } from 'node:crypto';
 import process from 'node:process';
 import { parseArgs, styleText } from 'node:util';
 import { readDevState } from '../dev/state.ts';
+import { projectRoot } from '../project.ts';
 import { DEFAULT_PORT, type EmulatorOptions, startEmulator } from './emulator.ts';
 import type { FaultOptions } from './faults.ts';
 import { type AccountOptions, DEFAULT_CHANNELS, defaultKey, PLAN_NAMES, PLANS, type Plan } from './state.ts';
-import { projectRoot } from '../project.ts';
 
 const HELP = `The local platform: an in-memory emulator of the messaging platform's REST API.
 
@@ -141,7 +141,9 @@ const emulatorCall = async (
     (values.key as string[] | undefined)?.[0] ?? keysOf([]).get(account as Plan) ?? defaultKey(account as Plan);
   // Without --url: the platform of a running `npm run dev` of this project, wherever it listens.
   const base =
-    (values.url as string | undefined) ?? readDevState(projectRoot())?.platformUrl ?? `http://127.0.0.1:${DEFAULT_PORT}`;
+    (values.url as string | undefined) ??
+    readDevState(projectRoot())?.platformUrl ??
+    `http://127.0.0.1:${DEFAULT_PORT}`;
   let response: Response;
   try {
     response = await fetch(new URL(path, base), {
@@ -229,4 +231,3 @@ export const main = async (argv: string[]): Promise<number | undefined> => {
   else fail(`Unknown command "${positionals.join(' ')}".\n\n${HELP}`);
   return undefined;
 };
-

@@ -38,7 +38,9 @@ export const contactsOf = (platform: Platform): Array<Pick<ContactRecord, 'id' |
   [...account(platform).contacts.values()].map(({ id, name, phone, channel }) => ({ id, name, phone, channel }));
 
 /** The messages the account sent: id, contactId, channel, text. */
-export const messagesOf = (platform: Platform): Array<{ id: string; contactId: string; channel: string; text: string }> =>
+export const messagesOf = (
+  platform: Platform,
+): Array<{ id: string; contactId: string; channel: string; text: string }> =>
   [...account(platform).messages.values()]
     .filter((message) => message.direction === 'outbound')
     .map(({ id, contactId, channel, text }) => ({ id, contactId, channel, text }));

@@ -1,7 +1,8 @@
 // The emulator's answers and body reading, over fetch's Request and Response (any runtime): one
 // error type, bounded JSON bodies (the Worker's own bounded reader), JSON answers.
-import { readBody } from 'agent-functions/worker';
+
 import { FunctionError } from 'agent-functions';
+import { readBody } from 'agent-functions/worker';
 import { errorShape } from './shapes.ts';
 
 /** Largest request body the emulator reads (the spec shows no limit). */

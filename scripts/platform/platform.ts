@@ -1,8 +1,9 @@
 // The local platform (docs/platform-contract.md §6) as a fetch handler: the spec's routes, statuses and rules
 // on in-memory state, with fault injection for tests. It runs anywhere fetch does: Node serves it
 // through emulator.ts, and workerd tests answer the Worker's platform calls with it (outbound mock).
-import { Router } from 'itty-router/Router';
+
 import { FunctionError } from 'agent-functions';
+import { Router } from 'itty-router/Router';
 import { authenticate } from './auth.ts';
 import { createFaults, type FaultOptions } from './faults.ts';
 import { EmulatorError, errorAnswer, jsonAnswer } from './http.ts';

@@ -1,6 +1,7 @@
 // What a route handler receives and returns, and the two helpers most of them use.
-import type { z } from 'zod';
+
 import { describeIssues } from 'agent-functions/platform';
+import type { z } from 'zod';
 import { EmulatorError, readJsonObject } from './http.ts';
 import type { AccountState, EmulatorState } from './state.ts';
 

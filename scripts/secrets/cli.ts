@@ -6,6 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { parseArgs, parseEnv } from 'node:util';
 import { eventTypes } from '../generate.ts';
+import { projectRoot } from '../project.ts';
 import {
   type AccountsConfig,
   accountsFileFor,
@@ -16,7 +17,6 @@ import {
 import { readManifest, type ServedFunction } from '../sync/manifest.ts';
 import { envFlags, environmentOf, runWrangler, wranglerError } from '../wrangler.ts';
 import { eventsSettings, missingLines, type Setting, settingsOf, settingsTable } from './settings.ts';
-import { projectRoot } from '../project.ts';
 
 export const HELP = `Usage: npm run secrets -- <command> [options]
 

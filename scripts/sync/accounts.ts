@@ -3,12 +3,17 @@
 // platform client of one account, counting the write requests it sends (retries included).
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { z } from 'zod';
-import { createPlatformClient, type PlatformClient } from 'agent-functions/platform';
-import { ACCOUNT_NAME, eventsPathOf, type KeyPlacement } from 'agent-functions/platform';
-import { FUNCTION_NAME } from 'agent-functions/platform';
-import type { RetryInfo } from 'agent-functions/platform';
 import type { EventsAccount } from 'agent-functions/events';
+import type { RetryInfo } from 'agent-functions/platform';
+import {
+  ACCOUNT_NAME,
+  createPlatformClient,
+  eventsPathOf,
+  FUNCTION_NAME,
+  type KeyPlacement,
+  type PlatformClient,
+} from 'agent-functions/platform';
+import { z } from 'zod';
 import { weakSecretProblem } from '../weakSecret.ts';
 import type { FunctionsApi } from './apply.ts';
 

@@ -3,8 +3,17 @@
 // docs/platform-contract.md §5), or failed for good; every round after the first starts from a fresh list, so a create whose
 // answer was lost is found, not sent again.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { AuthenticationError, ConflictError, NetworkError, NotFoundError, PlanError, PlatformError, RateLimitError, ValidationError } from 'agent-functions/platform';
 import type { FunctionRecord, RemoteFunction } from 'agent-functions/platform';
+import {
+  AuthenticationError,
+  ConflictError,
+  NetworkError,
+  NotFoundError,
+  PlanError,
+  PlatformError,
+  RateLimitError,
+  ValidationError,
+} from 'agent-functions/platform';
 import { hasChanges, isWrite, type Plan, planSync, type WriteEntry } from './plan.ts';
 import { type AccountReport, emptyReport } from './report.ts';
 

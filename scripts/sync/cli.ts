@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { RetryInfo } from 'agent-functions/platform';
 import { eventTypes } from '../generate.ts';
 import { PLACEHOLDER_DESCRIPTION } from '../new/templates.ts';
+import { projectRoot } from '../project.ts';
 import {
   type AccountApi,
   type AccountsConfig,
@@ -25,7 +26,6 @@ import { createProgress } from './progress.ts';
 import { renderPlan, renderResult, renderStatus, statusLine } from './render.ts';
 import { type AccountReport, emptyReport, exitCodeOf, reportJson } from './report.ts';
 import { desiredWebhook, webhookApi } from './webhook.ts';
-import { projectRoot } from '../project.ts';
 
 export interface SyncIo {
   env: Record<string, string | undefined>;

@@ -1,13 +1,7 @@
-// Reads what the Worker serves, from the Worker itself: the project runs in workerd through
-// wrangler's test harness (so functions may import `cloudflare:workers`) and answers
-// `GET /functions` with the manifest that src/schema/describe.ts derives. Sync registers exactly that,
-// each with its url carrying the function's key.
-import { fileURLToPath } from 'node:url';
-import { z } from 'zod';
-import { manifestKey } from 'agent-functions/worker';
 import type { FunctionRecord } from 'agent-functions/platform';
 import { functionRecord } from 'agent-functions/platform';
-import { functionUrl } from 'agent-functions/worker';
+import { functionUrl, manifestKey } from 'agent-functions/worker';
+import { z } from 'zod';
 import { projectRoot } from '../project.ts';
 
 /** The project's root (where wrangler.toml and functions/ live). */

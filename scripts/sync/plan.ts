@@ -1,7 +1,8 @@
 // The plan: what to create, update, delete or leave alone so an account holds exactly the
 // desired functions. Pure data in, data out; applying it is apply.ts.
-import { eventsPathPattern } from 'agent-functions/platform';
+
 import type { FunctionRecord, RemoteFunction } from 'agent-functions/platform';
+import { eventsPathPattern } from 'agent-functions/platform';
 import { normalizeOrigin } from 'agent-functions/worker';
 
 /** A registered field that can differ. */

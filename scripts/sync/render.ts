@@ -1,7 +1,8 @@
 // Plans and results as a person reads them: one line per function, what differs underneath,
 // counts at the end. Urls always appear redacted (redact.ts).
-import { structuredPatch } from 'diff';
+
 import { printable } from 'agent-functions/platform';
+import { structuredPatch } from 'diff';
 import type { Paint } from './paint.ts';
 import type { FieldChange, Plan, PlanEntry } from './plan.ts';
 import { onlyKeyDiffers, redactUrl } from './redact.ts';

@@ -3,9 +3,8 @@
 // files in events/. It rides on the functions' plan and apply (rounds, fresh lists before any
 // retry, ownership by url) as one record named `events webhook`, whose parameter map holds the
 // event types, so a changed set shows as `+ type` / `- type` lines.
-import type { PlatformClient } from 'agent-functions/platform';
+import type { FunctionRecord, PlatformClient, RemoteFunction } from 'agent-functions/platform';
 import { eventsPathPattern } from 'agent-functions/platform';
-import type { FunctionRecord, RemoteFunction } from 'agent-functions/platform';
 import { normalizeOrigin } from 'agent-functions/worker';
 import type { FunctionsApi } from './apply.ts';
 

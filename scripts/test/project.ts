@@ -1,10 +1,10 @@
 // Throw-away copies of the project (sharing node_modules) for the tests that run it as a user
 // would: `npm run dev`, sync's manifest. `fixtureProject` swaps functions/ for the framework's own
 // test functions (src/test/fixtures/functions/), so those tests pass whatever functions/ holds.
-import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import { generate } from '../generate.ts';
 import { PROJECT_ROOT } from './repo.ts';
 
 const LEFT_OUT = new Set([
@@ -23,7 +23,7 @@ const FIXTURES = 'src/test/fixtures/functions';
 
 /** The fixture functions' names, sorted as the manifest lists them. */
 export const FIXTURE_NAMES = readdirSync(join(PROJECT_ROOT, FIXTURES))
-  .filter((file) => file.endsWith('.ts'))
+  .filter((file) => file.endsWith('.ts') && file !== 'index.ts')
   .map((file) => file.slice(0, -3))
   .sort();
 
@@ -50,6 +50,6 @@ export const fixtureProject = (files: Record<string, string> = {}): string => {
   for (const name of FIXTURE_NAMES) {
     writeFileSync(join(dir, 'functions', `${name}.ts`), `export { default } from '../${FIXTURES}/${name}.ts';\n`);
   }
-  execFileSync(process.execPath, ['scripts/generate.ts'], { cwd: dir, stdio: 'pipe' });
+  generate(dir);
   return dir;
 };

@@ -1,16 +1,12 @@
 // npm run secrets: the functions' declared secrets and vars, listed, checked against a target (one
 // line per missing one) and put by the deploy; .dev.vars.example names every one the project declares.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { eventTypes } from '../generate.ts';
 import { runSecrets, type SecretsIo } from '../secrets/cli.ts';
-import { eventsSettings, settingsOf } from '../secrets/settings.ts';
-import { eventsAccountsOf, loadAccountsConfig } from '../sync/accounts.ts';
-import { readManifest } from '../sync/manifest.ts';
-import { PROJECT_ROOT } from './repo.ts';
+import { settingsOf } from '../secrets/settings.ts';
 
 const functions = [
   { name: 'lookup_order', secrets: ['STORE_API_KEY'], vars: ['STORE_API_URL'] },
@@ -251,17 +247,6 @@ describe('npm run secrets -- check --local', () => {
       err: 'Unknown command "deploy". See npm run secrets -- --help.\n',
     });
   });
-});
-
-describe('the project declarations', () => {
-  it('are all named in .dev.vars.example', async () => {
-    const served = await readManifest({ secret: 'test-secret' });
-    const accounts = eventsAccountsOf(loadAccountsConfig(join(PROJECT_ROOT, 'platform.accounts.json')));
-    const settings = settingsOf(served, eventsSettings(eventTypes(join(PROJECT_ROOT, 'events')), accounts));
-    const example = readFileSync(join(PROJECT_ROOT, '.dev.vars.example'), 'utf8');
-    expect(settings.map((s) => s.name)).toContain('FUNCTIONS_SECRET');
-    expect(settings.filter((s) => !new RegExp(`^#? ?${s.name}=`, 'm').test(example)).map((s) => s.name)).toEqual([]);
-  }, 60_000);
 });
 
 describe('wrangler failures', () => {

@@ -2,7 +2,7 @@
 // already handled (the platform delivered twice, or the queue redelivered) is acknowledged
 // without running it again. A handler that throws is retried with growing delays; after the
 // queue's max_retries the delivery goes to the dead-letter queue (wrangler.toml).
-import type { EventsEnv as Env } from './env.ts';
+
 import { FunctionError } from '../errors.ts';
 import { createLogger, type Logger } from '../log.ts';
 import { createPlatformClient, type PlatformClient } from '../platform/client/client.ts';
@@ -10,6 +10,7 @@ import { platformFromEnv } from '../platform/client/fromEnv.ts';
 import { accessOf, type EventsAccount } from './accounts.ts';
 import { type AnyEventDefinition, DEFAULT_EVENT_TIMEOUT_MS, type EventContext } from './define.ts';
 import { ledgerKeyOf, type QueuedDelivery, withinAccount } from './delivery.ts';
+import type { EventsEnv as Env } from './env.ts';
 import { type Claim, ledgerFor } from './ledger.ts';
 
 /** Extra lease beyond a handler's time limit, so a slow finish is not mistaken for a crash. */

@@ -4,7 +4,6 @@
 // handler never makes the platform deliver it again.
 import { readBody } from '../args.ts';
 import { DEFAULT_BODY_LIMIT } from '../define.ts';
-import type { EventsEnv as Env } from './env.ts';
 import { FunctionError } from '../errors.ts';
 import type { Logger } from '../log.ts';
 import { SIGNATURE_HEADER, TIMESTAMP_HEADER } from '../platform/protocol/contract.ts';
@@ -13,6 +12,7 @@ import { jsonResponse } from '../respond.ts';
 import { normalizeOrigin } from '../url.ts';
 import type { EventsAccount } from './accounts.ts';
 import { deliveryIdOf, envelopeOf, type QueuedDelivery } from './delivery.ts';
+import type { EventsEnv as Env } from './env.ts';
 import { SecretsUnavailable, signingSecrets } from './secrets.ts';
 
 /** How long a delivery's body may take to arrive: a slow sender cannot hold the endpoint open. */

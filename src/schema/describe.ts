@@ -4,8 +4,8 @@
 import { z } from 'zod';
 import type { AnyFunctionDefinition, FunctionAnnotations } from '../define.ts';
 import { DEFAULT_TIMEOUT_MS, SETTING_NAME } from '../define.ts';
-import { fieldText, type JsonSchema, type ParameterInfo, parameterInfo } from './parameters.ts';
 import type { FunctionRecord } from '../platform/protocol/function.ts';
+import { fieldText, type JsonSchema, type ParameterInfo, parameterInfo } from './parameters.ts';
 import { isDateField } from './schemaDef.ts';
 
 /** Everything the platform and tools see of one function: its registration record but the url, and more. */

@@ -3,9 +3,9 @@
 // functions/ holds (README "Removing the examples").
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
+import { createWorker } from '../createWorker.ts';
 import type { Env } from '../env.ts';
 import { platformFromEnv } from '../platform/client/fromEnv.ts';
-import { createWorker } from '../createWorker.ts';
 import { FIXTURE_FUNCTIONS } from './fixtures/functions/index.ts';
 import { through } from './helpers.ts';
 

@@ -3,6 +3,7 @@
 // classes its bindings name. `call` and `send` of agent-functions/testing go through it.
 import { createWorker } from '../createWorker.ts';
 import type { Env } from '../env.ts';
+import { openApiDocument } from '../openapi.ts';
 import { platformFromEnv } from '../platform/client/fromEnv.ts';
 import { functions } from './fixtures/functions/index.ts';
 
@@ -11,5 +12,6 @@ export { EventLedger } from '../events/ledger.ts';
 export default createWorker({
   functions,
   platform: platformFromEnv,
+  openapi: openApiDocument,
   mcp: () => import('../mcp/index.ts'),
 }) satisfies ExportedHandler<Env>;

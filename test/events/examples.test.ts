@@ -1,10 +1,10 @@
 import { env } from 'cloudflare:workers';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { isOptedOut, sendToCustomer } from '../../lib/optOuts.ts';
 import type { Env } from 'agent-functions';
 import { createPlatformClient } from 'agent-functions/platform';
 import { forgetSigningSecrets, queued, signedDelivery } from 'agent-functions/testing';
 import { PLATFORM_URL as PLATFORM } from 'agent-functions-cli/platform';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { isOptedOut, sendToCustomer } from '../../lib/optOuts.ts';
 import { eventsPlatform, servedEvents } from '../helpers.ts';
 
 const served = servedEvents();

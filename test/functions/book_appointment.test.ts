@@ -1,9 +1,9 @@
 import { reset } from 'cloudflare:test';
+import type { FunctionError } from 'agent-functions';
+import { bareContext, call, errorOf } from 'agent-functions/testing';
 import { beforeEach, describe, expect, it } from 'vitest';
 import bookAppointment from '../../functions/book_appointment.ts';
 import { CALENDAR } from '../../lib/slots.ts';
-import type { FunctionError } from 'agent-functions';
-import { bareContext, call, errorOf } from 'agent-functions/testing';
 import { customer, freeTimes, futureDay, startAt } from './calendar.ts';
 
 interface Booked {

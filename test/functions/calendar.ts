@@ -2,11 +2,11 @@
 // tests run the functions as they are, against the clock, on any day of the year. Bookings and free
 // times are read from the calendar itself, never through another example function.
 import { env } from 'cloudflare:workers';
+import type { Env } from 'agent-functions';
 import { freeSlots } from '../../lib/booking.ts';
 import { calendarOf } from '../../lib/calendar.ts';
 import { normalizePhone } from '../../lib/customer.ts';
 import { CALENDAR, isoLocal, localDate, localInstant, slotsOn, weekdayOf } from '../../lib/slots.ts';
-import type { Env } from 'agent-functions';
 
 const DAY_MS = 24 * 3600_000;
 

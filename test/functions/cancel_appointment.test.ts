@@ -1,6 +1,6 @@
 import { reset } from 'cloudflare:test';
-import { beforeEach, describe, expect, it } from 'vitest';
 import { call, errorOf } from 'agent-functions/testing';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { bookAt, customer, freeTimes, futureDay } from './calendar.ts';
 
 describe('cancel_appointment', () => {

@@ -1,10 +1,9 @@
 import { reset } from 'cloudflare:test';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { errorOf, mockOutbound, type Outbound } from 'agent-functions/testing';
 import type { Platform } from 'agent-functions-cli/platform';
 import { contactsOf, PLATFORM_URL as PLATFORM, seedContact, usePlatform } from 'agent-functions-cli/platform';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { callWith, platformEnv } from '../helpers.ts';
-import { errorOf } from 'agent-functions/testing';
-import { mockOutbound, type Outbound } from 'agent-functions/testing';
 
 interface Lead {
   contactId: string;

@@ -1,7 +1,7 @@
 import { reset } from 'cloudflare:test';
+import { call, errorOf } from 'agent-functions/testing';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { CALENDAR, localDate } from '../../lib/slots.ts';
-import { call, errorOf } from 'agent-functions/testing';
 import { bookAt, futureDay, startAt } from './calendar.ts';
 
 interface Availability {

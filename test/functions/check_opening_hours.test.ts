@@ -1,7 +1,7 @@
+import { call, errorOf } from 'agent-functions/testing';
+import { describeFunction } from 'agent-functions/worker';
 import { describe, expect, it } from 'vitest';
 import checkOpeningHours from '../../functions/check_opening_hours.ts';
-import { describeFunction } from 'agent-functions/worker';
-import { call, errorOf } from 'agent-functions/testing';
 
 interface Hours {
   open: boolean;

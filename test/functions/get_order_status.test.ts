@@ -1,10 +1,11 @@
+import { bareContext, errorOf, send } from 'agent-functions/testing';
+import { manifestKey, setLogSink } from 'agent-functions/worker';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import getOrderStatus from '../../functions/get_order_status.ts';
-import { manifestKey } from 'agent-functions/worker';
-import { setLogSink } from 'agent-functions/worker';
 import { callWith, platformEnv } from '../helpers.ts';
-import { bareContext, errorOf, send } from 'agent-functions/testing';
+
 const SECRET = 'test-functions-secret';
+
 import { hang, mockOutbound, type Outbound } from 'agent-functions/testing';
 
 const STORE = 'https://store.test/api/orders/';

@@ -1,9 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { errorOf, mockOutbound, type Outbound } from 'agent-functions/testing';
 import type { Platform } from 'agent-functions-cli/platform';
 import { messagesOf, PLATFORM_URL as PLATFORM, seedContact, usePlatform } from 'agent-functions-cli/platform';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { callWith, platformEnv } from '../helpers.ts';
-import { errorOf } from 'agent-functions/testing';
-import { mockOutbound, type Outbound } from 'agent-functions/testing';
 
 const handoff = {
   summary:

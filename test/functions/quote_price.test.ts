@@ -1,7 +1,7 @@
+import { call, errorOf } from 'agent-functions/testing';
+import { describeFunction } from 'agent-functions/worker';
 import { describe, expect, it } from 'vitest';
 import quotePrice from '../../functions/quote_price.ts';
-import { describeFunction } from 'agent-functions/worker';
-import { call, errorOf } from 'agent-functions/testing';
 
 const quote = async (args: Record<string, unknown>) => {
   const response = await call('quote_price', args);

@@ -1,6 +1,6 @@
 import { reset } from 'cloudflare:test';
-import { beforeEach, describe, expect, it } from 'vitest';
 import { call, errorOf } from 'agent-functions/testing';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { bookAt, cancelAt, customer, freeTimes, futureDay, startAt } from './calendar.ts';
 
 describe('reschedule_appointment', () => {

@@ -1,8 +1,8 @@
 // Emulator-only endpoints under /_emulator/ (not the platform's API): playing the agent, and an
 // inbound customer message that triggers signed `message.received` deliveries, and any event emitted.
+
+import { EVENT_NAME, FUNCTION_NAME } from 'agent-functions/platform';
 import { z } from 'zod';
-import { EVENT_NAME } from 'agent-functions/platform';
-import { FUNCTION_NAME } from 'agent-functions/platform';
 import { deliverEvent } from '../deliver.ts';
 import { EmulatorError } from '../http.ts';
 import { postJson } from '../outbound.ts';

@@ -1,10 +1,15 @@
 // The emulator playing the agent: it calls a registered function's url the way the platform would
 // (POST, JSON arguments, signed when configured) and reports the answer; the CLI prints it.
 import { spawn } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
 import { verifyWebhook } from 'agent-functions/platform';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PROJECT_ROOT } from '../repo.ts';
 import { clientOf, keyOf, raw, useEmulator } from './helpers.ts';
 import { startReceiver } from './receiver.ts';
+
+/** The CLI as `npm run platform` runs it (its sources, on this Node). */
+const BIN = join(PROJECT_ROOT, 'scripts', 'bin.ts');
 
 const SIGNING_SECRET = 'test-signing-secret';
 const emulator = useEmulator({ functionSigningSecret: SIGNING_SECRET });
@@ -30,7 +35,7 @@ afterAll(() => fn.close());
 /** Runs the CLI (the project's Node 24) and collects its output. */
 const cli = (...args: string[]) =>
   new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, ['scripts/platform/cli.ts', ...args], {
+    const child = spawn(process.execPath, [BIN, 'platform', ...args], {
       env: { ...process.env, NO_COLOR: '1' },
     });
     let stdout = '';
@@ -110,13 +115,9 @@ describe('the emulator plays the agent', () => {
   });
 
   it('starts from the command line with the seeded keys shown, and serves them', async () => {
-    const child = spawn(
-      process.execPath,
-      ['scripts/platform/cli.ts', '--port', '0', '--key', 'business=cli-test-key'],
-      {
-        env: { ...process.env, NO_COLOR: '1' },
-      },
-    );
+    const child = spawn(process.execPath, [BIN, 'platform', '--port', '0', '--key', 'business=cli-test-key'], {
+      env: { ...process.env, NO_COLOR: '1' },
+    });
     try {
       const output = await new Promise<string>((resolve, reject) => {
         let text = '';

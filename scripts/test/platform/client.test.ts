@@ -1,6 +1,7 @@
 // The client against the local platform over real HTTP: every endpoint, the three key placements.
-import { describe, expect, it } from 'vitest';
+
 import { createPlatformClient } from 'agent-functions/platform';
+import { describe, expect, it } from 'vitest';
 import { clientOf, fnInput, keyOf, useEmulator } from './helpers.ts';
 
 const emulator = useEmulator({ pageSize: 2 });

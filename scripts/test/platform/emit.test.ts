@@ -1,9 +1,9 @@
 // The local platform emits events: every subscribed webhook gets the event signed with its own
 // secret, a failed delivery is retried (re-signed), and fault switches drop or duplicate deliveries.
+
+import { createPlatformClient, verifyWebhook } from 'agent-functions/platform';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type RunningEmulator, startEmulator } from '../../platform/emulator.ts';
-import { createPlatformClient } from 'agent-functions/platform';
-import { verifyWebhook } from 'agent-functions/platform';
 import { type Received, startReceiver } from './receiver.ts';
 
 let emulator: RunningEmulator;

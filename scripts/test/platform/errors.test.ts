@@ -1,7 +1,18 @@
 // Each error class the client throws, against the emulator over real HTTP.
+
+import {
+  AuthenticationError,
+  ConflictError,
+  createPlatformClient,
+  NetworkError,
+  NotFoundError,
+  PlanError,
+  PlatformError,
+  RateLimitError,
+  ServerError,
+  ValidationError,
+} from 'agent-functions/platform';
 import { describe, expect, it } from 'vitest';
-import { createPlatformClient } from 'agent-functions/platform';
-import { AuthenticationError, ConflictError, NetworkError, NotFoundError, PlanError, PlatformError, RateLimitError, ServerError, ValidationError } from 'agent-functions/platform';
 import { clientOf, closedPort, fnInput, useEmulator } from './helpers.ts';
 
 const emulator = useEmulator({ rateLimit: { limit: 1000, windowMs: 60_000 } });

@@ -1,11 +1,10 @@
 // Shared set-up of the platform tests: a real emulator on a free port, and clients of it.
 import { createServer } from 'node:net';
+import type { FunctionRecord, RequestInfo } from 'agent-functions/platform';
+import { createPlatformClient, type PlatformClientOptions } from 'agent-functions/platform';
 import { afterAll, beforeAll } from 'vitest';
 import { type EmulatorOptions, type RunningEmulator, startEmulator } from '../../platform/emulator.ts';
 import type { Plan } from '../../platform/state.ts';
-import { createPlatformClient, type PlatformClientOptions } from 'agent-functions/platform';
-import type { FunctionRecord } from 'agent-functions/platform';
-import type { RequestInfo } from 'agent-functions/platform';
 
 /** Starts one emulator for the file's tests and stops it after them. */
 export const useEmulator = (options: EmulatorOptions = {}): { readonly current: RunningEmulator } => {

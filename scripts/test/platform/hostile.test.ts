@@ -1,9 +1,9 @@
 // The client against a deliberately hostile platform (a real local server): answers of any size are
 // capped, ids that would leave their path segment are refused, and platform text in errors is made
 // printable. Each case once, as the issue reported it.
+
+import { createPlatformClient, PlatformError, ValidationError } from 'agent-functions/platform';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createPlatformClient } from 'agent-functions/platform';
-import { PlatformError, ValidationError } from 'agent-functions/platform';
 import { endlessList, json, startHostile } from './hostile.ts';
 
 let server: Awaited<ReturnType<typeof startHostile>> | undefined;

@@ -1,8 +1,8 @@
 // Every list shape docs/platform-contract.md §5 allows, normalised to one RemoteFunction shape. The emulator
 // answers one shape; the others come from a platform stand-in passed as the client's fetch.
+
+import { createPlatformClient, PlatformError } from 'agent-functions/platform';
 import { describe, expect, it } from 'vitest';
-import { createPlatformClient } from 'agent-functions/platform';
-import { PlatformError } from 'agent-functions/platform';
 
 const BASE = 'https://platform.example.com';
 

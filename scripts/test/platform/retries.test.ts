@@ -1,6 +1,7 @@
 // Retries and their limits (docs/platform-contract.md §5), against the emulator's fault injection.
-import { afterEach, describe, expect, it } from 'vitest';
+
 import { NetworkError, RateLimitError, ServerError } from 'agent-functions/platform';
+import { afterEach, describe, expect, it } from 'vitest';
 import { backoffDelay, parseRetryAfter } from '../../../src/platform/client/retry.ts';
 import { clientOf, fnInput, useEmulator } from './helpers.ts';
 

@@ -1,7 +1,8 @@
 // Webhook signatures: the spec's v1= scheme, round trips, every refusal, and the emulator's signed
 // deliveries verified by a real receiver with the per-webhook secret.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { signWebhook, verifyWebhook, webhookHeaders } from 'agent-functions/platform';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientOf, keyOf, raw, useEmulator } from './helpers.ts';
 import { startReceiver } from './receiver.ts';
 

@@ -1,6 +1,6 @@
+import type { FunctionRecord, RemoteFunction } from 'agent-functions/platform';
 import { describe, expect, it } from 'vitest';
 import { hasChanges, isOwnedUrl, planSync } from '../../sync/plan.ts';
-import type { FunctionRecord, RemoteFunction } from 'agent-functions/platform';
 
 const ORIGIN = 'https://fns.example.dev';
 

@@ -1,27 +1,26 @@
-// Sync against the local platform over real HTTP, with the functions a Worker really serves: the
-// project's Worker over the fixture functions (scripts/test/project.ts), whatever functions/ holds.
-import { rmSync } from 'node:fs';
+// Sync against the local platform over real HTTP, with the manifest the framework's test functions
+// describe (src/test/fixtures/functions/), whatever functions/ holds. Reading it from a running
+// Worker is e2e/sync.test.ts's part.
+
+import { describeFunction, functionUrl } from 'agent-functions/worker';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { FIXTURE_FUNCTIONS } from '../../../src/test/fixtures/functions/index.ts';
 import { PLACEHOLDER_DESCRIPTION } from '../../new/templates.ts';
 import type { RunningEmulator } from '../../platform/emulator.ts';
 import { accountApi } from '../../sync/accounts.ts';
-import { readManifest, type ServedFunction } from '../../sync/manifest.ts';
-import { functionUrl } from 'agent-functions/worker';
-import { FIXTURE_NAMES, fixtureProject } from '../project.ts';
+import { parseManifest, type ServedFunction } from '../../sync/manifest.ts';
+import { FIXTURE_NAMES } from '../project.ts';
 import { emulatorPerTest, keyOf, ORIGIN, recordsOf, SECRET, sync, writesIn } from './helpers.ts';
 
 let served: ServedFunction[];
 
-beforeAll(async () => {
-  const root = fixtureProject();
-  try {
-    served = await readManifest({ secret: SECRET, root });
-  } finally {
-    rmSync(root, { recursive: true, force: true });
-  }
+beforeAll(() => {
+  // What the Worker's GET /functions answers: one manifest per function, by the framework's own module.
+  const manifests = Object.entries(FIXTURE_FUNCTIONS).map(([name, definition]) => describeFunction(name, definition));
+  served = parseManifest(200, JSON.stringify({ functions: manifests }));
   // At least three, for the tests that change, drop or select some of them.
   expect(served.map((fn) => fn.name)).toEqual(FIXTURE_NAMES);
-}, 60_000);
+});
 
 const start = emulatorPerTest();
 

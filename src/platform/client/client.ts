@@ -11,11 +11,8 @@ import {
   SECRET_KEYS,
   WEBHOOKS_PATH,
 } from '../protocol/contract.ts';
-import { PlatformError, ValidationError } from './errors.ts';
 import type { FunctionRecord, FunctionRecordUpdate, RemoteFunction } from '../protocol/function.ts';
 import { parsePage, toRemoteFunction, toWebhook, unwrapRecord, withId } from '../protocol/normalise.ts';
-import { printable } from './printable.ts';
-import { DEFAULT_RETRY, type RetryOptions } from './retry.ts';
 import {
   type ContactInput,
   contactInput,
@@ -31,8 +28,11 @@ import {
   webhookInput,
   webhookUpdate,
 } from '../protocol/schemas.ts';
-import { createTransport, type RequestInfo, type RetryInfo, type Transport, tooLarge } from './transport.ts';
 import type { Contact, Message, SigningSecret, SubAccount, Webhook } from '../protocol/types.ts';
+import { PlatformError, ValidationError } from './errors.ts';
+import { printable } from './printable.ts';
+import { DEFAULT_RETRY, type RetryOptions } from './retry.ts';
+import { createTransport, type RequestInfo, type RetryInfo, type Transport, tooLarge } from './transport.ts';
 
 export interface PlatformClientOptions {
   /** The account's `{base_url}` (PLATFORM_BASE_URL); required, there is no default. */

@@ -9,7 +9,7 @@ import { FUNCTION_NAME, type FunctionRecord, PARAMETER_TYPES } from './function.
 export const missingOr =
   (field: string, expected: string): ((issue: { input?: unknown }) => string) =>
   (issue) =>
-  issue.input === undefined ? `${field} is required: ${expected}` : `${field} must be ${expected}`;
+    issue.input === undefined ? `${field} is required: ${expected}` : `${field} must be ${expected}`;
 
 export const text = (field: string, what: string): z.ZodString =>
   z
@@ -94,9 +94,11 @@ const webhookFields = z.object({
 export const webhookInput: z.ZodType<WebhookInput> = webhookFields;
 
 /** PATCH /v1/webhooks/{id}: a new url, a new set of events, or both (docs/platform-contract.md §7, A). */
-export const webhookUpdate: z.ZodType<WebhookUpdate> = webhookFields.partial().refine((value) => Object.keys(value).length > 0, {
-  error: 'an update must change url, events or both',
-});
+export const webhookUpdate: z.ZodType<WebhookUpdate> = webhookFields
+  .partial()
+  .refine((value) => Object.keys(value).length > 0, {
+    error: 'an update must change url, events or both',
+  });
 
 /** A function name, refused with the rule in words. */
 export const functionName: z.ZodString = z
@@ -134,9 +136,11 @@ export const functionRecord: z.ZodObject<{
 }> = functionFields;
 
 /** PATCH /v1/custom-functions/{id}: any non-empty subset of the record (A). */
-export const functionRecordUpdate: z.ZodType<Partial<FunctionRecord>> = functionFields.partial().refine((value) => Object.keys(value).length > 0, {
-  error: 'an update must change at least one of name, description, url, parameters',
-});
+export const functionRecordUpdate: z.ZodType<Partial<FunctionRecord>> = functionFields
+  .partial()
+  .refine((value) => Object.keys(value).length > 0, {
+    error: 'an update must change at least one of name, description, url, parameters',
+  });
 
 /** POST /v1/sub-accounts: name, adminEmail. */
 export const subAccountInput: z.ZodType<SubAccountInput> = z.object({

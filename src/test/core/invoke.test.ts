@@ -1,10 +1,10 @@
 import { createExecutionContext } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { createWorker } from '../../createWorker.ts';
 import { defineFunction } from '../../define.ts';
 import type { Env } from '../../env.ts';
 import { functionKey, manifestKey } from '../../keys.ts';
-import { createWorker } from '../../createWorker.ts';
 import { call, send } from '../fixture.ts';
 import { errorOf, keyOf, SECRET as SECRET_OF_TESTS } from '../helpers.ts';
 

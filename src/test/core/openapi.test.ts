@@ -3,12 +3,12 @@
 import { createExecutionContext } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { FIXTURE_FUNCTIONS as functions } from '../fixtures/functions/index.ts';
+import { createWorker, type WorkerOptions } from '../../createWorker.ts';
 import { defineFunction } from '../../define.ts';
 import type { Env } from '../../env.ts';
 import { manifestKey } from '../../keys.ts';
 import { openApiDocument } from '../../openapi.ts';
-import { createWorker, type WorkerOptions } from '../../createWorker.ts';
+import { FIXTURE_FUNCTIONS as functions } from '../fixtures/functions/index.ts';
 import { errorOf, keyOf, SECRET, send } from '../helpers.ts';
 
 interface Operation {

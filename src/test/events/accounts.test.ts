@@ -2,18 +2,17 @@
 // delivery there verifies only with that account's signing secret, read with that account's key.
 // The local platform (two accounts) runs on the outbound mock and delivers to this Worker itself.
 import { env } from 'cloudflare:workers';
+import { createPlatform, PLATFORM_URL as PLATFORM, type Platform } from 'agent-functions-cli/platform';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createPlatform, type Platform } from 'agent-functions-cli/platform';
 import type { Env } from '../../env.ts';
-import { eventsPathOf } from '../../platform/protocol/contract.ts';
 import type { EventsAccount } from '../../events/accounts.ts';
 import { defineEvent } from '../../events/define.ts';
 import type { QueuedDelivery } from '../../events/delivery.ts';
 import { serveEvents } from '../../events/serve.ts';
-import { PLATFORM_URL as PLATFORM } from 'agent-functions-cli/platform';
-import { errorOf, ORIGIN } from '../helpers.ts';
+import { eventsPathOf } from '../../platform/protocol/contract.ts';
 import { mockOutbound, type Outbound } from '../../testing/outbound.ts';
+import { errorOf, ORIGIN } from '../helpers.ts';
 import { delivery, eventsWorker, forgetSigningSecrets, queued as queuedDelivery } from './helpers.ts';
 
 const KEYS = { agency: 'key-agency', acme: 'key-acme' };

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { setLogSink } from '../../log.ts';
 import { retryDelaySeconds } from '../../events/consumer.ts';
 import { defineEvent } from '../../events/define.ts';
+import { setLogSink } from '../../log.ts';
 import { eventsEnv, eventsWorker, queued } from './helpers.ts';
 
 const runs: Array<{ stage: string; attempt: number; deliveryId: string }> = [];

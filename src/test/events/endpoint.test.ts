@@ -1,10 +1,10 @@
 import { createExecutionContext } from 'cloudflare:test';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { signWebhook } from '../../platform/protocol/signature.ts';
+import { createWorker } from '../../createWorker.ts';
 import { defineEvent } from '../../events/define.ts';
 import type { QueuedDelivery } from '../../events/delivery.ts';
-import { createWorker } from '../../createWorker.ts';
+import { signWebhook } from '../../platform/protocol/signature.ts';
 import { errorOf } from '../helpers.ts';
 import { delivery, EVENTS_URL, eventsEnv, eventsPlatform, eventsWorker, forgetSigningSecrets } from './helpers.ts';
 

@@ -1,10 +1,16 @@
 // What the events tests share: a platform on the outbound mock that holds one webhook and its
 // signing secret (and rotates it), signed deliveries, and a Worker serving chosen event handlers.
 import { env } from 'cloudflare:workers';
-import type { EventsEnv } from '../../events/env.ts';
+import {
+  contactsOf,
+  messagesOf,
+  PLATFORM_URL as PLATFORM,
+  seedContact,
+  usePlatform,
+} from 'agent-functions-cli/platform';
 import type { AnyEventDefinition } from '../../events/define.ts';
+import type { EventsEnv } from '../../events/env.ts';
 import type { EventsService } from '../../events/serve.ts';
-import { contactsOf, messagesOf, PLATFORM_URL as PLATFORM, seedContact, usePlatform } from 'agent-functions-cli/platform';
 import {
   EVENTS_URL,
   type EventsWorker,

@@ -6,10 +6,10 @@ import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { createWorker } from '../../createWorker.ts';
 import { type AnyFunctionDefinition, defineFunction } from '../../define.ts';
 import type { Env } from '../../env.ts';
 import { FunctionError } from '../../errors.ts';
-import { createWorker } from '../../createWorker.ts';
 import { ORIGIN, testEnv } from '../security/harness.ts';
 import { loadMcp, MCP_IMPORT_TIMEOUT_MS, staticToken } from './helpers.ts';
 

@@ -1,8 +1,10 @@
 // context.platform inside workerd: a function creates a contact in one line, through the Worker's
 // secrets; the platform's side is an intercepted fetch (workerd cannot reach a Node emulator).
 import { createExecutionContext } from 'cloudflare:test';
+import { contactsOf, PLATFORM_URL as PLATFORM, usePlatform } from 'agent-functions-cli/platform';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { createWorker } from '../../createWorker.ts';
 import { defineFunction } from '../../define.ts';
 import type { Env } from '../../env.ts';
 import { functionKey } from '../../keys.ts';
@@ -11,8 +13,6 @@ import { createPlatformClient } from '../../platform/client/client.ts';
 import { platformFromEnv } from '../../platform/client/fromEnv.ts';
 import { FUNCTION_NAME } from '../../platform/protocol/function.ts';
 import { signWebhook, verifyWebhook } from '../../platform/protocol/signature.ts';
-import { createWorker } from '../../createWorker.ts';
-import { contactsOf, PLATFORM_URL as PLATFORM, usePlatform } from 'agent-functions-cli/platform';
 import { hang, mockOutbound, type Outbound } from '../../testing/outbound.ts';
 
 const SECRET = 'context-secret';

@@ -65,7 +65,9 @@ describe('the fuzz auditor (so a clean fuzz run means something)', () => {
     expect(await violations({ ...base, response: answer(error(), 500), snapshot })).toContain(
       'a 500 that no handler caused',
     );
-    expect((await violations({ ...base, response: answer(error(), 418), snapshot })).join()).toMatch(/is not in docs\/platform-contract.md/);
+    expect((await violations({ ...base, response: answer(error(), 418), snapshot })).join()).toMatch(
+      /is not in docs\/platform-contract.md/,
+    );
     expect(await violations({ ...base, response: answer(error(), 400, {}), snapshot })).toContain('no X-Request-Id');
   });
 

@@ -8,9 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { functions as shipped } from '#shipped-functions';
 import { misspelledParameter } from '../../args.ts';
 import { type AnyFunctionDefinition, DEFAULT_BODY_LIMIT } from '../../define.ts';
-import { inputJsonSchema } from '../../schema/describe.ts';
 import { signWebhook } from '../../platform/protocol/signature.ts';
 import { createRegistry } from '../../registry.ts';
+import { inputJsonSchema } from '../../schema/describe.ts';
 import { captureLogs, guarded, logLines, prototypeSnapshot, type Run, runs, type Sent, violations } from './audit.ts';
 import {
   anyString,

@@ -3,11 +3,11 @@
 
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
 import { env, exports } from 'cloudflare:workers';
+import { createWorker } from '../../createWorker.ts';
 import type { AnyFunctionDefinition } from '../../define.ts';
 import type { Env } from '../../env.ts';
 import { functionKey } from '../../keys.ts';
 import { signWebhook } from '../../platform/protocol/signature.ts';
-import { createWorker } from '../../createWorker.ts';
 
 export const FUNCTIONS_SECRET = 'test-functions-secret';
 export const SIGNING_SECRET = 'test-signing-secret';

@@ -1,0 +1,21 @@
+// The example project's declared secrets and vars, read from its Worker as deploy reads them
+// (workerd starts: seconds), are all named in .dev.vars.example, so a newcomer's copy holds them.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { eventTypes } from '../scripts/generate.ts';
+import { eventsSettings, settingsOf } from '../scripts/secrets/settings.ts';
+import { eventsAccountsOf, loadAccountsConfig } from '../scripts/sync/accounts.ts';
+import { readManifest } from '../scripts/sync/manifest.ts';
+import { PROJECT_ROOT } from '../scripts/test/repo.ts';
+
+describe('the project declarations', () => {
+  it('are all named in .dev.vars.example', async () => {
+    const served = await readManifest({ secret: 'test-secret', root: PROJECT_ROOT });
+    const accounts = eventsAccountsOf(loadAccountsConfig(join(PROJECT_ROOT, 'platform.accounts.json')));
+    const settings = settingsOf(served, eventsSettings(eventTypes(join(PROJECT_ROOT, 'events')), accounts));
+    const example = readFileSync(join(PROJECT_ROOT, '.dev.vars.example'), 'utf8');
+    expect(settings.map((s) => s.name)).toContain('FUNCTIONS_SECRET');
+    expect(settings.filter((s) => !new RegExp(`^#? ?${s.name}=`, 'm').test(example)).map((s) => s.name)).toEqual([]);
+  }, 60_000);
+});
