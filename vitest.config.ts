@@ -12,6 +12,8 @@ export default defineConfig({
     // isolate, which on a loaded 2-core machine can take longer than vitest's default 5 s.
     testTimeout: 20_000,
     hookTimeout: 30_000,
+    // Every core: the projects' files run side by side (vitest's default leaves one core idle).
+    maxWorkers: '100%',
     projects: [
       {
         plugins: [
@@ -27,7 +29,8 @@ export default defineConfig({
             },
           }),
         ],
-        test: { name: 'project', include: ['test/**/*.test.ts'] },
+        // One isolate runs many files: each test restores what it changes (the outbound mock).
+        test: { name: 'project', include: ['test/**/*.test.ts'], isolate: false, maxWorkers: '100%' },
       },
       'src',
       'scripts',

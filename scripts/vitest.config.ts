@@ -5,6 +5,9 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     name: 'cli',
+    // One worker runs many files: the suites restore what they change, and start-up per file cost more than the tests.
+    isolate: false,
+    maxWorkers: '100%',
     include: ['test/**/*.test.ts'],
     environment: 'node',
     silent: 'passed-only',

@@ -23,6 +23,9 @@ export default defineConfig({
   },
   test: {
     name: 'framework',
+    // One isolate runs many files: the suites restore what they change, and start-up per file cost more than the tests.
+    isolate: false,
+    maxWorkers: '100%',
     include: ['test/**/*.test.ts'],
     silent: 'passed-only',
     testTimeout: 20_000,

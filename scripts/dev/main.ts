@@ -11,6 +11,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { styleText } from 'node:util';
 import { createPlatformClient } from 'agent-functions/platform';
 import { functionUrl } from 'agent-functions/worker';
+import { eventTypes, functionNames } from '../generate.ts';
+import { projectRoot } from '../project.ts';
+import { runSync } from '../sync/cli.ts';
+import { ManifestError, parseManifest, type ServedFunction } from '../sync/manifest.ts';
 import { DEV_HELP, parseDevArgs } from './args.ts';
 import { type BrokenBuild, brokenEntry, brokenFunctions } from './builds.ts';
 import { type ConsoleFunction, maskKey, type RunningConsole, startConsole } from './console/server.ts';
@@ -19,10 +23,6 @@ import { type LocalPlatform, startLocalPlatform } from './platform.ts';
 import { clearDevState, writeDevState } from './state.ts';
 import { type RunningStore, startStore } from './store.ts';
 import { devVars } from './vars.ts';
-import { eventTypes, functionNames } from '../generate.ts';
-import { runSync } from '../sync/cli.ts';
-import { ManifestError, parseManifest, type ServedFunction } from '../sync/manifest.ts';
-import { projectRoot } from '../project.ts';
 
 /** `agent-functions dev`: runs until Ctrl-C (or a fatal problem), which ends the process. */
 export const main = async (argv: string[]): Promise<number> => {

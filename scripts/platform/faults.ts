@@ -49,21 +49,30 @@ const hits = (rule: FaultRule | undefined, seen: Map<FaultRule, number>, method:
  * Decides faults request by request; `set` replaces the faults and restarts their counts.
  * @example const faults = createFaults({ serverErrors: { first: 2, methods: ['GET'] } })
  */
-export const createFaults = (initial: FaultOptions = {}) => {
+/** The faults in force and their counts. */
+export interface Faults {
+  set(next: FaultOptions): void;
+  readonly slowMs: number;
+  before(method: string): FaultVerdict;
+  delivery(): 'drop' | 'duplicate' | undefined;
+  loseAnswer(method: string): 'drop' | '502' | undefined;
+}
+
+export const createFaults = (initial: FaultOptions = {}): Faults => {
   let faults = initial;
   let seen = new Map<FaultRule, number>();
   let lost = initial.loseCreateAnswer?.count ?? 0;
   let drops = initial.dropDeliveries?.count ?? 0;
   let duplicates = initial.duplicateDeliveries?.count ?? 0;
   return {
-    set(next: FaultOptions) {
+    set(next: FaultOptions): void {
       faults = next;
       seen = new Map();
       lost = next.loseCreateAnswer?.count ?? 0;
       drops = next.dropDeliveries?.count ?? 0;
       duplicates = next.duplicateDeliveries?.count ?? 0;
     },
-    get slowMs() {
+    get slowMs(): number {
       return faults.slowMs ?? 0;
     },
     /** Before a request is applied. */

@@ -6,7 +6,7 @@ import { readBody } from 'agent-functions/worker';
 import { errorShape } from './shapes.ts';
 
 /** Largest request body the emulator reads (the spec shows no limit). */
-export const BODY_LIMIT = 1024 * 1024;
+export const BODY_LIMIT: number = 1024 * 1024;
 
 /** How long a request body may take to arrive. */
 const BODY_DEADLINE_MS = 30_000;

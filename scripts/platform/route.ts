@@ -73,7 +73,11 @@ export const found = <T>(records: Map<string, T>, id: string | undefined, what: 
  * One page of `items` (in creation order) after the `?cursor=` the previous page returned.
  * The cursor is the sequence number of the page's last record, so deletions never shift a page.
  */
-export const paginate = <T extends { seq: number }>(items: Iterable<T>, url: URL, pageSize: number) => {
+export const paginate = <T extends { seq: number }>(
+  items: Iterable<T>,
+  url: URL,
+  pageSize: number,
+): { page: T[]; next: string | null } => {
   const cursor = url.searchParams.get('cursor');
   const limitText = url.searchParams.get('limit');
   const limit = limitText === null ? pageSize : Number(limitText);

@@ -10,15 +10,18 @@ import type {
   WebhookRecord,
 } from './state.ts';
 
+/** A JSON response body. */
+export type Body = Record<string, unknown>;
+
 /** Error answers: the same `{ error: { code, message } }` shape the Worker uses. */
-export const errorShape = (code: string, message: string, details?: unknown) => ({
+export const errorShape = (code: string, message: string, details?: unknown): Body => ({
   error: { code, message, ...(details === undefined ? {} : { details }) },
 });
 
 /** One page of a list: `{ data: [...], next: "<cursor>" | null }`; send the cursor back as `?cursor=`. */
-export const pageShape = <T>(data: T[], next: string | null) => ({ data, next });
+export const pageShape = <T>(data: T[], next: string | null): Body => ({ data, next });
 
-export const contactShape = (contact: ContactRecord) => ({
+export const contactShape = (contact: ContactRecord): Body => ({
   id: contact.id,
   name: contact.name,
   phone: contact.phone,
@@ -26,26 +29,26 @@ export const contactShape = (contact: ContactRecord) => ({
   createdAt: contact.createdAt,
 });
 
-export const messageShape = (message: MessageRecord) => ({ ...message });
+export const messageShape = (message: MessageRecord): Body => ({ ...message });
 
 /** A webhook never carries its signing secret: that is the separate sub-resource. */
-export const webhookShape = (webhook: WebhookRecord) => ({
+export const webhookShape = (webhook: WebhookRecord): Body => ({
   id: webhook.id,
   url: webhook.url,
   events: [...webhook.events],
   createdAt: webhook.createdAt,
 });
 
-export const signingSecretShape = (webhook: WebhookRecord) => ({
+export const signingSecretShape = (webhook: WebhookRecord): Body => ({
   webhookId: webhook.id,
   secret: webhook.secret,
   createdAt: webhook.secretCreatedAt,
 });
 
 /** The answer to DELETE of anything. */
-export const deletedShape = (id: string) => ({ id, deleted: true });
+export const deletedShape = (id: string): Body => ({ id, deleted: true });
 
-export const functionShape = (fn: FunctionRecord) => ({
+export const functionShape = (fn: FunctionRecord): Body => ({
   id: fn.id,
   name: fn.name,
   description: fn.description,
@@ -56,10 +59,15 @@ export const functionShape = (fn: FunctionRecord) => ({
 });
 
 /** `extra` is true for an Agency sub-account beyond the included ones (charged per sub-account). */
-export const subAccountShape = (sub: SubAccountRecord) => ({ ...sub });
+export const subAccountShape = (sub: SubAccountRecord): Body => ({ ...sub });
 
 /** An event delivery (docs/platform-contract.md §7): its id and type, then the event's data (payload shapes are not shown). */
-export const eventShape = (eventId: string, type: string, account: AccountState, data: unknown) => ({
+export const eventShape = (
+  eventId: string,
+  type: string,
+  account: AccountState,
+  data: unknown,
+): { id: string; type: string; accountId: string; createdAt: string; data: unknown } => ({
   id: eventId,
   type,
   accountId: account.id,
@@ -68,4 +76,4 @@ export const eventShape = (eventId: string, type: string, account: AccountState,
 });
 
 /** A `message.received` delivery's data: the message. */
-export const messageReceivedData = (message: MessageRecord) => ({ message: messageShape(message) });
+export const messageReceivedData = (message: MessageRecord): Body => ({ message: messageShape(message) });

@@ -21,7 +21,7 @@ export const PLAN_NAMES: Record<Plan, string> = {
 };
 
 /** Channels every seeded account has connected, unless configured otherwise. */
-export const DEFAULT_CHANNELS = ['whatsapp', 'email', 'webchat'];
+export const DEFAULT_CHANNELS: string[] = ['whatsapp', 'email', 'webchat'];
 
 export interface ContactRecord {
   id: string;

@@ -24,14 +24,14 @@ const capture = () => {
       done();
     },
   });
-  return { stream: stream as unknown as NodeJS.WriteStream, text: () => text };
+  return { stream: stream as unknown, text: () => text };
 };
 
 /** `agent-functions new <args>` in this process: its exit code and what it printed. */
 const cli = (...args: string[]) => {
   const out = capture();
   const err = capture();
-  const status = main(args, out.stream, err.stream);
+  const status = main(args, out.stream as typeof process.stdout, err.stream as typeof process.stderr);
   return { status, stdout: out.text(), stderr: err.text() };
 };
 

@@ -2,9 +2,9 @@
 // describe (src/test/fixtures/functions/), whatever functions/ holds. Reading it from a running
 // Worker is e2e/sync.test.ts's part.
 
+import type { AnyFunctionDefinition } from 'agent-functions';
 import { describeFunction, functionUrl } from 'agent-functions/worker';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { FIXTURE_FUNCTIONS } from '../../../src/test/fixtures/functions/index.ts';
 import { PLACEHOLDER_DESCRIPTION } from '../../new/templates.ts';
 import type { RunningEmulator } from '../../platform/emulator.ts';
 import { accountApi } from '../../sync/accounts.ts';
@@ -14,7 +14,13 @@ import { emulatorPerTest, keyOf, ORIGIN, recordsOf, SECRET, sync, writesIn } fro
 
 let served: ServedFunction[];
 
-beforeAll(() => {
+// Imported by a computed path: the fixtures are Worker code, checked by the framework's tsconfig, not this one.
+const FIXTURES = new URL('../../../src/test/fixtures/functions/index.ts', import.meta.url).href;
+
+beforeAll(async () => {
+  const { FIXTURE_FUNCTIONS } = (await import(FIXTURES)) as {
+    FIXTURE_FUNCTIONS: Record<string, AnyFunctionDefinition>;
+  };
   // What the Worker's GET /functions answers: one manifest per function, by the framework's own module.
   const manifests = Object.entries(FIXTURE_FUNCTIONS).map(([name, definition]) => describeFunction(name, definition));
   served = parseManifest(200, JSON.stringify({ functions: manifests }));
