@@ -11,8 +11,10 @@ import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { functionNames } from '../scripts/generate.ts';
 import { type ManifestSource, main } from '../scripts/openapi.ts';
+import { PROJECT_ROOT } from '../scripts/test/repo.ts';
+import { agentFunctions, npmRunEnv } from './cli.ts';
 
-const root = join(import.meta.dirname, '../..');
+const root = PROJECT_ROOT;
 const run = promisify(execFile);
 
 /** The validator's errors (warnings such as a missing license are the author's choice). */
@@ -39,12 +41,10 @@ describe('npm run openapi', () => {
   beforeAll(async () => {
     const out = join(mkdtempSync(join(tmpdir(), 'openapi-')), 'openapi.json');
     ({ stdout } = await run(
-      process.execPath,
-      ['scripts/openapi.ts', '--out', out, '--server', 'https://fns.example.workers.dev/'],
+      ...agentFunctions('openapi', '--out', out, '--server', 'https://fns.example.workers.dev/'),
       {
         cwd: root,
-        // The Worker's build step runs `node`: the project's Node first on PATH, as under npm run.
-        env: { ...process.env, PATH: `${join(root, 'node_modules/.bin')}:${process.env.PATH}` },
+        env: npmRunEnv(root),
         timeout: 90_000,
       },
     ));

@@ -4,12 +4,11 @@ import { once } from 'node:events';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../scripts/test/repo.ts';
+import { agentFunctions, npmRunEnv } from './cli.ts';
 
 describe("the local platform's start-up hint", () => {
   it('is a sync command that works as printed', async () => {
-    const platform = spawn(process.execPath, [join(PROJECT_ROOT, 'scripts/platform/cli.ts'), '--port', '0'], {
-      cwd: PROJECT_ROOT,
-    });
+    const platform = spawn(...agentFunctions('platform', '--port', '0'), { cwd: PROJECT_ROOT, env: npmRunEnv() });
     try {
       let output = '';
       platform.stdout.setEncoding('utf8');
@@ -20,7 +19,7 @@ describe("the local platform's start-up hint", () => {
       const hint = /^Try: (.*)$/m.exec(output)?.[1] ?? '';
       expect(hint).toMatch(/FUNCTIONS_BASE_URL=\S+ FUNCTIONS_SECRET=\S{24,} npm run sync$/);
       // Run in a shell exactly as a person pastes it (variables already set in the environment would win over .env).
-      const env = { ...process.env };
+      const env = npmRunEnv();
       for (const name of ['FUNCTIONS_BASE_URL', 'FUNCTIONS_SECRET', 'PLATFORM_BASE_URL', 'PLATFORM_API_KEY'])
         delete env[name];
       const run = spawnSync('sh', ['-c', hint], { cwd: PROJECT_ROOT, encoding: 'utf8', env });

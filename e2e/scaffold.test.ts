@@ -3,6 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generate } from '../scripts/generate.ts';
 import { scaffold, scaffoldEvent } from '../scripts/new/main.ts';
@@ -45,6 +46,6 @@ describe('agent-functions new, as generated', () => {
       `test/events/${type}.test.ts`,
     ]);
     expect(vitest.status, vitest.output).toBe(0);
-    expect(vitest.output).toMatch(/Tests\s+\S*5 passed/);
+    expect(stripVTControlCharacters(vitest.output)).toMatch(/Tests\s+5 passed \(5\)/);
   });
 });

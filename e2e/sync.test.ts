@@ -1,4 +1,4 @@
-// The real command, end to end: `node scripts/sync/cli.ts` reads the manifest from the Worker
+// The real command, end to end: `agent-functions sync` reads the manifest from the Worker
 // (wrangler, workerd) and talks to the local platform over HTTP.
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
@@ -9,16 +9,16 @@ import { lintWorkflows } from '../scripts/lint/workflows.ts';
 import type { RunningEmulator } from '../scripts/platform/emulator.ts';
 import { PROJECT_ROOT } from '../scripts/test/repo.ts';
 import { keyOf, ORIGIN, platform, recordsOf, SECRET } from '../scripts/test/sync/helpers.ts';
+import { agentFunctions, npmRunEnv } from './cli.ts';
 
-const root = join(import.meta.dirname, '../../..');
+const root = PROJECT_ROOT;
 const run = promisify(execFile);
 
 const cli = async (args: string[], env: Record<string, string>) => {
   try {
-    const { stdout, stderr } = await run(process.execPath, ['scripts/sync/cli.ts', ...args], {
+    const { stdout, stderr } = await run(...agentFunctions('sync', ...args), {
       cwd: root,
-      // The Worker's build step runs `node`: the project's Node first on PATH, as under npm run.
-      env: { ...process.env, PATH: `${join(root, 'node_modules/.bin')}:${process.env.PATH}`, ...env },
+      env: npmRunEnv(root, env),
       timeout: 90_000,
     });
     return { code: 0, stdout, stderr };

@@ -22,7 +22,7 @@ export const wranglerEnv = (): NodeJS.ProcessEnv => ({ ...process.env, WRANGLER_
 export interface BuiltWorker {
   /** The bundled ES module, for Miniflare. */
   scriptPath: string;
-  /** The source files the bundle holds (esbuild's metafile), relative to the root. */
+  /** The source files that put code in the bundle (esbuild's metafile), relative to the root. */
   inputs: string[];
   bytes: number;
   gzipBytes: number;
@@ -59,10 +59,16 @@ export const buildWorker = async (
   );
   const scriptPath = join(outDir, basename(entry).replace(/\.ts$/, '.js'));
   const code = await readFile(scriptPath);
-  const meta = JSON.parse(await readFile(join(outDir, 'meta.json'), 'utf8')) as { inputs: Record<string, unknown> };
+  const meta = JSON.parse(await readFile(join(outDir, 'meta.json'), 'utf8')) as {
+    outputs: Record<string, { inputs: Record<string, { bytesInOutput: number }> }>;
+  };
+  // A module read but tree-shaken to nothing (a re-export the Worker never uses) is not in the bundle.
+  const inputs = Object.values(meta.outputs).flatMap((output) =>
+    Object.entries(output.inputs).flatMap(([file, { bytesInOutput }]) => (bytesInOutput > 0 ? [file] : [])),
+  );
   return {
     scriptPath,
-    inputs: Object.keys(meta.inputs),
+    inputs: [...new Set(inputs)],
     bytes: code.byteLength,
     gzipBytes: gzipSync(code).byteLength,
   };

@@ -6,8 +6,10 @@ import { PLACEHOLDER_DESCRIPTION } from 'agent-functions/worker';
 export { PLACEHOLDER_DESCRIPTION };
 
 /** functions/<name>.ts: a working function to edit into the real one. */
-export const functionTemplate = (name: string): string => `import { z } from 'zod';
-import { defineFunction, FunctionError } from 'agent-functions';
+export const functionTemplate = (
+  name: string,
+): string => `import { defineFunction, FunctionError } from 'agent-functions';
+import { z } from 'zod';
 
 // Created by \`npm run new -- ${name}\`. The file name is the function's name on the platform.
 // Fill in the form: what it does and when to call it, its arguments, the handler. The runtime
@@ -31,8 +33,8 @@ export default defineFunction({
 `;
 
 /** test/functions/<name>.test.ts: runs the function in workerd, as the platform calls it. */
-export const testTemplate = (name: string): string => `import { describe, expect, it } from 'vitest';
-import { call, errorOf } from 'agent-functions/testing';
+export const testTemplate = (name: string): string => `import { call, errorOf } from 'agent-functions/testing';
+import { describe, expect, it } from 'vitest';
 
 const NAME = '${name}';
 
@@ -59,8 +61,8 @@ describe(NAME, () => {
 `;
 
 /** events/<type>.ts: a working handler of one event type to edit into the real one. */
-export const eventTemplate = (type: string): string => `import { z } from 'zod';
-import { defineEvent } from 'agent-functions';
+export const eventTemplate = (type: string): string => `import { defineEvent } from 'agent-functions';
+import { z } from 'zod';
 
 // Created by \`npm run new -- --event ${type}\`. The file name is the event type the platform sends.
 // The platform shows no payloads, so keep the schema loose: name only the fields the handler reads.
