@@ -32,6 +32,12 @@ const STATUS_WORDS: Record<string, string> = {
 
 /** Shorter than the function's own limit, so a slow store gets a polite answer, not a 504. */
 const STORE_TIMEOUT_MS = 4_000;
+
+/** The store's time limit: STORE_TIMEOUT_MS when set to a shorter whole number (tests), else the default. */
+const storeTimeoutMs = (env: object): number => {
+  const set = Number((env as { STORE_TIMEOUT_MS?: string }).STORE_TIMEOUT_MS);
+  return Number.isInteger(set) && set > 0 && set < STORE_TIMEOUT_MS ? set : STORE_TIMEOUT_MS;
+};
 /** An order is a few kilobytes; anything much bigger is not an order. */
 const MAX_STORE_BODY = 256 * 1024;
 
@@ -79,7 +85,7 @@ export default defineFunction({
         headers: { authorization: `Bearer ${env.STORE_API_KEY}`, accept: 'application/json' },
         // A redirect could carry the key to another host: a store API should not need one.
         redirect: 'manual',
-        signal: AbortSignal.any([signal, AbortSignal.timeout(STORE_TIMEOUT_MS)]),
+        signal: AbortSignal.any([signal, AbortSignal.timeout(storeTimeoutMs(env))]),
       });
     } catch (error) {
       // The function's own limit passed: the runtime answers 504 itself.
