@@ -56,6 +56,11 @@ export interface PlatformClientOptions {
   onRetry?: (info: RetryInfo) => void;
   /** Source of backoff jitter, in [0, 1) (default Math.random). */
   random?: () => number;
+  /**
+   * Waits between attempts (default: a timer, aborted with `signal`). Tests pass one that records
+   * the wait and returns at once.
+   */
+  wait?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
 /** Every endpoint the client covers. */
@@ -194,6 +199,7 @@ export const createPlatformClient = (options: PlatformClientOptions): PlatformCl
     ...(options.onRequest ? { onRequest: options.onRequest } : {}),
     ...(options.onRetry ? { onRetry: options.onRetry } : {}),
     ...(options.random ? { random: options.random } : {}),
+    ...(options.wait ? { wait: options.wait } : {}),
   });
   const post = async (path: string, body?: unknown) => (await transport('POST', path, { body })).body;
 

@@ -41,6 +41,8 @@ export interface TransportOptions {
   onRequest?: (info: RequestInfo) => void;
   onRetry?: (info: RetryInfo) => void;
   random?: () => number;
+  /** The wait between attempts (tests replace it to run without waiting). */
+  wait?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
 /** A successful answer. */
@@ -187,7 +189,7 @@ export const createTransport = (options: TransportOptions) => {
           const waitMs = backoffDelay(attempt, retry, options.random);
           const reason = timedOut ? `no answer within ${options.timeoutMs} ms` : `no answer${code ? ` (${code})` : ''}`;
           options.onRetry?.({ method, path, attempt: attempt + 1, of: retry.retries + 1, waitMs, reason });
-          await sleep(waitMs, options.signal);
+          await (options.wait ?? sleep)(waitMs, options.signal);
           continue;
         }
         const what = timedOut
@@ -217,7 +219,7 @@ export const createTransport = (options: TransportOptions) => {
         const waitMs = retryAfterMs ?? backoffDelay(attempt, retry, options.random);
         const reason = `answered ${status}${status === 429 && retryAfterMs !== undefined ? ' with Retry-After' : ''}`;
         options.onRetry?.({ method, path, attempt: attempt + 1, of: retry.retries + 1, waitMs, reason });
-        await sleep(waitMs, options.signal);
+        await (options.wait ?? sleep)(waitMs, options.signal);
         continue;
       }
       throw errorFromAnswer({
