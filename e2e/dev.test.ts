@@ -101,7 +101,7 @@ describe('npm run dev, when a function file is broken', () => {
       join(dev.dir, 'functions', 'zz_union.ts'),
       [
         "import { z } from 'zod';",
-        "import { defineFunction } from '../src/define.ts';",
+        "import { defineFunction } from 'agent-functions';",
         'export default defineFunction({',
         "  description: 'Takes an id that is a number or a word. Call it never.',",
         "  parameters: z.object({ id: z.union([z.string(), z.number()]).describe('The id') }),",
@@ -141,7 +141,7 @@ describe('npm run dev, when a function file is broken', () => {
       file,
       [
         "import { z } from 'zod';",
-        "import { defineEvent } from '../src/webhook/define.ts';",
+        "import { defineEvent } from 'agent-functions';",
         "export default defineEvent({ type: 'deal.moved', payload: z.looseObject({}), handler: () => {} });",
         '',
       ].join('\n'),

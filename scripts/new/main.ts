@@ -8,7 +8,7 @@ import { FUNCTION_NAME } from 'agent-functions/platform';
 import { projectRoot } from '../project.ts';
 import { eventTemplate, eventTestTemplate, functionTemplate, testTemplate } from './templates.ts';
 
-// The generated registry imports each function under its own name (scripts/generate.ts), so a name
+// The generated registry imports each function under its own name (agent-functions generate), so a name
 // must be a usable identifier there and must not clash with the registry's export.
 const RESERVED = new Set(
   (

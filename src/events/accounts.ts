@@ -1,7 +1,7 @@
-// The platform accounts whose webhooks deliver to this Worker, as scripts/generate.ts lists them
+// The platform accounts whose webhooks deliver to this Worker, as `agent-functions generate` lists them
 // from the accounts file (platform.accounts.json): each at its own path (eventsPathOf), its
 // signing secret read with its own key, from the variables the accounts file names. No Worker
-// types here: scripts/generate.ts writes these records.
+// types here: `agent-functions generate` writes these records.
 import { EVENTS_PATH, type KeyPlacement } from '../platform/protocol/contract.ts';
 
 /** One account as the events endpoint needs it: names of variables, never their values. */

@@ -1,5 +1,5 @@
 // GET /openapi.json in workerd: guarded like the manifest, one operation per function, derived
-// from the manifest. The third-party validator runs on it in test/node/openapi.test.ts.
+// from the manifest. The third-party validator runs on it in e2e/openapi.test.ts.
 import { createExecutionContext } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
