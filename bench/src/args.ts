@@ -45,7 +45,7 @@ emulator, and heap per registered function. The default run takes about 5 minute
 
 Options:
   --json      Print one JSON document on stdout (progress still goes to stderr).
-  --markdown  Print the tables as Markdown, as the README's "Performance" section shows them.
+  --markdown  Print the one results table of docs/performance.md, as Markdown to paste there.
   --quick     One short round of everything (about 1 minute): a smoke run, too noisy to quote.
   --only      Run only these parts: ${PARTS.join(', ')} (comma-separated), e.g. --only size.
   -h, --help  Show this help.

@@ -1,5 +1,7 @@
 // `npm run bench`: builds the benchmark Workers, measures every part side by side in one run, and
-// prints the tables (or --json). A benchmark, not a test: it asserts nothing about speed.
+// prints the tables (or --json, or --markdown: the one results table of docs/performance.md).
+// A benchmark, not a test: it asserts nothing about speed.
+import { spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,7 +10,15 @@ import { type BuiltWorker, buildWorker } from './buildWorker.ts';
 import { measureEventAck } from './events.ts';
 import { measureInvocation, measureInvocationCpu } from './invocation.ts';
 import { measureMemory } from './memory.ts';
-import { allTables, type BenchResults, type SizeResult, SYNC_FUNCTIONS, targetVerdicts } from './report.ts';
+import {
+  allTables,
+  type BenchResults,
+  measuredLine,
+  resultsTable,
+  type SizeResult,
+  SYNC_FUNCTIONS,
+  targetVerdicts,
+} from './report.ts';
 import { measureStartup } from './startupCpu.ts';
 import { measureSync } from './syncBench.ts';
 import { renderMarkdown, renderTable } from './table.ts';
@@ -75,6 +85,15 @@ type BuildId = keyof typeof BUILDS;
 
 const progress = (line: string) => process.stderr.write(`bench: ${line}\n`);
 
+/** The checked-out commit, `-dirty` when files differ from it; undefined outside a git checkout. */
+const currentCommit = (): string | undefined => {
+  const git = (...args: string[]) => spawnSync('git', args, { encoding: 'utf8' });
+  const head = git('rev-parse', '--short', 'HEAD');
+  if (head.status !== 0) return undefined;
+  const dirty = git('status', '--porcelain', '--untracked-files=no').stdout.trim() !== '';
+  return `${head.stdout.trim()}${dirty ? '-dirty' : ''}`;
+};
+
 const main = async (): Promise<number> => {
   let args: ReturnType<typeof parseBenchArgs>;
   try {
@@ -94,6 +113,7 @@ const main = async (): Promise<number> => {
       cpuModel: cpus()[0]?.model ?? 'unknown',
       node: process.version,
       date: new Date().toISOString(),
+      commit: currentCommit(),
     },
     settings,
   };
@@ -176,13 +196,13 @@ const main = async (): Promise<number> => {
 
   if (args.json) {
     process.stdout.write(`${JSON.stringify({ ...results, targets: targetVerdicts(results) }, null, 2)}\n`);
-  } else {
-    const { cpus: count, cpuModel, node, date } = results.machine;
-    const render = args.markdown ? renderMarkdown : renderTable;
+  } else if (args.markdown) {
     process.stdout.write(
-      `agent-functions benchmark, ${date}: ${count} x ${cpuModel}, Node ${node}${args.quick ? ' (--quick: a smoke run, too noisy to quote)' : ''}\n\n`,
+      `${measuredLine(results, args.quick)}\n\n${renderMarkdown(resultsTable(results), { title: false })}\n`,
     );
-    process.stdout.write(`${allTables(results).map(render).join('\n\n')}\n`);
+  } else {
+    process.stdout.write(`agent-functions benchmark. ${measuredLine(results, args.quick)}\n\n`);
+    process.stdout.write(`${allTables(results).map(renderTable).join('\n\n')}\n`);
   }
   return 0;
 };

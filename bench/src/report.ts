@@ -18,7 +18,8 @@ export interface SizeResult {
 
 /** Everything one run measured; absent parts were not run, `pending` says why. */
 export interface BenchResults {
-  machine: { cpus: number; cpuModel: string; node: string; date: string };
+  /** Where and when: `commit` is the checked-out commit (`-dirty` with uncommitted changes), when git knows it. */
+  machine: { cpus: number; cpuModel: string; node: string; date: string; commit?: string };
   settings: BenchSettings;
   invocation?: InvocationRounds;
   invocationCpu?: InvocationCpu;
@@ -29,7 +30,7 @@ export interface BenchResults {
   memory?: MemoryResult[];
 }
 
-/** One target of the README and whether this run met it. */
+/** One target of docs/performance.md and whether this run met it. */
 export interface TargetVerdict {
   target: string;
   measured: string;
@@ -327,7 +328,7 @@ export const targetsTable = (verdicts: TargetVerdict[]): Table => ({
   rows: verdicts.map((v) => [v.target, v.measured, v.met ? 'yes' : 'NO']),
 });
 
-/** Every table of a run, in the README's order. */
+/** Every table of a run, in the order they run. */
 export const allTables = (results: BenchResults): Table[] => [
   ...(results.invocation ? [invocationTable(results.invocation, results.settings)] : []),
   ...(results.invocationCpu ? [cpuTable(results.invocationCpu, results.settings)] : []),
@@ -337,3 +338,78 @@ export const allTables = (results: BenchResults): Table[] => [
   ...(results.memory ? [memoryTable(results.memory)] : []),
   targetsTable(targetVerdicts(results)),
 ];
+
+/** A measure without a target, shown beside the targets for what it costs. */
+const informational = (results: BenchResults): Cell[][] => {
+  const rows: Cell[][] = [];
+  const inv = results.invocation;
+  if (inv) {
+    rows.push([
+      'signed call: req/s x an unsigned call on the same Worker',
+      ratio(paired(inv, 'project-signing/signed', 'project-signing/unsigned', 'requestsPerSecond')),
+      '-',
+    ]);
+  }
+  const events = results.events;
+  if (events) {
+    const p50 = median(events.delivery.map((r) => r.p50Ms));
+    const versus = pairedRatio(
+      events.delivery.map((r) => r.requestsPerSecond),
+      events.call.map((r) => r.requestsPerSecond),
+    );
+    rows.push([
+      'event delivery acknowledged (202 once queued)',
+      `p50 ${p50.toFixed(2)} ms; ${ratio(versus)} a function call's req/s`,
+      '-',
+    ]);
+  }
+  const size = results.size ?? [];
+  const project = size.find((s) => s.worker === 'project');
+  for (const feature of size.filter((s) => s.worker.startsWith(FEATURE_PREFIX))) {
+    if (!project) break;
+    const kib = (feature.gzipBytes - project.gzipBytes) / KIB;
+    const ms = pairedDifference(feature.startupMs, project.startupMs);
+    rows.push([
+      `${feature.worker.slice(FEATURE_PREFIX.length)}: cost when turned on`,
+      `+${kib.toFixed(1)} KiB gzip, +${ms.toFixed(1)} ms start-up CPU`,
+      '-',
+    ]);
+  }
+  const many = results.memory?.at(-1);
+  if (many) {
+    rows.push([
+      `heap per function (${many.count.toLocaleString('en')} functions)`,
+      `${(many.definitionBytes / KIB).toFixed(1)} KiB defined, ${(many.registeredBytes / KIB).toFixed(1)} KiB registered and translated`,
+      '-',
+    ]);
+  }
+  return rows;
+};
+
+/**
+ * The one results table of docs/performance.md: every target with this run's measure and verdict,
+ * then what the optional features and other paths cost, which have no target.
+ * @example renderMarkdown(resultsTable(results))
+ */
+export const resultsTable = (results: BenchResults): Table => ({
+  title: 'Results',
+  columns: ['measure', 'result', 'target met'],
+  rows: [
+    ...targetVerdicts(results).map((v): Cell[] => [v.target, v.measured, v.met ? 'yes' : 'NO']),
+    ...informational(results),
+  ],
+  notes: [
+    'Ratios compare Workers measured side by side in this run (medians of paired rounds or batches); "-": no target.',
+  ],
+});
+
+/**
+ * The line above the results: when, at which commit, on what.
+ * @example measuredLine(results, false) // 'Measured 2026-11-22T07:53:39Z at commit 44e42ba on 2 x AMD EPYC, Node v24.21.0.'
+ */
+export const measuredLine = (results: BenchResults, quick: boolean): string => {
+  const { date, commit, cpus, cpuModel, node } = results.machine;
+  const at = commit ? ` at commit ${commit}` : '';
+  const smoke = quick ? ' (--quick: a smoke run, too noisy to quote)' : '';
+  return `Measured ${date}${at} on ${cpus} x ${cpuModel}, Node ${node}${smoke}.`;
+};

@@ -1,4 +1,4 @@
-// Plain-text tables for the terminal and Markdown tables for the README, from the same rows.
+// Plain-text tables for the terminal and Markdown tables for docs/performance.md, from the same rows.
 
 /** A cell: text as it is, numbers formatted by the column. */
 export type Cell = string | number | null;
@@ -47,15 +47,14 @@ export const renderTable = (table: Table): string => {
 };
 
 /**
- * The table as Markdown, for pasting into the README.
+ * The table as Markdown, its title in bold above it unless `title` is false.
  * @example renderMarkdown({ title: 'T', columns: ['a'], rows: [[1]] })
  */
-export const renderMarkdown = (table: Table): string => {
+export const renderMarkdown = (table: Table, { title = true }: { title?: boolean } = {}): string => {
   const numeric = table.columns.map((_, i) => isNumeric(table.rows.map((row) => row[i] ?? null)));
   const cellText = (s: string) => s.replaceAll('|', '\\|');
   return [
-    `**${table.title}**`,
-    '',
+    ...(title ? [`**${table.title}**`, ''] : []),
     `| ${table.columns.map(cellText).join(' | ')} |`,
     `| ${numeric.map((n) => (n ? '---:' : '---')).join(' | ')} |`,
     ...table.rows.map((row) => `| ${table.columns.map((_, i) => cellText(text(row[i] ?? null))).join(' | ')} |`),
