@@ -6,7 +6,7 @@ import type { LoadResult } from './loadTest.ts';
 import type { MemoryResult } from './memory.ts';
 import { median, pairedDifference, pairedDifferences, pairedRatio, percentile } from './stats.ts';
 import type { SyncRunResult } from './syncBench.ts';
-import type { Cell, Table } from './table.ts';
+import { type Cell, type Table, text } from './table.ts';
 
 /** Size and start-up of one bundled Worker. */
 export interface SizeResult {
@@ -359,7 +359,7 @@ const informational = (results: BenchResults): Cell[][] => {
     );
     rows.push([
       'event delivery acknowledged (202 once queued)',
-      `p50 ${p50.toFixed(2)} ms; ${ratio(versus)} a function call's req/s`,
+      `p50 ${text(p50)} ms; ${ratio(versus)} a function call's req/s`,
       '-',
     ]);
   }
@@ -371,7 +371,7 @@ const informational = (results: BenchResults): Cell[][] => {
     const ms = pairedDifference(feature.startupMs, project.startupMs);
     rows.push([
       `${feature.worker.slice(FEATURE_PREFIX.length)}: cost when turned on`,
-      `+${kib.toFixed(1)} KiB gzip, +${ms.toFixed(1)} ms start-up CPU`,
+      `+${text(kib)} KiB gzip, +${text(ms)} ms start-up CPU`,
       '-',
     ]);
   }
@@ -379,7 +379,7 @@ const informational = (results: BenchResults): Cell[][] => {
   if (many) {
     rows.push([
       `heap per function (${many.count.toLocaleString('en')} functions)`,
-      `${(many.definitionBytes / KIB).toFixed(1)} KiB defined, ${(many.registeredBytes / KIB).toFixed(1)} KiB registered and translated`,
+      `${text(many.definitionBytes / KIB)} KiB defined, ${text(many.registeredBytes / KIB)} KiB registered and translated`,
       '-',
     ]);
   }

@@ -12,7 +12,11 @@ export interface Table {
   notes?: string[];
 }
 
-const text = (cell: Cell): string => {
+/**
+ * A cell as the tables print it: numbers to three significant figures or so, `-` when empty.
+ * @example text(1234.5) // '1235'; text(3.14159) // '3.14'
+ */
+export const text = (cell: Cell): string => {
   if (cell === null) return '-';
   if (typeof cell === 'string') return cell;
   if (!Number.isFinite(cell)) return 'n/a';

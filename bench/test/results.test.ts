@@ -71,7 +71,7 @@ describe('the results table of docs/performance.md', () => {
       '| 10 changed: exactly 10 writes | 10 writes | yes |',
       '| signed call: req/s x an unsigned call on the same Worker | 0.91x | - |',
       "| event delivery acknowledged (202 once queued) | p50 2.85 ms; 0.43x a function call's req/s | - |",
-      '| /openapi.json: cost when turned on | +1.5 KiB gzip, +0.3 ms start-up CPU | - |',
+      '| /openapi.json: cost when turned on | +1.50 KiB gzip, +0.35 ms start-up CPU | - |',
       '| heap per function (1,000 functions) | 22.3 KiB defined, 27.1 KiB registered and translated | - |',
       '',
       '- Ratios compare Workers measured side by side in this run (medians of paired rounds or batches); "-": no target.',
