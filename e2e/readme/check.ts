@@ -1,9 +1,9 @@
-// `npm run check:readme`: runs the README's "Quick start" and "Write your first function" as a
-// newcomer would, command by command as written, in a throw-away copy of the project, and fails
+// `npx node e2e/readme/check.ts`: runs the README's "Quick start" and "Write your first function" as
+// a newcomer would, command by command as written, in a throw-away copy of the project, and fails
 // on the first command that does not do what the README says. Step 2 (writing the function) is
 // the one thing typed in an editor: the check replaces the scaffold's placeholder description.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -12,7 +12,7 @@ import { PLACEHOLDER_DESCRIPTION } from '../../scripts/new/templates.ts';
 import { PROJECT_ROOT } from '../../scripts/test/repo.ts';
 import { commandsOf, type ReadmeCommand, sectionOf } from './commands.ts';
 
-const HELP = `Usage: npm run check:readme -- [--ports <first>] [--skip-npm-test] [--keep]
+const HELP = `Usage: npx node e2e/readme/check.ts [--ports <first>] [--skip-npm-test] [--keep]
 
 Runs every command of the README's "Quick start" and "Write your first function" in a copy of the
 project (node_modules hard-linked, so npm install cannot touch yours), in order, as written.
@@ -41,7 +41,7 @@ if (values.help) {
 }
 const first = values.ports === undefined ? undefined : Number(values.ports);
 if (first !== undefined && !(Number.isInteger(first) && first > 0 && first < 65_530)) {
-  console.error('--ports wants a port number.');
+  process.stderr.write('--ports wants a port number.\n');
   process.exit(2);
 }
 
@@ -104,7 +104,7 @@ let failed = 0;
 let ran = 0;
 const skipped: string[] = [];
 const say = (mark: string, colour: 'green' | 'yellow' | 'red', text: string) =>
-  console.log(`${styleText(colour, mark)} ${text}`);
+  process.stdout.write(`${styleText(colour, mark)} ${text}\n`);
 
 try {
   for (const step of steps) {
@@ -129,10 +129,11 @@ try {
         problem = `the README shows\n  ${step.expect}\nbut it printed\n  ${run.stdout.trim()}`;
       }
     }
-    // Step 2, "Write it": what the newcomer types in the editor.
+    // Step 2, "Fill in the form": what the newcomer types in the editor.
     const created = /^npm run new -- ([a-z][a-z0-9_]*)$/.exec(step.command)?.[1];
-    if (!problem && created) {
-      const file = join(dir, 'functions', `${created}.ts`);
+    const file = created && join(dir, 'functions', `${created}.ts`);
+    if (!problem && file && !existsSync(file)) problem = `it did not write functions/${created}.ts`;
+    else if (!problem && file) {
       writeFileSync(
         file,
         readFileSync(file, 'utf8').replace(
@@ -150,8 +151,8 @@ try {
   }
 } finally {
   await stopDev();
-  if (values.keep) console.log(`The copy is in ${dir}`);
+  if (values.keep) process.stdout.write(`The copy is in ${dir}\n`);
   else rmSync(dir, { recursive: true, force: true });
 }
-console.log(`\n${ran} command(s) run, ${failed} failed, ${skipped.length} not run.`);
+process.stdout.write(`\n${ran} command(s) run, ${failed} failed, ${skipped.length} not run.\n`);
 process.exitCode = failed > 0 ? 1 : 0;
