@@ -15,7 +15,7 @@ export { OptOutList } from './lib/optOuts.ts';
 // platform: context.platform for handoff_to_human and capture_lead; drop it if no function calls the platform.
 // openapi: GET /openapi.json for platforms that import OpenAPI; drop it to leave it out of the bundle.
 // events: the handlers in events/ (generated/events.ts; undefined when the folder is empty).
-// mcp: every function as an MCP tool on /mcp (README "MCP"), imported on the first MCP request;
+// mcp: every function as an MCP tool on /mcp (docs/mcp.md), imported on the first MCP request;
 // drop it and none of it is bundled.
 export default createWorker({
   functions,

@@ -16,7 +16,7 @@ type Args = [Env, ExecutionContext];
 type Fetch = (request: Request, env: Env, ctx: ExecutionContext) => Promise<Response>;
 type RoutedRequest = Request & { requestId: string };
 
-/** What `src/mcp/index.ts` exports: the MCP endpoint and its OAuth routes over a registry. */
+/** What `agent-functions/mcp` exports: the MCP endpoint and its OAuth routes over a registry. */
 export interface McpModule {
   createMcpFetch(registry: Registry, platform: PlatformFactory | undefined): Fetch;
 }
@@ -34,7 +34,7 @@ export interface WorkerOptions {
   /** The functions to serve, `{ name: definition }` (generated/functions.ts lists functions/). */
   functions: Record<string, AnyFunctionDefinition>;
   /**
-   * Gives handlers `context.platform` (pass `platformFromEnv` from src/platform/client/fromEnv.ts). Opt-in,
+   * Gives handlers `context.platform` (pass `platformFromEnv` from agent-functions/platform). Opt-in,
    * so a project whose functions never call the platform does not bundle its client.
    */
   platform?: PlatformFactory;
@@ -46,10 +46,10 @@ export interface WorkerOptions {
    */
   events?: EventsService | undefined;
   /**
-   * Serves every function as an MCP tool on `/mcp` (README "MCP"). The module is imported on the
+   * Serves every function as an MCP tool on `/mcp` (docs/mcp.md). The module is imported on the
    * first MCP request, so a Worker that never sees one never evaluates it; leave the option out and
    * it is not even bundled.
-   * @example createWorker({ functions, mcp: () => import('./src/mcp/index.ts') })
+   * @example createWorker({ functions, mcp: () => import('agent-functions/mcp') })
    */
   mcp?: () => Promise<McpModule>;
 }
@@ -82,7 +82,7 @@ export const createWorker = (options: WorkerOptions): AgentWorker => {
       throw new FunctionError(
         401,
         'unauthorized',
-        'The manifest needs "Authorization: Bearer <manifest key>" (manifestKey(FUNCTIONS_SECRET) in src/keys.ts; npm run sync sends it).',
+        'The manifest needs "Authorization: Bearer <manifest key>" (manifestKey(FUNCTIONS_SECRET) from agent-functions/worker; npm run sync sends it).',
       );
     }
     try {

@@ -67,7 +67,7 @@ export interface FunctionDefinition<S extends ParameterSchema = ParameterSchema,
   rateLimit?: RateLimitOption;
   /**
    * Secrets the handler reads from `env` (API keys). The manifest carries them; `npm run secrets`
-   * checks that each is set before deploy and puts each; the README's secrets table lists them.
+   * checks that each is set before deploy and puts each; `npm run secrets -- list` lists them.
    * @example secrets: ['STORE_API_KEY']
    */
   secrets?: readonly string[];

@@ -12,7 +12,7 @@ export interface FrameworkEnv {
   MCP_ALLOWED_ORIGINS?: string;
   /** When set, a request carrying the platform's signature headers must verify (src/signed.ts). */
   PLATFORM_SIGNING_SECRET?: string;
-  /** "true": every call must be signed with PLATFORM_SIGNING_SECRET (src/signed.ts, README "Security"). */
+  /** "true": every call must be signed with PLATFORM_SIGNING_SECRET (src/signed.ts, docs/security.md). */
   PLATFORM_SIGNATURE_REQUIRED?: string;
   /** The platform account's base address, for functions that call the platform. */
   PLATFORM_BASE_URL?: string;

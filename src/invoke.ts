@@ -27,12 +27,12 @@ export interface Invocation {
   deadline?: number;
 }
 
-/** How a Worker that opted in builds `context.platform` (src/platform/client/fromEnv.ts's platformFromEnv). */
+/** How a Worker that opted in builds `context.platform` (platformFromEnv of agent-functions/platform). */
 export type PlatformFactory = (env: Env, signal: AbortSignal) => PlatformClient;
 
 const platformNotEnabled = (log: Logger) => {
   log.error('platform_not_enabled', {
-    hint: 'a handler used context.platform: pass platform: platformFromEnv (src/platform/client/fromEnv.ts) to createWorker in worker.ts',
+    hint: 'a handler used context.platform: pass platform: platformFromEnv (from agent-functions/platform) to createWorker in worker.ts',
   });
   return new FunctionError(
     503,

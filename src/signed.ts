@@ -1,4 +1,4 @@
-// The signature policy, decided here and only here (README "Security"). The spec's signature covers
+// The signature policy, decided here and only here (docs/security.md). The spec's signature covers
 // `<timestamp>.<raw body>` and nothing else, and function calls carry no unique id, so:
 // - a signature is checked whenever one is presented, and required on every call when the operator
 //   sets PLATFORM_SIGNATURE_REQUIRED=true; headers present but empty are a bad signature, not none;
@@ -10,10 +10,8 @@
 import type { Env } from './env.ts';
 import { FunctionError } from './errors.ts';
 import { KEY_QUERY } from './keys.ts';
+import { SIGNATURE_HEADER, TIMESTAMP_HEADER } from './platform/protocol/contract.ts';
 import { verifyWebhook } from './platform/protocol/signature.ts';
-
-const TIMESTAMP_HEADER = 'x-webhook-timestamp';
-const SIGNATURE_HEADER = 'x-webhook-signature';
 
 /** Query parameters a signed request may carry beside its signed body: the function key only. */
 const UNSIGNED_QUERY_ALLOWED = new Set([KEY_QUERY]);

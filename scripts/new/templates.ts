@@ -67,7 +67,7 @@ import { z } from 'zod';
 // Created by \`npm run new -- --event ${type}\`. The file name is the event type the platform sends.
 // The platform shows no payloads, so keep the schema loose: name only the fields the handler reads.
 // Throwing retries the delivery later; wrap work that must not happen twice in \`once\`, keyed by
-// a business id (README "Events").
+// a business id (docs/events.md).
 export default defineEvent({
   type: '${type}',
   payload: z.looseObject({

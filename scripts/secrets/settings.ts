@@ -19,7 +19,7 @@ export const FRAMEWORK_SECRETS: readonly Setting[] = [
 /**
  * What the events endpoint needs when events/ has files: each account's key variable (a secret) and
  * base-address variable (a var, unless the accounts file gives the address), since the Worker reads
- * each account's signing secret with them (README "Events"). Nothing without event files.
+ * each account's signing secret with them (docs/events.md). Nothing without event files.
  * @example eventsSettings(['appointment.booked'], DEFAULT_EVENTS_ACCOUNTS) // PLATFORM_API_KEY, PLATFORM_BASE_URL
  */
 export const eventsSettings = (types: readonly string[], accounts: readonly EventsAccount[]): Setting[] =>

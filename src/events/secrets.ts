@@ -1,7 +1,7 @@
 // The signing secrets a delivery may be signed with, read from the platform with the API key of the
 // account whose path it came to (GET /v1/webhooks, then the signing-secret of the webhook whose url
 // is that path) and cached in the isolate. Nothing to copy by hand: `npm run dev` and production work alike, and a
-// rotation reaches the Worker by itself (README "Events").
+// rotation reaches the Worker by itself (docs/events.md).
 import type { Env } from '../env.ts';
 import { createPlatformClient } from '../platform/client/client.ts';
 import { normalizeOrigin } from '../url.ts';

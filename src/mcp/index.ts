@@ -1,4 +1,4 @@
-// The MCP module a Worker opts in to (createWorker({ functions, mcp: () => import('./src/mcp/index.ts') })):
+// The MCP module a Worker opts in to (createWorker({ functions, mcp: () => import('agent-functions/mcp') })):
 // `/mcp` serves every function as a tool; in production it needs a token, either the static one
 // derived from FUNCTIONS_SECRET or an OAuth 2.1 access token; under local development it is open.
 import { type Env, isDevelopment } from '../env.ts';
@@ -36,12 +36,12 @@ const route = async (functions: McpFunctions, request: Request, env: Env, ctx: E
       ? refuse(
           401,
           'unauthorized',
-          'The MCP server needs "Authorization: Bearer <MCP token>" (mcpKey(FUNCTIONS_SECRET) in src/keys.ts).',
+          'The MCP server needs "Authorization: Bearer <MCP token>" (mcpKey(FUNCTIONS_SECRET) from agent-functions/worker).',
           {
             'www-authenticate': 'Bearer',
           },
         )
-      : refuse(404, 'not_found', 'OAuth is not configured here: bind the OAUTH_KV namespace (README "MCP").');
+      : refuse(404, 'not_found', 'OAuth is not configured here: bind the OAUTH_KV namespace (docs/mcp.md).');
   }
   return oauthProvider(url.origin, (req, e, c) => serveMcp(functions, req, e, c)).fetch(request, env, ctx);
 };
