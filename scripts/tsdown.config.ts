@@ -1,4 +1,6 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'tsdown';
+import { writeTemplate } from './init/template.ts';
 
 // One output file per source file (unbundle), so each command still loads only its own modules.
 // Declarations only for the library subpath (the local platform), from oxc: the modules it reaches
@@ -14,7 +16,19 @@ const common = {
 } as const;
 
 export default defineConfig([
-  { ...common, entry: { bin: 'bin.ts' }, dts: false, clean: true },
+  {
+    ...common,
+    entry: { bin: 'bin.ts' },
+    dts: false,
+    clean: true,
+    // After the commands' build, dist/template/ gets the example project of the repository's root,
+    // which `agent-functions init` copies (init/template.ts says which root files are the project's).
+    hooks: {
+      'build:done': ({ options }) => {
+        writeTemplate(fileURLToPath(new URL('..', import.meta.url)), `${options.outDir}/template`);
+      },
+    },
+  },
   {
     ...common,
     entry: { 'platform/index': 'platform/index.ts', 'platform/emulator': 'platform/emulator.ts' },
