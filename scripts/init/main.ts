@@ -43,7 +43,11 @@ export const init = (dir: string, options: { examples: boolean }): string[] => {
 const shellWord = (dir: string): string => (/^[\w./~+-]+$/.test(dir) ? dir : `'${dir.replaceAll("'", `'\\''`)}'`);
 
 /** `agent-functions init`: 0 written, 1 refused, 2 usage. */
-export const main = (argv: string[], out = process.stdout, err = process.stderr): number => {
+export const main = (
+  argv: string[],
+  out: NodeJS.WriteStream = process.stdout,
+  err: NodeJS.WriteStream = process.stderr,
+): number => {
   const paint = (style: Parameters<typeof styleText>[0], text: string, stream: NodeJS.WriteStream) =>
     styleText(style, text, { stream, validateStream: true });
   const usage = (message: string) => {
@@ -61,7 +65,8 @@ export const main = (argv: string[], out = process.stdout, err = process.stderr)
     else if (arg.startsWith('-')) return usage(`Unknown option ${arg}.`);
     else dirs.push(arg);
   }
-  if (dirs.length !== 1) return usage(dirs.length === 0 ? 'Say where: agent-functions init <dir>.' : 'Give one folder.');
+  if (dirs.length === 0) return usage('Say where: agent-functions init <dir>.');
+  if (dirs.length > 1) return usage('Give one folder.');
   const dir = dirs[0] as string;
   const refused = refusal(dir);
   if (refused) {

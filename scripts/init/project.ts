@@ -8,7 +8,10 @@ import {
   SHARED_FILES,
   STARTER_FUNCTION,
   starterFiles,
-  WORKER, WORKER_CONFIGURATION, wranglerToml } from './bare.ts';
+  WORKER,
+  WORKER_CONFIGURATION,
+  wranglerToml,
+} from './bare.ts';
 import { type RootPackage, type Template, WORKSPACE_FOLDERS } from './template.ts';
 
 /** A new project's files by path ('/'-separated), as text. */

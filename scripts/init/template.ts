@@ -93,7 +93,9 @@ export const writeTemplate = (root: string, outDir: string): number => {
   for (const [path, bytes] of files) {
     const nested = path.split('/').slice(1);
     if (path.startsWith('_') || nested.some((segment) => segment.startsWith('.'))) {
-      throw new Error(`${path}: the template can only carry dot-names at its top level (see scripts/init/template.ts).`);
+      throw new Error(
+        `${path}: the template can only carry dot-names at its top level (see scripts/init/template.ts).`,
+      );
     }
     const target = join(outDir, PROJECT_DIR, stored(path));
     mkdirSync(dirname(target), { recursive: true });
