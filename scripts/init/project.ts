@@ -194,10 +194,9 @@ const compatibilityDate = (toml: string): string => {
 /** The project's README: what it is, the commands, where the guide is. */
 export const readme = (name: string, examples: boolean): string => `# ${name}
 
-Functions for a messaging platform's AI agent, made with
-[agent-functions](https://www.npmjs.com/package/agent-functions): one TypeScript file per function
-in \`functions/\` (a description, a zod parameter schema, a handler), served by one Cloudflare
-Worker (\`worker.ts\`), registered on the platform by \`npm run sync\`.
+Functions for a messaging platform's AI agent, made with \`agent-functions\`: one TypeScript file
+per function in \`functions/\` (a description, a zod parameter schema, a handler), served by one
+Cloudflare Worker (\`worker.ts\`), registered on the platform by \`npm run sync\`.
 ${
   examples
     ? `
