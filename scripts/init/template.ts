@@ -29,12 +29,14 @@ export const PROJECT_ENTRIES = [
 ] as const;
 
 /**
- * Root entries that are the repository's own: the workspace packages, their docs, lockfile and CI.
+ * Root entries that are the repository's own: the workspace packages, their docs and changelog,
+ * the lockfile and CI.
  * A new project gets a package.json and a README.md of its own instead of the root's.
  */
 export const REPOSITORY_ENTRIES = [
   '.ci',
   '.git',
+  'CHANGELOG.md',
   'README.md',
   'bench',
   'docs',
