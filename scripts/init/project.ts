@@ -66,7 +66,7 @@ export const USER_SCRIPTS = [
 ] as const;
 
 /** Scripts of the root's package.json that are the workspace's: a project gets its own typecheck, lint and test. */
-export const REPOSITORY_SCRIPTS = ['build', 'typecheck', 'lint', 'test', 'test:e2e', 'bench', 'bench:profile'] as const;
+export const REPOSITORY_SCRIPTS = ['build', 'prepare', 'typecheck', 'lint', 'test', 'test:e2e', 'bench', 'bench:profile'] as const;
 
 /** The project's dependencies, versions from the root's package.json (the example project's). */
 const DEPENDENCIES = ['zod'] as const;
@@ -144,13 +144,20 @@ interface BiomeOverride {
   includes?: string[];
 }
 
+// The workspace's guard against relative imports of its packages' folders (src/, scripts/): a
+// project of its own has no framework sources, and may well have a src/ folder of its own.
+const guardsWorkspaceFolders = (override: BiomeOverride): boolean => JSON.stringify(override).includes('"**/src/**"');
+
 /** biome.json without the overrides that only concern the workspace packages' folders. */
 export const projectBiomeConfig = (text: string): string => {
   const config = JSON.parse(text) as { overrides?: BiomeOverride[] };
   const inWorkspace = (pattern: string) =>
     WORKSPACE_FOLDERS.some((folder) => pattern.replace(/^!/, '').startsWith(`${folder}/`));
   if (config.overrides) {
-    config.overrides = config.overrides.filter((o) => !(o.includes ?? []).every(inWorkspace));
+    config.overrides = config.overrides.filter(
+      (o) => !(o.includes ?? []).every(inWorkspace) && !guardsWorkspaceFolders(o),
+    );
+    if (config.overrides.length === 0) delete config.overrides;
   }
   return `${biomeJson(config)}\n`;
 };
