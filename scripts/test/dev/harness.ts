@@ -42,7 +42,7 @@ export interface DevRun {
   stop(): Promise<void>;
 }
 
-/** Starts `node scripts/dev/main.ts` in `dir`, as `npm run dev` does, on free ports. */
+/** Starts `agent-functions dev` in `dir`, as `npm run dev` does, on free ports. */
 export const startDev = async (dir: string): Promise<DevRun> => {
   const [port, inspector, platform, consolePort] = [
     await freePort(),
@@ -53,7 +53,8 @@ export const startDev = async (dir: string): Promise<DevRun> => {
   const child: ChildProcess = spawn(
     process.execPath,
     [
-      'scripts/dev/main.ts',
+      join(dir, 'node_modules', '.bin', 'agent-functions'),
+      'dev',
       '--port',
       String(port),
       '--inspector-port',
