@@ -1,19 +1,42 @@
 // The examples under `npm run dev` as a newcomer meets it (.env and .dev.vars copied from their
-// examples): every one answers valid arguments, wired to dev's local platform, its team inbox and
-// its order-store stand-in. It calls the examples that are still there, so removing some (README
-// "Removing the examples") needs no edit here; e2e/dev.test.ts tests dev itself on the
-// fixture functions.
-import { rmSync } from 'node:fs';
+// examples): every one answers valid arguments, wired to dev's local platform and the stand-ins of
+// the project's dev.config.ts (the team inbox, the order store). It calls the examples that are
+// still there, so removing some (README "Removing the examples") needs no edit here, and a
+// function of the user's own beside them (one is added) changes nothing; e2e/dev.test.ts tests dev
+// itself on the fixture functions.
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SAMPLE_ORDERS } from '../dev/orderStore.ts';
 import { addDays, CALENDAR, localDate, slotsOn } from '../lib/slots.ts';
-import { SAMPLE_ORDERS } from '../scripts/dev/store.ts';
+import { scaffold } from '../scripts/new/main.ts';
 import { type DevRun, newcomerFiles, startDev } from '../scripts/test/dev/harness.ts';
 import { copyProject } from '../scripts/test/project.ts';
+import { PROJECT_ROOT } from '../scripts/test/repo.ts';
+
+/** The examples: the names in the first column of the README's Examples table. */
+const EXAMPLES = new Set(
+  [
+    ...(
+      /^## Examples\n([\s\S]*?)(?=^## |(?![\s\S]))/m.exec(readFileSync(join(PROJECT_ROOT, 'README.md'), 'utf8'))?.[1] ??
+      ''
+    ).matchAll(/^\| `([a-z][a-z0-9_]*)` \|/gm),
+  ].map((match) => match[1] as string),
+);
 
 let dev: DevRun;
 
 beforeAll(async () => {
-  dev = await startDev(copyProject(newcomerFiles()));
+  const dir = copyProject(newcomerFiles());
+  // A function of the user's own, written with `npm run new` and given a real description.
+  scaffold('answer_faq', dir);
+  const file = join(dir, 'functions', 'answer_faq.ts');
+  const text = readFileSync(file, 'utf8').replace(
+    /'Replace this:[^']*'/,
+    "'Answers a question about the shop. Call it when the customer asks one.'",
+  );
+  writeFileSync(file, text);
+  dev = await startDev(dir);
   await dev.waitFor(/edit functions\/ or events\/ and it re-syncs/);
 }, 180_000);
 
@@ -80,7 +103,9 @@ describe('the examples under npm run dev', () => {
         reason: 'customer_asked',
       });
     }
-    // Every function dev serves was called: a new function needs a line here (or a test of its own).
-    expect(Object.keys(answers).sort()).toEqual([...served].sort());
+    // Every example dev serves was called; the user's own function is served beside them, and not this test's.
+    expect(EXAMPLES.size).toBeGreaterThan(0);
+    expect(served.has('answer_faq')).toBe(true);
+    expect(Object.keys(answers).sort()).toEqual([...served].filter((name) => EXAMPLES.has(name)).sort());
   }, 60_000);
 });

@@ -1,7 +1,6 @@
 // The line `npm run platform` prints to try sync against it must work as printed.
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../scripts/test/repo.ts';
 import { agentFunctions, npmRunEnv } from './cli.ts';

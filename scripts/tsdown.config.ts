@@ -1,10 +1,10 @@
-import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'tsdown';
-import { writeTemplate } from './init/template.ts';
 
 // One output file per source file (unbundle), so each command still loads only its own modules.
-// Declarations only for the library subpath (the local platform), from oxc: the modules it reaches
-// state their types (isolatedDeclarations), so no type-checker runs in the build.
+// The JavaScript comes from one build of every entry, so a module two entries share is written once
+// and whole; a second build writes only the declarations of the library subpaths (the local
+// platform, dev.config.ts's API), from oxc: those modules state their types (isolatedDeclarations),
+// so no type-checker runs in the build.
 const common = {
   unbundle: true,
   format: 'esm',
@@ -15,25 +15,19 @@ const common = {
   logLevel: 'warn',
 } as const;
 
+const library = {
+  'platform/index': 'platform/index.ts',
+  'platform/emulator': 'platform/emulator.ts',
+  'dev/index': 'dev/index.ts',
+};
+
 export default defineConfig([
+  { ...common, entry: { bin: 'bin.ts', ...library }, dts: false, clean: true },
   {
     ...common,
-    entry: { bin: 'bin.ts' },
-    dts: false,
-    clean: true,
-    // After the commands' build, dist/template/ gets the example project of the repository's root,
-    // which `agent-functions init` copies (init/template.ts says which root files are the project's).
-    hooks: {
-      'build:done': ({ options }) => {
-        writeTemplate(fileURLToPath(new URL('..', import.meta.url)), `${options.outDir}/template`);
-      },
-    },
-  },
-  {
-    ...common,
-    entry: { 'platform/index': 'platform/index.ts', 'platform/emulator': 'platform/emulator.ts' },
+    entry: library,
     tsconfig: 'tsconfig.build.json',
-    dts: { generator: 'oxc' },
+    dts: { generator: 'oxc', emitDtsOnly: true },
     clean: false,
   },
 ]);

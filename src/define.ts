@@ -68,7 +68,7 @@ export interface FunctionDefinition<S extends ParameterSchema = ParameterSchema,
   /**
    * Secrets the handler reads from `env` (API keys). The manifest carries them; `npm run secrets`
    * checks that each is set before deploy and puts each; `npm run secrets -- list` lists them.
-   * @example secrets: ['STORE_API_KEY']
+   * @example secrets: ['SHOP_API_KEY']
    */
   secrets?: readonly string[];
   /** Plain settings the handler reads from `env` (wrangler.toml [vars] or secrets), checked like `secrets`. */

@@ -17,8 +17,10 @@ Anything else goes to wrangler dev, e.g. --port 9000 (default 8787), --ip 0.0.0.
 What the local Worker reads:
   .dev.vars            yours (git-ignored): FUNCTIONS_SECRET (then every call needs its key; without
                        it no key is needed) and your functions' own secrets. A value set there wins
-                       over dev's local stand-ins (PLATFORM_BASE_URL, PLATFORM_API_KEY,
-                       HANDOFF_CONTACT_ID, STORE_API_URL, STORE_API_KEY).
+                       over dev's local platform (PLATFORM_BASE_URL, PLATFORM_API_KEY) and the
+                       stand-ins of your dev.config.ts.
+  dev.config.ts        yours: the stand-ins your functions need locally (a store's API, a contact
+                       in the local platform) and the settings they give the Worker.
   .env                 not read by the local Worker: it holds npm run sync's settings.
 `;
 

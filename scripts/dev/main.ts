@@ -1,8 +1,8 @@
 // `npm run dev`: the whole loop on a laptop, no account needed. The local platform (8788, or a free
-// port), a stand-in for the shop's order API, the Worker under wrangler dev (8787, development
-// mode) wired to both, the console, and a sync of every function (and the events webhook) to the
-// platform's Agency account on start and whenever functions/ or events/ changes. `npm run dev --
-// --help` for the flags.
+// port), the project's own stand-ins (dev.config.ts), the Worker under wrangler dev (8787,
+// development mode) wired to them, the console, and a sync of every function (and the events
+// webhook) to the platform's Agency account on start and whenever functions/ or events/ changes.
+// `npm run dev -- --help` for the flags.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, type FSWatcher, watch } from 'node:fs';
@@ -12,16 +12,16 @@ import { styleText } from 'node:util';
 import { createPlatformClient } from 'agent-functions/platform';
 import { functionUrl } from 'agent-functions/worker';
 import { eventTypes, functionNames } from '../generate.ts';
-import { projectRoot } from '../project.ts';
+import { projectPaths, projectRoot } from '../project.ts';
 import { runSync } from '../sync/cli.ts';
 import { ManifestError, parseManifest, type ServedFunction } from '../sync/manifest.ts';
 import { DEV_HELP, parseDevArgs } from './args.ts';
 import { type BrokenBuild, brokenEntry, brokenFunctions } from './builds.ts';
+import { loadDevConfig, runDevSetup } from './config.ts';
 import { type ConsoleFunction, maskKey, type RunningConsole, startConsole } from './console/server.ts';
 import { howToCall, type ServedForCall } from './howToCall.ts';
 import { type LocalPlatform, startLocalPlatform } from './platform.ts';
 import { clearDevState, writeDevState } from './state.ts';
-import { type RunningStore, startStore } from './store.ts';
 import { devVars } from './vars.ts';
 
 /** `agent-functions dev`: runs until Ctrl-C (or a fatal problem), which ends the process. */
@@ -45,7 +45,7 @@ export const main = async (argv: string[]): Promise<number> => {
   const origin = `http://${host.includes(':') ? `[${host}]` : host}:${args.port}`;
 
   let platform: LocalPlatform | undefined;
-  let store: RunningStore | undefined;
+  let stopStandIns: () => Promise<void> = async () => {};
   let consoleServer: RunningConsole | undefined;
   let worker: ChildProcess | undefined;
   const watchers: FSWatcher[] = [];
@@ -56,15 +56,22 @@ export const main = async (argv: string[]): Promise<number> => {
     for (const watcher of watchers) watcher.close();
     clearDevState(projectRoot());
     if (worker && worker.exitCode === null) worker.kill('SIGINT');
-    await Promise.allSettled([platform?.emulator.close(), store?.close(), consoleServer?.close()]);
+    await Promise.allSettled([platform?.emulator.close(), stopStandIns(), consoleServer?.close()]);
     process.exit(code);
   };
   process.on('SIGINT', () => void stop());
   process.on('SIGTERM', () => void stop());
 
+  let standInVars: Record<string, string> = {};
   try {
-    store = await startStore();
     platform = await startLocalPlatform(args.platformPort);
+    // The project's own stand-ins (dev.config.ts), given the local platform to seed.
+    const setup = await runDevSetup(await loadDevConfig(projectPaths().devConfig), {
+      platform: createPlatformClient({ baseUrl: platform.emulator.url, apiKey: platform.agencyKey }),
+      platformUrl: platform.emulator.url,
+    });
+    standInVars = setup.vars;
+    stopStandIns = setup.stop;
   } catch (error) {
     fail((error as Error).message);
     await stop(1);
@@ -77,9 +84,7 @@ export const main = async (argv: string[]): Promise<number> => {
   const settings = devVars(projectRoot(), {
     platformUrl: local.emulator.url,
     platformApiKey: local.agencyKey,
-    handoffContactId: local.handoffContactId,
-    storeUrl: (store as RunningStore).url,
-    storeApiKey: (store as RunningStore).apiKey,
+    standIns: standInVars,
   });
   for (const note of settings.notes) warn(note);
   if (settings.problems.length > 0) {

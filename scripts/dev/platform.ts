@@ -1,15 +1,12 @@
 // The local platform of `npm run dev`: its own emulator on a port that is really free (never an
-// unknown program that happens to hold the default port), and a team-inbox contact for
-// the functions that hand a conversation to a person (HANDOFF_CONTACT_ID).
-import { createPlatformClient } from 'agent-functions/platform';
+// unknown program that happens to hold the default port). What a project's functions need in it
+// (a contact to write to, say) its dev.config.ts creates.
 import { DEFAULT_PORT, type RunningEmulator, startEmulator } from '../platform/emulator.ts';
 
 export interface LocalPlatform {
   emulator: RunningEmulator;
   /** The Agency account's key: dev syncs there, and functions call the platform with it. */
   agencyKey: string;
-  /** The team inbox a handoff writes to (HANDOFF_CONTACT_ID). */
-  handoffContactId: string;
   /** Set when the default port was taken and another one was chosen. */
   note?: string;
 }
@@ -36,11 +33,5 @@ export const startLocalPlatform = async (
   }
   const agency = emulator.accounts.find((account) => account.plan === 'agency');
   if (!agency) throw new Error('The emulator has no Agency account.');
-  const client = createPlatformClient({ baseUrl: emulator.url, apiKey: agency.apiKey });
-  const inbox = await client.contacts.create({
-    name: 'Team inbox (HANDOFF_CONTACT_ID)',
-    phone: '+14155550100',
-    channel: agency.channels[0] ?? 'whatsapp',
-  });
-  return { emulator, agencyKey: agency.apiKey, handoffContactId: inbox.id, ...(note ? { note } : {}) };
+  return { emulator, agencyKey: agency.apiKey, ...(note ? { note } : {}) };
 };

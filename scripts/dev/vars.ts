@@ -11,13 +11,12 @@ import { parseEnv } from 'node:util';
 import { ACCOUNTS_FILE, eventsAccountsOf, loadAccountsConfig } from '../sync/accounts.ts';
 import { weakSecretProblem } from '../weakSecret.ts';
 
-/** What dev itself runs for the examples: the local platform, its team-inbox contact, the store stand-in. */
+/** What dev runs itself: the local platform, and the settings of the project's stand-ins (dev.config.ts). */
 export interface LocalServices {
   platformUrl: string;
   platformApiKey: string;
-  handoffContactId: string;
-  storeUrl: string;
-  storeApiKey: string;
+  /** What the project's dev.config.ts setup gave the Worker. */
+  standIns?: Record<string, string>;
 }
 
 export interface DevVars {
@@ -44,11 +43,9 @@ export const devVars = (root: string, services: LocalServices): DevVars => {
   const notes: string[] = [];
   const problems: string[] = [];
   const wired: Record<string, string> = {
+    ...services.standIns,
     PLATFORM_BASE_URL: services.platformUrl,
     PLATFORM_API_KEY: services.platformApiKey,
-    HANDOFF_CONTACT_ID: services.handoffContactId,
-    STORE_API_URL: services.storeUrl,
-    STORE_API_KEY: services.storeApiKey,
   };
   try {
     const [first] = eventsAccountsOf(loadAccountsConfig(join(root, ACCOUNTS_FILE)));

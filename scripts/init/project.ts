@@ -66,7 +66,16 @@ export const USER_SCRIPTS = [
 ] as const;
 
 /** Scripts of the root's package.json that are the workspace's: a project gets its own typecheck, lint and test. */
-export const REPOSITORY_SCRIPTS = ['build', 'prepare', 'typecheck', 'lint', 'test', 'test:e2e', 'bench', 'bench:profile'] as const;
+export const REPOSITORY_SCRIPTS = [
+  'build',
+  'prepare',
+  'typecheck',
+  'lint',
+  'test',
+  'test:e2e',
+  'bench',
+  'bench:profile',
+] as const;
 
 /** The project's dependencies, versions from the root's package.json (the example project's). */
 const DEPENDENCIES = ['zod'] as const;
@@ -96,11 +105,18 @@ const sorted = (record: Record<string, string>) =>
  * The project's package.json: the framework at the version this CLI was built with, this CLI, the
  * tools at the root's versions, the root's user scripts, and a `test` that runs each check.
  */
-export const packageJson = (name: string, root: RootPackage, cli: CliPackage, workflows: boolean): string => {
+export const packageJson = (
+  name: string,
+  root: RootPackage,
+  cli: CliPackage,
+  workflows: boolean,
+  nodeCode = false,
+): string => {
   const framework = cli.dependencies['agent-functions'];
   if (!framework) throw new Error(`${cli.name} ${cli.version} names no agent-functions dependency.`);
   const scripts: Record<string, string> = pick(root.scripts, USER_SCRIPTS, 'script');
-  scripts.typecheck = 'agent-functions generate --check && tsc';
+  // tsconfig.node.json: the Node side of the project (dev.config.ts and its stand-ins), beside the Worker's.
+  scripts.typecheck = `agent-functions generate --check && tsc${nodeCode ? ' && tsc -p tsconfig.node.json' : ''}`;
   scripts.lint = workflows ? 'biome check . && agent-functions lint workflows' : 'biome check .';
   scripts.test = 'npm run typecheck && npm run lint && vitest run';
   const pkg = {
@@ -272,7 +288,7 @@ export const newProject = (
     for (const [path, source] of starterFiles()) files.set(path, source);
   }
   const workflows = [...files.keys()].some((path) => path.startsWith('.github/workflows/'));
-  files.set('package.json', packageJson(name, template.rootPackage, cli, workflows));
+  files.set('package.json', packageJson(name, template.rootPackage, cli, workflows, files.has('tsconfig.node.json')));
   files.set('README.md', readme(name, examples));
   return new Map([...files].sort(([a], [b]) => a.localeCompare(b)));
 };

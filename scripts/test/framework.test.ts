@@ -1,9 +1,10 @@
-// The framework never names an example function, so deleting the examples (README "Removing the
-// examples") needs no edit anywhere else. The examples are the functions the README's Examples
-// table lists; their own files may name them: functions/, lib/, events/, generated/ (written from
-// functions/), their tests (test/functions/, test/lib/, test/node/examples/). So may
-// the files that are the user's to edit: worker.ts, wrangler.toml, .dev.vars.example, the README.
-// Everything else the framework ships is read: src/, scripts/, bench/, test/ and its configs.
+// The framework and its tools never name an example function or an example's setting, so deleting
+// the examples (README "Removing the examples") needs no edit anywhere else. The examples are the
+// functions the README's Examples table lists; the project's own files may name them (functions/,
+// events/, lib/, test/, dev.config.ts, dev/, worker.ts, wrangler.toml, .dev.vars.example, the
+// README), and so may the end-to-end test of the examples themselves. Everything of the workspace
+// packages is read (src/, scripts/, bench/, e2e/, CI and the configs), but what their builds
+// write (dist/: the CLI's copy of the example project is there by design).
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -13,7 +14,7 @@ const FRAMEWORK = [
   'src',
   'scripts',
   'bench',
-  'test',
+  'e2e',
   '.github',
   '.ci',
   'vitest.config.ts',
@@ -22,7 +23,12 @@ const FRAMEWORK = [
   'tsconfig.node.json',
   'biome.json',
 ];
-const EXAMPLES_OWN = ['test/functions/', 'test/lib/', 'test/node/examples/'];
+// The examples' own end-to-end test, and this guard, which must spell the names it refuses.
+const EXAMPLES_OWN = ['e2e/examples.test.ts', 'scripts/test/framework.test.ts'];
+const BUILT = /(^|\/)(dist|node_modules)\//;
+
+/** Settings only the examples read: the CLI and framework must not wire them. */
+const EXAMPLE_SETTINGS = ['STORE_API_URL', 'STORE_API_KEY', 'HANDOFF_CONTACT_ID', 'HANDOFF_CHANNEL'];
 
 /** The names in the first column of the README's Examples table. */
 const exampleNames = (readme: string): string[] => {
@@ -40,7 +46,7 @@ const frameworkFiles = (): string[] =>
     return readdirSync(full, { recursive: true, withFileTypes: true })
       .filter((entry) => entry.isFile())
       .map((entry) => join(entry.parentPath, entry.name).slice(PROJECT_ROOT.length).replace(/^\//, ''));
-  }).filter((file) => !EXAMPLES_OWN.some((own) => file.startsWith(own)));
+  }).filter((file) => !EXAMPLES_OWN.some((own) => file.startsWith(own)) && !BUILT.test(file));
 
 /** `line: name` for every line of `text` that names one of `names` as a whole word. */
 const mentionsIn = (text: string, names: readonly string[]): string[] => {
@@ -54,7 +60,7 @@ const mentionsIn = (text: string, names: readonly string[]): string[] => {
 
 describe("the framework's files", () => {
   const readme = readFileSync(join(PROJECT_ROOT, 'README.md'), 'utf8');
-  const names = exampleNames(readme);
+  const names = [...exampleNames(readme), ...EXAMPLE_SETTINGS];
 
   it('take the examples from the README, one per row of its Examples table', () => {
     const table = '## Examples\n\n| function |\n| --- |\n| `a_fn` | x |\n| `b_fn` | y |\n\n## Next\n| `c_fn` |';
@@ -71,7 +77,10 @@ describe("the framework's files", () => {
 
   it('name no example function, so the examples go without an edit there', () => {
     const files = frameworkFiles();
-    expect(files).toEqual(expect.arrayContaining(['src/worker.ts', 'vitest.config.ts', 'src/test/fixture.ts']));
+    expect(files).toEqual(
+      expect.arrayContaining(['src/worker.ts', 'scripts/dev/main.ts', 'vitest.config.ts', 'src/test/fixture.ts']),
+    );
+    expect(files.filter((file) => BUILT.test(file))).toEqual([]);
     expect(files.filter((file) => EXAMPLES_OWN.some((own) => file.startsWith(own)))).toEqual([]);
     const found = files.flatMap((file) =>
       mentionsIn(readFileSync(join(PROJECT_ROOT, file), 'utf8'), names).map((hit) => `${file}:${hit}`),

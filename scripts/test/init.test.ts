@@ -241,7 +241,8 @@ describe('agent-functions init: with the examples', () => {
     });
     for (const name of USER_SCRIPTS) expect(pkg.scripts[name], name).toBe(rootPackage.scripts[name]);
     expect(pkg.scripts).toMatchObject({
-      typecheck: 'agent-functions generate --check && tsc',
+      // The Worker's code, then the Node side (dev.config.ts and its stand-ins).
+      typecheck: 'agent-functions generate --check && tsc && tsc -p tsconfig.node.json',
       lint: 'biome check . && agent-functions lint workflows',
       test: 'npm run typecheck && npm run lint && vitest run',
     });
@@ -322,6 +323,7 @@ describe('agent-functions init --no-examples', () => {
   it('lints without a workflows step, as it has no workflows', () => {
     const pkg = JSON.parse(files.get('package.json') as string);
     expect(pkg.scripts.lint).toBe('biome check .');
+    expect(pkg.scripts.typecheck).toBe('agent-functions generate --check && tsc');
     expect(pkg.scripts.test).toBe('npm run typecheck && npm run lint && vitest run');
   });
 

@@ -9,8 +9,8 @@ import { runSecrets, type SecretsIo } from '../secrets/cli.ts';
 import { settingsOf } from '../secrets/settings.ts';
 
 const functions = [
-  { name: 'lookup_order', secrets: ['STORE_API_KEY'], vars: ['STORE_API_URL'] },
-  { name: 'notify_team', secrets: ['PLATFORM_API_KEY'], vars: ['PLATFORM_BASE_URL', 'HANDOFF_CONTACT_ID'] },
+  { name: 'lookup_order', secrets: ['SHOP_API_KEY'], vars: ['SHOP_API_URL'] },
+  { name: 'notify_team', secrets: ['PLATFORM_API_KEY'], vars: ['PLATFORM_BASE_URL', 'HELPDESK_CONTACT_ID'] },
   { name: 'quote_plan' },
 ];
 
@@ -67,11 +67,11 @@ describe('declared settings', () => {
   it('merges every function declaration with the Worker own FUNCTIONS_SECRET, sorted by name', () => {
     expect(settingsOf(functions).map((s) => `${s.name}:${s.kind}:${s.usedBy.join('+')}`)).toEqual([
       'FUNCTIONS_SECRET:secret:the Worker (every function key)',
-      'HANDOFF_CONTACT_ID:var:notify_team',
+      'HELPDESK_CONTACT_ID:var:notify_team',
       'PLATFORM_API_KEY:secret:notify_team',
       'PLATFORM_BASE_URL:var:notify_team',
-      'STORE_API_KEY:secret:lookup_order',
-      'STORE_API_URL:var:lookup_order',
+      'SHOP_API_KEY:secret:lookup_order',
+      'SHOP_API_URL:var:lookup_order',
     ]);
   });
 });
@@ -85,11 +85,11 @@ describe('npm run secrets -- list', () => {
         '| name | kind | needed by |',
         '| --- | --- | --- |',
         '| `FUNCTIONS_SECRET` | secret | the Worker (every function key) |',
-        '| `HANDOFF_CONTACT_ID` | var | `notify_team` |',
+        '| `HELPDESK_CONTACT_ID` | var | `notify_team` |',
         '| `PLATFORM_API_KEY` | secret | `notify_team` |',
         '| `PLATFORM_BASE_URL` | var | `notify_team` |',
-        '| `STORE_API_KEY` | secret | `lookup_order` |',
-        '| `STORE_API_URL` | var | `lookup_order` |',
+        '| `SHOP_API_KEY` | secret | `lookup_order` |',
+        '| `SHOP_API_URL` | var | `lookup_order` |',
         '',
       ].join('\n'),
     );
@@ -98,16 +98,16 @@ describe('npm run secrets -- list', () => {
 
 describe('npm run secrets -- check (before deploy)', () => {
   it('fails with one line per missing setting, naming who needs it and how to set it', async () => {
-    const result = await run(['check', '--env', 'staging'], { SECRETS_JSON: JSON.stringify({ STORE_API_KEY: 'sk' }) }, [
+    const result = await run(['check', '--env', 'staging'], { SECRETS_JSON: JSON.stringify({ SHOP_API_KEY: 'sk' }) }, [
       'FUNCTIONS_SECRET',
     ]);
     expect(result.code).toBe(1);
     expect(result.err.trim().split('\n')).toEqual([
       'Preflight of environment "staging" failed:',
-      'Missing HANDOFF_CONTACT_ID (var of notify_team): add it as a secret of the GitHub environment "staging" (the deploy puts it), or run npx wrangler secret put HANDOFF_CONTACT_ID --env staging.',
+      'Missing HELPDESK_CONTACT_ID (var of notify_team): add it as a secret of the GitHub environment "staging" (the deploy puts it), or run npx wrangler secret put HELPDESK_CONTACT_ID --env staging.',
       'Missing PLATFORM_API_KEY (secret of notify_team): add it as a secret of the GitHub environment "staging" (the deploy puts it), or run npx wrangler secret put PLATFORM_API_KEY --env staging.',
       'Missing PLATFORM_BASE_URL (var of notify_team): add it as a secret of the GitHub environment "staging" (the deploy puts it), or run npx wrangler secret put PLATFORM_BASE_URL --env staging.',
-      'Missing STORE_API_URL (var of lookup_order): add it as a secret of the GitHub environment "staging" (the deploy puts it), or run npx wrangler secret put STORE_API_URL --env staging.',
+      'Missing SHOP_API_URL (var of lookup_order): add it as a secret of the GitHub environment "staging" (the deploy puts it), or run npx wrangler secret put SHOP_API_URL --env staging.',
     ]);
     expect(result.calls[0]?.args).toEqual(['secret', 'list', '--format', 'json', '--env', 'staging']);
   });
@@ -117,7 +117,7 @@ describe('npm run secrets -- check (before deploy)', () => {
       ['check'],
       {
         PLATFORM_API_KEY: 'pk',
-        SECRETS_JSON: JSON.stringify({ STORE_API_KEY: 'sk', STORE_API_URL: 'https://s', HANDOFF_CONTACT_ID: 'c1' }),
+        SECRETS_JSON: JSON.stringify({ SHOP_API_KEY: 'sk', SHOP_API_URL: 'https://s', HELPDESK_CONTACT_ID: 'c1' }),
       },
       ['FUNCTIONS_SECRET', 'PLATFORM_BASE_URL'],
     );
@@ -138,23 +138,23 @@ describe('npm run secrets -- put', () => {
   it('puts every declared setting this run has in one wrangler secret bulk, printing names only', async () => {
     const secrets = {
       FUNCTIONS_SECRET: 'fs-value',
-      STORE_API_KEY: 'sk-value',
+      SHOP_API_KEY: 'sk-value',
       CLOUDFLARE_API_TOKEN: 'cf',
       github_token: 'gh',
     };
     const result = await run(['put', '--env', 'staging'], {
       SECRETS_JSON: JSON.stringify(secrets),
-      HANDOFF_CONTACT_ID: 'c1',
+      HELPDESK_CONTACT_ID: 'c1',
     });
     expect(result.code).toBe(0);
     expect(result.calls).toEqual([
       {
         args: ['secret', 'bulk', '--env', 'staging'],
-        input: JSON.stringify({ FUNCTIONS_SECRET: 'fs-value', HANDOFF_CONTACT_ID: 'c1', STORE_API_KEY: 'sk-value' }),
+        input: JSON.stringify({ FUNCTIONS_SECRET: 'fs-value', HELPDESK_CONTACT_ID: 'c1', SHOP_API_KEY: 'sk-value' }),
       },
     ]);
     expect(result.out).toBe(
-      'Put 3 secret(s) on environment "staging": FUNCTIONS_SECRET, HANDOFF_CONTACT_ID, STORE_API_KEY.\n',
+      'Put 3 secret(s) on environment "staging": FUNCTIONS_SECRET, HELPDESK_CONTACT_ID, SHOP_API_KEY.\n',
     );
     expect(result.out + result.err).not.toMatch(/fs-value|sk-value/);
   });
@@ -169,9 +169,9 @@ describe('the events endpoint settings', () => {
   };
   const everyFunctionSetting = JSON.stringify({
     FUNCTIONS_SECRET: 'f',
-    STORE_API_KEY: 's',
-    STORE_API_URL: 'https://s',
-    HANDOFF_CONTACT_ID: 'c',
+    SHOP_API_KEY: 's',
+    SHOP_API_URL: 'https://s',
+    HELPDESK_CONTACT_ID: 'c',
     PLATFORM_API_KEY: 'p',
     PLATFORM_BASE_URL: 'https://p',
   });
@@ -230,13 +230,13 @@ describe('npm run secrets -- check --local', () => {
     const file = join(dir, 'dev.vars');
     writeFileSync(
       file,
-      'FUNCTIONS_SECRET=x\nSTORE_API_KEY=\n# PLATFORM_API_KEY=p\nSTORE_API_URL=https://s\nHANDOFF_CONTACT_ID=c\nPLATFORM_BASE_URL=http://127.0.0.1:8788\n',
+      'FUNCTIONS_SECRET=x\nSHOP_API_KEY=\n# PLATFORM_API_KEY=p\nSHOP_API_URL=https://s\nHELPDESK_CONTACT_ID=c\nPLATFORM_BASE_URL=http://127.0.0.1:8788\n',
     );
     const result = await run(['check', '--local', '--dev-vars', file]);
     expect(result.code).toBe(1);
     expect(result.err.trim().split('\n')).toEqual([
       expect.stringMatching(/^Missing PLATFORM_API_KEY \(secret of notify_team\): add it to .*dev\.vars/),
-      expect.stringMatching(/^Missing STORE_API_KEY \(secret of lookup_order\)/),
+      expect.stringMatching(/^Missing SHOP_API_KEY \(secret of lookup_order\)/),
     ]);
   });
 

@@ -104,7 +104,7 @@ export const translateFunction = (
     const bad = names.find((setting) => typeof setting !== 'string' || !SETTING_NAME.test(setting));
     if (!Array.isArray(names) || bad !== undefined) {
       throw new DefinitionError(
-        `Function "${name}": ${field} must list environment variable names such as "STORE_API_KEY", not ${JSON.stringify(bad ?? names)}.`,
+        `Function "${name}": ${field} must list environment variable names such as "SHOP_API_KEY", not ${JSON.stringify(bad ?? names)}.`,
       );
     }
     return [...new Set(names)].sort();

@@ -22,7 +22,7 @@ const secretOf = (): string => {
 
 /**
  * The invocation key of `name` under the test environment's FUNCTIONS_SECRET.
- * @example await fetch(`${ORIGIN}/functions/quote_price?key=${await keyOf('quote_price')}`)
+ * @example await fetch(`${ORIGIN}/functions/lookup_order?key=${await keyOf('lookup_order')}`)
  */
 export const keyOf = (name: string, secret: string = secretOf()): Promise<string> => functionKey(secret, name);
 
@@ -61,7 +61,7 @@ const entry: FetchTarget = {
 /**
  * Calls a function through the project's own Worker (worker.ts), as the platform does: POST, JSON
  * body, the name's key in the url.
- * @example const response = await call('quote_price', { plan: 'growth', seats: 3 })
+ * @example const response = await call('lookup_order', { orderNumber: '1042' })
  */
 export const call: Caller['call'] = (name, args, init) => through(entry).call(name, args, init);
 
@@ -79,7 +79,7 @@ export interface WorkerEntry {
 /**
  * A caller through `worker` with `environment` instead of the test env: unset a setting by giving it
  * `undefined`. Work the call leaves to `waitUntil` is finished before the answer is returned.
- * @example await withEnv(worker, { ...env, HANDOFF_CONTACT_ID: undefined }).call('handoff_to_human', args)
+ * @example await withEnv(worker, { ...env, TEAM_CONTACT_ID: undefined }).call('notify_team', args)
  */
 export const withEnv = (worker: WorkerEntry, environment: Env): Caller =>
   through({

@@ -15,7 +15,7 @@ const order = {
   name: 'c_order',
   jsonSchema: schema({ number: { type: 'integer', minimum: 1 } }),
   annotations: readOnly,
-  secrets: ['STORE_API_KEY'],
+  secrets: ['SHOP_API_KEY'],
 };
 const search = { name: 'd_search', jsonSchema: schema({ query: { type: 'string' } }), annotations: readOnly };
 const quote = {

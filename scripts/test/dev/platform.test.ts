@@ -31,8 +31,9 @@ describe("npm run dev's local platform", () => {
     const response = await fetch(`${platform.emulator.url}/v1/contacts`, {
       headers: { 'x-api-key': platform.agencyKey },
     });
-    const contacts = (await response.json()) as { data: { id: string }[] };
-    expect(contacts.data.map((c) => c.id)).toEqual([platform.handoffContactId]);
+    // An empty account: what a project's functions need there, its dev.config.ts creates.
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as { data: unknown[] }).data).toEqual([]);
   });
 
   it('refuses a --platform-port that is taken, rather than using another', async () => {

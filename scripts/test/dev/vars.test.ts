@@ -4,12 +4,11 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { devVars } from '../../dev/vars.ts';
 
+// A project's stand-ins (its dev.config.ts) gave the Worker these.
 const SERVICES = {
   platformUrl: 'http://127.0.0.1:40001',
   platformApiKey: 'local-agency-key',
-  handoffContactId: 'ct_000001',
-  storeUrl: 'http://127.0.0.1:40002',
-  storeApiKey: 'store-key',
+  standIns: { TEAM_CONTACT_ID: 'ct_000001', SHOP_API_URL: 'http://127.0.0.1:40002', SHOP_API_KEY: 'shop-key' },
 };
 const STRONG = 'q3Jx9vT0bq8hV1dYl2mKc7pR5sWz4nA6';
 
@@ -21,15 +20,13 @@ const project = (files: Record<string, string>) => {
 };
 
 describe('the values of the local Worker under npm run dev', () => {
-  it('wires every example to the local platform and the store stand-in, and serves without a key, when no file says otherwise', () => {
+  it("wires the Worker to the local platform and the project's stand-ins, and serves without a key, when no file says otherwise", () => {
     const { vars, secret, notes, problems } = devVars(project({}), SERVICES);
     expect(vars).toEqual({
       AGENT_FUNCTIONS_MODE: 'development',
       PLATFORM_BASE_URL: SERVICES.platformUrl,
       PLATFORM_API_KEY: SERVICES.platformApiKey,
-      HANDOFF_CONTACT_ID: SERVICES.handoffContactId,
-      STORE_API_URL: SERVICES.storeUrl,
-      STORE_API_KEY: SERVICES.storeApiKey,
+      ...SERVICES.standIns,
       FUNCTIONS_SECRET: '',
     });
     expect(secret).toBeUndefined();
@@ -86,13 +83,14 @@ describe('the values of the local Worker under npm run dev', () => {
   });
 
   it('lets a value of .dev.vars win over its local stand-in, and says so without printing a key', () => {
-    const file = 'STORE_API_URL=https://shop.example.com/api\nSTORE_API_KEY=secret-store-key\n';
+    const file = 'SHOP_API_URL=https://shop.example.com/api\nSHOP_API_KEY=secret-shop-key\n';
     const { vars, notes } = devVars(project({ '.dev.vars': file }), SERVICES);
-    expect(vars).not.toHaveProperty('STORE_API_URL');
-    expect(vars).not.toHaveProperty('STORE_API_KEY');
+    expect(vars).not.toHaveProperty('SHOP_API_URL');
+    expect(vars).not.toHaveProperty('SHOP_API_KEY');
+    expect(vars).toHaveProperty('TEAM_CONTACT_ID', 'ct_000001');
     expect(notes).toEqual([
-      "STORE_API_URL comes from .dev.vars (https://shop.example.com/api), not from dev's local stand-in.",
-      "STORE_API_KEY comes from .dev.vars (***), not from dev's local stand-in.",
+      "SHOP_API_URL comes from .dev.vars (https://shop.example.com/api), not from dev's local stand-in.",
+      "SHOP_API_KEY comes from .dev.vars (***), not from dev's local stand-in.",
     ]);
   });
 });

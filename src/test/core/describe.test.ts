@@ -180,7 +180,7 @@ describe('declared secrets and vars', () => {
   it('refuses a name that is not an environment variable name', () => {
     expect(() => describeFunction('a_fn', defineFunction({ ...base, vars: ['store-url'] }))).toThrow(
       new DefinitionError(
-        'Function "a_fn": vars must list environment variable names such as "STORE_API_KEY", not "store-url".',
+        'Function "a_fn": vars must list environment variable names such as "SHOP_API_KEY", not "store-url".',
       ),
     );
   });

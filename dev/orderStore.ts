@@ -1,11 +1,12 @@
-// A local stand-in for the shop's order API, so the order-status example answers under `npm run
-// dev` without a real store (STORE_API_URL, STORE_API_KEY): GET /orders/{number} with
+// A local stand-in for the shop's order API, so get_order_status answers under `npm run dev`
+// without a real store (STORE_API_URL, STORE_API_KEY): GET /orders/{number} with
 // "Authorization: Bearer {key}", the shape that example assumes (change both together).
+// dev.config.ts starts it; it runs on Node, never in the Worker.
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-/** The orders the stand-in knows; the console and the README use the first one. */
+/** The orders the stand-in knows; the README's walk-through uses the first one. */
 export const SAMPLE_ORDERS = [
   {
     number: '10452',
@@ -32,9 +33,9 @@ export interface RunningStore {
 
 /**
  * Starts the stand-in on 127.0.0.1 (a free port unless one is given).
- * @example const store = await startStore(); // store.url, store.apiKey
+ * @example const store = await startOrderStore(); // store.url, store.apiKey
  */
-export const startStore = async (port = 0): Promise<RunningStore> => {
+export const startOrderStore = async (port = 0): Promise<RunningStore> => {
   const apiKey = randomBytes(18).toString('base64url');
   const server = createServer((request, response) => {
     const send = (status: number, body: unknown) => {
