@@ -1,4 +1,6 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'tsdown';
+import { writeTemplate } from './init/template.ts';
 
 // One output file per source file (unbundle), so each command still loads only its own modules.
 // The JavaScript comes from one build of every entry, so a module two entries share is written once
@@ -22,7 +24,19 @@ const library = {
 };
 
 export default defineConfig([
-  { ...common, entry: { bin: 'bin.ts', ...library }, dts: false, clean: true },
+  {
+    ...common,
+    entry: { bin: 'bin.ts', ...library },
+    dts: false,
+    clean: true,
+    // After the commands' build, dist/template/ gets the example project of the repository's root,
+    // which `agent-functions init` copies (init/template.ts says which root files are the project's).
+    hooks: {
+      'build:done': ({ options }) => {
+        writeTemplate(fileURLToPath(new URL('..', import.meta.url)), `${options.outDir}/template`);
+      },
+    },
+  },
   {
     ...common,
     entry: library,

@@ -130,6 +130,8 @@ export const packageJson = (
     devDependencies: sorted({
       'agent-functions-cli': cli.version,
       ...pick(root.devDependencies, DEV_DEPENDENCIES, 'devDependency'),
+      // Node's types, for the Node side's tsconfig.node.json.
+      ...(nodeCode ? pick(root.devDependencies, ['@types/node'], 'devDependency') : {}),
     }),
     allowScripts: root.allowScripts ?? {},
   };

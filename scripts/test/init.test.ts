@@ -230,6 +230,8 @@ describe('agent-functions init: with the examples', () => {
       '@biomejs/biome',
       '@cloudflare/vitest-plugin',
       '@cloudflare/workers-types',
+      // Node's types: the example project has Node code (dev.config.ts, dev/), checked by tsconfig.node.json.
+      '@types/node',
       'node',
       'typescript',
       'vitest',
