@@ -15,7 +15,6 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import { Writable } from 'node:stream';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { TYPES_ARGS } from '../generate.ts';
 import { STARTER_DESCRIPTION, STARTER_FUNCTION } from '../init/bare.ts';
@@ -38,27 +37,11 @@ import {
   writeTemplate,
 } from '../init/template.ts';
 import { functionTemplate, PLACEHOLDER_DESCRIPTION, testTemplate } from '../new/templates.ts';
+import { runMain } from './capture.ts';
 import { PROJECT_ROOT } from './repo.ts';
 
-/** A stream that keeps what is written, and is no terminal. */
-const capture = () => {
-  let text = '';
-  const stream = new Writable({
-    write(chunk, _encoding, done) {
-      text += String(chunk);
-      done();
-    },
-  });
-  return { stream: stream as unknown as NodeJS.WriteStream, text: () => text };
-};
-
 /** `agent-functions init <args>` in this process: its exit code and what it printed. */
-const cli = (...args: string[]) => {
-  const out = capture();
-  const err = capture();
-  const status = main(args, out.stream, err.stream);
-  return { status, stdout: out.text(), stderr: err.text() };
-};
+const cli = (...args: string[]) => runMain(main, args);
 
 /** Every file under `dir`, '/'-separated paths relative to it. */
 const filesUnder = (dir: string, prefix = ''): string[] =>

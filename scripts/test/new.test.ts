@@ -3,9 +3,9 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { eventRefusal, main, refusal, scaffold, scaffoldEvent } from '../new/main.ts';
+import { runMain } from './capture.ts';
 
 /** An empty project folder: functions/ and test/functions/. */
 const scratchProject = () => {
@@ -15,25 +15,8 @@ const scratchProject = () => {
   return dir;
 };
 
-/** A stream that keeps what is written, and is no terminal. */
-const capture = () => {
-  let text = '';
-  const stream = new Writable({
-    write(chunk, _encoding, done) {
-      text += String(chunk);
-      done();
-    },
-  });
-  return { stream: stream as unknown, text: () => text };
-};
-
 /** `agent-functions new <args>` in this process: its exit code and what it printed. */
-const cli = (...args: string[]) => {
-  const out = capture();
-  const err = capture();
-  const status = main(args, out.stream as typeof process.stdout, err.stream as typeof process.stderr);
-  return { status, stdout: out.text(), stderr: err.text() };
-};
+const cli = (...args: string[]) => runMain(main, args);
 
 let dir: string;
 beforeEach(() => {
