@@ -2,8 +2,11 @@
 // `<timestamp>.<raw body>` and nothing else, and function calls carry no unique id, so:
 // - a signature is checked whenever one is presented, and required on every call when the operator
 //   sets PLATFORM_SIGNATURE_REQUIRED=true; headers present but empty are a bad signature, not none;
-// - a signed request takes its arguments from the signed body only: arguments in the query string,
-//   which the signature does not cover, are refused;
+// - the signature covers the body only. A call whose arguments come from the query string (a GET,
+//   or a POST with no body) is vouched for by its key, not its signature: it is served like an
+//   unsigned call with the same key, unless the operator requires signatures, and then it is
+//   refused with a message that says why. A POST with a body takes its arguments from the body
+//   only, so its query string changes nothing;
 // - replays are bounded by the timestamp tolerance (5 minutes), as Stripe does. There is no
 //   seen-signature store: without a unique id it would refuse distinct legitimate calls (two
 //   conversations sending identical arguments in the same second, two signed GETs in one second).
@@ -13,8 +16,12 @@ import { KEY_QUERY } from './keys.ts';
 import { SIGNATURE_HEADER, TIMESTAMP_HEADER } from './platform/protocol/contract.ts';
 import { verifyWebhook } from './platform/protocol/signature.ts';
 
-/** Query parameters a signed request may carry beside its signed body: the function key only. */
-const UNSIGNED_QUERY_ALLOWED = new Set([KEY_QUERY]);
+/** Query parameters that are never arguments: the function key. */
+const NOT_ARGUMENTS = new Set([KEY_QUERY]);
+
+/** Whether the call's arguments come from its query string, which no signature covers. */
+const argumentsInQuery = (request: Request, url: URL, body: string): boolean =>
+  (request.method === 'GET' || body.trim() === '') && [...url.searchParams.keys()].some((k) => !NOT_ARGUMENTS.has(k));
 
 const NOT_FIXABLE =
   'This is a configuration problem, not something the customer can fix: tell them you cannot do this right now.';
@@ -27,8 +34,8 @@ export const signatureRequired = (env: Env): boolean =>
 
 /**
  * Applies the signature policy to a request whose body was read: verifies a presented signature,
- * refuses an unsigned call when signatures are required, and refuses query arguments beside a
- * signature (docs/platform-contract.md §4).
+ * and when the operator requires signatures refuses an unsigned call and arguments in the query
+ * string, which no signature covers (docs/platform-contract.md §4).
  * Undefined when there is nothing to verify, so the common call skips an await.
  * @example await checkSignature(request, url, env, body)
  */
@@ -50,25 +57,22 @@ export const checkSignature = (request: Request, url: URL, env: Env, body: strin
     if (required) throw refuse('This function only accepts signed requests, and this one is not signed.');
     return;
   }
-  return verifyPresented(secret, timestamp, signature, url, body);
+  if (required && argumentsInQuery(request, url, body)) {
+    throw refuse(
+      'The operator requires every call to be signed, and a signature covers the body only: send the arguments as a JSON body (POST), not in the query string.',
+    );
+  }
+  return verifyPresented(secret, timestamp, signature, body);
 };
 
 const verifyPresented = async (
   secret: string,
   timestamp: string | null,
   signature: string | null,
-  url: URL,
   body: string,
 ): Promise<void> => {
   const verdict = await verifyWebhook(secret, timestamp, signature, body);
   if (verdict !== 'ok') {
     throw refuse(`The request signature is ${verdict === 'stale' ? 'too old or in the future' : 'not valid'}.`);
-  }
-  for (const name of url.searchParams.keys()) {
-    if (!UNSIGNED_QUERY_ALLOWED.has(name)) {
-      throw refuse(
-        'The request is signed but carries arguments in the query string, which the signature does not cover.',
-      );
-    }
   }
 };

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineFunction } from '../../define.ts';
 import { SIGNATURE_TOLERANCE_SECONDS } from '../../platform/protocol/signature.ts';
-import { fixture } from '../fixture.ts';
+import { FIXTURE_FUNCTIONS, fixture } from '../fixture.ts';
 import { errorOf, keyOf, nowSeconds, ORIGIN, post, SIGNING_SECRET, signatureHeaders, workerOf } from './harness.ts';
 
 /** A body of the fixture's quote_plan no other test sends. */
@@ -111,17 +111,22 @@ describe('signed invocations (PLATFORM_SIGNING_SECRET set)', () => {
     expect((await other(request)).status).toBe(200);
   });
 
-  it('refuses a signed request whose query string carries arguments the signature does not cover', async () => {
+  it('serves a signed GET with its arguments in the query string, as an unsigned call with the same key', async () => {
+    // The signature covers the body only: the key, not the signature, vouches for the query.
     const response = await signedGet('quote_plan', 'plan=scale&seats=400');
-    expect(response.status).toBe(401);
-    expect((await errorOf(response)).message).toMatch(/query string, which the signature does not cover/);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ plan: 'scale', seats: 400 });
+  });
+
+  it("takes a signed POST's arguments from its signed body, whatever its query string adds", async () => {
     const body = freshBody();
     const url = new URL((await post('quote_plan', body)).url);
     url.searchParams.set('seats', '400');
     const rewritten = await fixture.fetch(
       new Request(url, { method: 'POST', headers: await signatureHeaders(body), body }),
     );
-    expect(rewritten.status).toBe(401);
+    expect(rewritten.status).toBe(200);
+    expect(await rewritten.json()).toMatchObject({ seats: 3 });
   });
 
   it('still needs the function key when the signature is good', async () => {
@@ -132,6 +137,21 @@ describe('signed invocations (PLATFORM_SIGNING_SECRET set)', () => {
     const response = await fixture.fetch(new Request(url, request));
     expect(response.status).toBe(401);
     expect((await errorOf(response)).code).toBe('unauthorized');
+  });
+
+  it('refuses query arguments when the operator requires signatures, saying why', async () => {
+    const required = workerOf({ quote_plan: FIXTURE_FUNCTIONS.quote_plan }, { PLATFORM_SIGNATURE_REQUIRED: 'true' });
+    const request = new Request(`${ORIGIN}/functions/quote_plan?plan=scale&seats=4&key=${await keyOf('quote_plan')}`, {
+      headers: await signatureHeaders(''),
+    });
+    const response = await required(request);
+    expect(response.status).toBe(401);
+    expect((await errorOf(response)).message).toMatch(
+      /requires every call to be signed, and a signature covers the body only: send the arguments as a JSON body/,
+    );
+    const body = freshBody();
+    const signedBody = await required(await post('quote_plan', body, await signatureHeaders(body)));
+    expect(signedBody.status).toBe(200);
   });
 
   it('accepts an unsigned request with the right key unless the operator requires signatures', async () => {
