@@ -13,7 +13,7 @@ import { normalizeOrigin } from '../url.ts';
 import type { EventsAccount } from './accounts.ts';
 import { deliveryIdOf, envelopeOf, type QueuedDelivery } from './delivery.ts';
 import type { EventsEnv as Env } from './env.ts';
-import { SecretsUnavailable, signingSecrets } from './secrets.ts';
+import { SecretsRevoked, SecretsUnavailable, signingSecrets } from './secrets.ts';
 
 /** How long a delivery's body may take to arrive: a slow sender cannot hold the endpoint open. */
 const BODY_DEADLINE_MS = 10_000;
@@ -51,10 +51,19 @@ const verified = async (
     return false;
   };
   try {
-    if (await matchesAny(await signingSecrets(env, account, eventsUrl))) return true;
+    const known = await signingSecrets(env, account, eventsUrl, { log });
+    if (await matchesAny(known.secrets)) return true;
     // A rotation this isolate has not seen yet: ask the platform (throttled), then check again.
-    return await matchesAny(await signingSecrets(env, account, eventsUrl, { refresh: true }));
+    const again = await signingSecrets(env, account, eventsUrl, { refresh: true, log });
+    if (await matchesAny(again.secrets)) return true;
+    // Neither answer came from the platform just now (the refresh was throttled): the signature may
+    // be a new secret's, so the platform is asked to deliver again rather than told it is forged.
+    if (!known.fresh && !again.fresh) {
+      return unavailable(log, new SecretsUnavailable('a signature no known secret made, and no refresh allowed yet'));
+    }
+    return false;
   } catch (error) {
+    if (error instanceof SecretsRevoked) return refuse(log, 'the platform holds no signing secret for this webhook');
     if (error instanceof SecretsUnavailable) return unavailable(log, error);
     throw error;
   }

@@ -1,9 +1,19 @@
 // The signing secrets a delivery may be signed with, read from the platform with the API key of the
 // account whose path it came to (GET /v1/webhooks, then the signing-secret of the webhook whose url
-// is that path) and cached in the isolate. Nothing to copy by hand: `npm run dev` and production work alike, and a
-// rotation reaches the Worker by itself (docs/events.md).
+// is that path) and cached in the isolate. Nothing to copy by hand: `npm run dev` and production
+// work alike, and a rotation reaches the Worker by itself (docs/events.md).
+//
+// What the platform answers decides what is kept (docs/platform-contract.md §7):
+// - it holds no secret (the secret or the webhook was deleted): the cache is dropped at once, and
+//   deliveries are refused (SecretsRevoked);
+// - it refuses the key: the cache is dropped at once, and deliveries get a retryable answer until
+//   the key works again (SecretsUnavailable): nothing can be verified;
+// - it cannot be reached: a secret read before keeps verifying, logged, for UNREACHABLE_GRACE_MS
+//   after the last good read at most.
 import type { Env } from '../env.ts';
+import type { Logger } from '../log.ts';
 import { createPlatformClient } from '../platform/client/client.ts';
+import { AuthenticationError, NotFoundError, PlanError } from '../platform/client/errors.ts';
 import { normalizeOrigin } from '../url.ts';
 import { accessOf, type EventsAccount } from './accounts.ts';
 
@@ -13,10 +23,19 @@ export const SECRET_CACHE_MS: number = 5 * 60_000;
 export const REFRESH_THROTTLE_MS = 30_000;
 /** How long a secret the platform no longer shows keeps verifying after a rotation was seen. */
 export const PREVIOUS_SECRET_GRACE_MS: number = 10 * 60_000;
+/** How long after its last good read a known secret keeps verifying while the platform cannot be reached. */
+export const UNREACHABLE_GRACE_MS: number = 15 * 60_000;
+/** Accounts and events urls remembered at once; the oldest is forgotten first. */
+export const SECRET_ENTRIES_MAX = 64;
 
-/** The secrets could not be read: not configured, no webhook registered, or the platform unreachable. */
+/** The secrets cannot be read (not configured, the key refused, the platform unreachable): nothing can be verified now. */
 export class SecretsUnavailable extends Error {
   override name = 'SecretsUnavailable';
+}
+
+/** The platform answered that the webhook has no signing secret (it, or the webhook, was deleted). */
+export class SecretsRevoked extends Error {
+  override name = 'SecretsRevoked';
 }
 
 interface Cached {
@@ -29,12 +48,26 @@ const cache = new Map<string, Cached>();
 const lastLookUp = new Map<string, number>();
 const inFlight = new Map<string, Promise<Cached>>();
 
+/** Sets `key` as the newest entry of `map`, forgetting the oldest beyond SECRET_ENTRIES_MAX. */
+const remember = <T>(map: Map<string, T>, key: string, value: T): void => {
+  map.delete(key);
+  map.set(key, value);
+  while (map.size > SECRET_ENTRIES_MAX) map.delete(map.keys().next().value as string);
+};
+
+const forget = (key: string): void => {
+  cache.delete(key);
+};
+
 /** Forgets every cached secret (tests). */
 export const forgetSigningSecrets = (): void => {
   cache.clear();
   lastLookUp.clear();
   inFlight.clear();
 };
+
+/** How many accounts' secrets the isolate holds (tests). */
+export const secretCacheEntries = (): number => Math.max(cache.size, lastLookUp.size);
 
 const usable = (entry: Cached, now: number): string[] => [
   ...entry.current,
@@ -63,13 +96,24 @@ const lookUp = async (
   let current: string[];
   try {
     const ours = (await platform.webhooks.list()).filter((webhook) => normalizeOrigin(webhook.url) === eventsUrl);
-    if (ours.length === 0) throw new SecretsUnavailable(`no webhook is registered for ${eventsUrl}: run npm run sync`);
-    current = (await Promise.all(ours.map((webhook) => platform.webhooks.signingSecret.get(webhook.id))))
-      .map((found) => found.secret)
-      .filter(Boolean);
+    if (ours.length === 0) throw new SecretsRevoked(`no webhook is registered for ${eventsUrl}`);
+    const found = await Promise.all(
+      ours.map((webhook) =>
+        platform.webhooks.signingSecret.get(webhook.id).catch((error: unknown) => {
+          // This webhook has no secret (deleted): it verifies nothing, the others still may.
+          if (error instanceof NotFoundError) return { secret: '' };
+          throw error;
+        }),
+      ),
+    );
+    current = found.map((answer) => answer.secret).filter(Boolean);
+    if (current.length === 0) throw new SecretsRevoked(`the webhook for ${eventsUrl} has no signing secret`);
   } catch (error) {
-    if (error instanceof SecretsUnavailable) throw error;
-    throw new SecretsUnavailable(`the platform did not give the signing secret (${(error as Error).name})`);
+    if (error instanceof SecretsRevoked) throw error;
+    if (error instanceof AuthenticationError || error instanceof PlanError) {
+      throw new SecretsRefused(`the platform refused the key of account "${account.name}" (${error.status})`);
+    }
+    throw new SecretsUnreachable(`the platform did not give the signing secret (${(error as Error).name})`);
   }
   const now = Date.now();
   const retired = (before?.current ?? [])
@@ -82,41 +126,80 @@ const lookUp = async (
   return { current, previous, fetchedAt: now };
 };
 
+/** The platform refused the account's key: what was known is dropped, and nothing can be verified. */
+class SecretsRefused extends SecretsUnavailable {
+  override name = 'SecretsRefused';
+}
+
+/** The platform could not be reached: what was known may still verify, for a bounded time. */
+class SecretsUnreachable extends SecretsUnavailable {
+  override name = 'SecretsUnreachable';
+}
+
+/** The secrets to verify with, and whether they were read from the platform just now. */
+export interface SigningSecrets {
+  secrets: string[];
+  /** True when the platform was asked for this answer: a signature none of them made is certainly bad. */
+  fresh: boolean;
+}
+
 /**
  * The secrets to verify a delivery to `account`'s `eventsUrl` with: cached, or read again when the
  * cache is old or `refresh` asks (a signature that matched none of them), at most once per
- * REFRESH_THROTTLE_MS.
- * @example for (const secret of await signingSecrets(env, account, 'https://fns.example.dev/events')) ...
+ * REFRESH_THROTTLE_MS; a delivery that comes while a read is under way waits for it. Throws
+ * SecretsRevoked when the platform holds no secret, SecretsUnavailable when none can be known.
+ * @example const { secrets } = await signingSecrets(env, account, 'https://fns.example.dev/events', { log })
  */
 export const signingSecrets = async (
   env: Env,
   account: EventsAccount,
   eventsUrl: string,
-  options: { refresh?: boolean } = {},
-): Promise<string[]> => {
+  options: { refresh?: boolean; log?: Logger } = {},
+): Promise<SigningSecrets> => {
   const access = accessOf(account, env);
   const key = `${account.name} ${access.ok ? access.baseUrl : ''} ${eventsUrl}`;
   const now = Date.now();
   const entry = cache.get(key);
-  const stale = !entry || now - entry.fetchedAt > SECRET_CACHE_MS || options.refresh;
-  if (!stale) return usable(entry, now);
-  if (now - (lastLookUp.get(key) ?? 0) < REFRESH_THROTTLE_MS) {
-    if (entry) return usable(entry, now);
-    throw new SecretsUnavailable('the last look-up of the signing secret failed moments ago');
-  }
+  const due = !entry || now - entry.fetchedAt > SECRET_CACHE_MS || options.refresh;
+  if (!due) return { secrets: usable(entry, now), fresh: false };
+  // A known secret outlives a platform that cannot be reached only this long after its last good read.
+  const stillKnown = (at: number) => entry && at - entry.fetchedAt <= SECRET_CACHE_MS + UNREACHABLE_GRACE_MS;
   let pending = inFlight.get(key);
   if (!pending) {
-    lastLookUp.set(key, now);
+    if (now - (lastLookUp.get(key) ?? Number.NEGATIVE_INFINITY) < REFRESH_THROTTLE_MS) {
+      if (entry && stillKnown(now)) return { secrets: usable(entry, now), fresh: false };
+      forget(key);
+      throw new SecretsUnavailable('the last look-up of the signing secret failed moments ago');
+    }
+    remember(lastLookUp, key, now);
     pending = lookUp(env, account, eventsUrl, entry).finally(() => inFlight.delete(key));
     inFlight.set(key, pending);
   }
   try {
     const fresh = await pending;
-    cache.set(key, fresh);
-    return usable(fresh, Date.now());
+    remember(cache, key, fresh);
+    return { secrets: usable(fresh, Date.now()), fresh: true };
   } catch (error) {
-    // The platform is unreachable: what was known still verifies; with nothing known, nothing can.
-    if (entry) return usable(entry, now);
+    const at = Date.now();
+    if (error instanceof SecretsRevoked) {
+      forget(key);
+      options.log?.warn('signing_secret_revoked', { account: account.name, reason: error.message });
+      throw error;
+    }
+    if (error instanceof SecretsRefused) {
+      forget(key);
+      options.log?.error('signing_secret_refused', { account: account.name, reason: error.message });
+      throw error;
+    }
+    if (error instanceof SecretsUnreachable && entry && stillKnown(at)) {
+      options.log?.warn('signing_secret_stale', {
+        account: account.name,
+        reason: error.message,
+        ageMs: at - entry.fetchedAt,
+      });
+      return { secrets: usable(entry, at), fresh: false };
+    }
+    forget(key);
     throw error;
   }
 };

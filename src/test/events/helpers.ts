@@ -40,29 +40,72 @@ export const eventsPlatform = (outbound: Outbound = mockOutbound()) => {
     },
   };
   const webhook = { id: 'wh_1', url: EVENTS_URL, events: ['appointment.booked', 'message.received'] };
-  let secret = 'whsec_first';
+  let secret: string | undefined = 'whsec_first';
+  let hasWebhook = true;
+  /** What the platform answers instead of the webhooks: a status (401 key refused, 503 down), or a wait first. */
+  let failure: number | undefined;
+  let delayMs = 0;
   let secretReads = 0;
+  let listReads = 0;
+  const answer = async (make: () => Response) => {
+    if (delayMs) await new Promise((resolve) => setTimeout(resolve, delayMs));
+    if (failure) return Response.json({ error: { code: 'failure', message: 'injected' } }, { status: failure });
+    return make();
+  };
   outbound
-    .on('GET', `${PLATFORM}/v1/webhooks`, () =>
-      Response.json({ data: [webhook, { id: 'wh_other', url: 'https://elsewhere.example.com/hook', events: [] }] }),
-    )
+    .on('GET', `${PLATFORM}/v1/webhooks`, () => {
+      listReads++;
+      return answer(() =>
+        Response.json({
+          data: [
+            ...(hasWebhook ? [webhook] : []),
+            { id: 'wh_other', url: 'https://elsewhere.example.com/hook', events: [] },
+          ],
+        }),
+      );
+    })
     .on('GET', `${PLATFORM}/v1/webhooks/wh_1/signing-secret`, () => {
       secretReads++;
-      return Response.json({ webhookId: 'wh_1', secret });
+      return answer(() =>
+        secret === undefined
+          ? Response.json({ error: { code: 'not_found', message: 'No signing secret.' } }, { status: 404 })
+          : Response.json({ webhookId: 'wh_1', secret }),
+      );
     });
   return {
     outbound,
     messages,
-    get secret() {
-      return secret;
+    /** The secret the platform signs with now ('' once deleted). */
+    get secret(): string {
+      return secret ?? '';
     },
     /** How often the Worker read the secret from the platform. */
     get secretReads() {
       return secretReads;
     },
+    /** How often the Worker listed the webhooks. */
+    get listReads() {
+      return listReads;
+    },
     /** POST .../signing-secret: from now on the platform signs with a new secret only. */
     rotate(next: string) {
       secret = next;
+    },
+    /** DELETE .../signing-secret: the webhook has no secret (its reads answer 404). */
+    deleteSecret() {
+      secret = undefined;
+    },
+    /** DELETE /v1/webhooks/wh_1: the list no longer holds it. */
+    deleteWebhook() {
+      hasWebhook = false;
+    },
+    /** Every webhook request answers this status (401: the key is refused; 503: the platform is down), or again normally. */
+    fail(status: number | undefined) {
+      failure = status;
+    },
+    /** Every webhook request waits this long first. */
+    slow(ms: number) {
+      delayMs = ms;
     },
   };
 };
