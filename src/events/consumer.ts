@@ -6,6 +6,7 @@
 import { FunctionError } from '../errors.ts';
 import { createLogger, type Logger } from '../log.ts';
 import { createPlatformClient, type PlatformClient } from '../platform/client/client.ts';
+import { PlatformError } from '../platform/client/errors.ts';
 import { platformFromEnv } from '../platform/client/fromEnv.ts';
 import { accessOf, type EventsAccount } from './accounts.ts';
 import { type AnyEventDefinition, DEFAULT_EVENT_TIMEOUT_MS, type EventContext } from './define.ts';
@@ -38,6 +39,13 @@ const settle = async (env: Env, key: string, outcome: 'complete' | 'release', lo
     log.warn('ledger_unavailable', { outcome, error: error instanceof Error ? error.name : typeof error });
   }
 };
+
+/**
+ * Whether failed work may still have had its effect: the platform client says so (a send with no
+ * clear answer), or the handler's time limit stopped it while it was under way.
+ */
+const mayHaveApplied = (error: unknown, signal: AbortSignal): boolean =>
+  (error instanceof PlatformError && error.ambiguous) || signal.aborted;
 
 /** Thrown by `once` while another run holds the same key; the delivery is retried later. */
 class KeyBusy extends Error {
@@ -97,7 +105,16 @@ const contextFor = (
       try {
         await work();
       } catch (error) {
-        await settle(env, scoped, 'release', log);
+        if (mayHaveApplied(error, signal)) {
+          // The work may have happened (a send the platform answered 5xx or never answered, or one
+          // the time limit cut off): keep the key, so a retry never does it twice, and say so.
+          await settle(env, scoped, 'complete', log);
+          log.error('once_ambiguous', {
+            key,
+            error: error instanceof Error ? error.name : typeof error,
+            hint: 'the work may or may not have happened; check it, it will not run again for this key',
+          });
+        } else await settle(env, scoped, 'release', log);
         throw error;
       }
       await settle(env, scoped, 'complete', log);

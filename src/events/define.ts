@@ -28,7 +28,9 @@ export interface EventContext {
   /**
    * Runs `work` once per `key` across every delivery, retry and isolate of this account's events
    * (within the dedup window); later calls with the same key return without running it. Use a
-   * business id as the key; each account of the accounts file has its own keys.
+   * business id as the key; each account of the accounts file has its own keys. When `work` throws,
+   * the key is freed only if nothing can have happened: a platform error marked `ambiguous`, or the
+   * time limit stopping `work`, keeps it (logged as `once_ambiguous`), so nothing is done twice.
    * @example await context.once(`confirmation:${appointment.id}`, () => platform.messages.send(message))
    */
   once(key: string, work: () => Promise<unknown>): Promise<'ran' | 'already-done'>;

@@ -27,13 +27,14 @@ export { EVENTS_URL };
 export const eventsPlatform = (outbound: Outbound = mockOutbound()) => {
   const platform = usePlatform(outbound);
   // The examples message contacts a real account would hold; the emulator holds them once asked.
-  outbound.on('POST', `${PLATFORM}/v1/messages`, async (request) => {
+  const applyMessage = async (request: Request) => {
     const { contactId } = (await request.clone().json()) as { contactId: string };
     if (!contactsOf(platform).some((contact) => contact.id === contactId)) {
       seedContact(platform, { id: contactId, name: 'Customer', phone: '+447700900000', channel: 'whatsapp' });
     }
     return platform.fetch(request);
-  });
+  };
+  outbound.on('POST', `${PLATFORM}/v1/messages`, applyMessage);
   const messages = {
     get messages() {
       return messagesOf(platform);
@@ -75,6 +76,8 @@ export const eventsPlatform = (outbound: Outbound = mockOutbound()) => {
   return {
     outbound,
     messages,
+    /** Applies a POST /v1/messages on the platform (the message is stored), whatever the test then answers. */
+    applyMessage,
     /** The secret the platform signs with now ('' once deleted). */
     get secret(): string {
       return secret ?? '';
