@@ -22,5 +22,8 @@ export default defineConfig({
   dts: { generator: 'oxc' },
   deps: { neverBundle: [/^cloudflare:/] },
   clean: true,
+  // No constant inlining across modules: it leaves bare imports (`import './define.js'`) that the
+  // Worker's bundler then warns about on every deploy; the Worker's own build minifies anyway.
+  inputOptions: { optimization: { inlineConst: false } },
   logLevel: 'warn',
 });

@@ -76,4 +76,9 @@ describe('wrangler.toml environments', () => {
     expect(production.observability).toMatchObject({ enabled: true });
     expect(staging.observability).toMatchObject({ enabled: true });
   });
+
+  it("keeps every call's ?key= out of Workers Logs in both: the request urls are stored without their query string", () => {
+    expect(production.observability).toMatchObject({ redact_query_string: true });
+    expect(staging.observability).toMatchObject({ redact_query_string: true });
+  });
 });
