@@ -37,6 +37,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ main: Ma
     summary: 'start the local platform, or play the agent against it',
     load: () => import('./platform/cli.ts'),
   },
+  mcp: {
+    summary: "list or revoke the OAuth clients of the deployed Worker's /mcp",
+    load: () => import('./mcp/main.ts'),
+  },
   lint: { summary: "the project's checks beside biome (workflows)", load: () => import('./lint/main.ts') },
 };
 

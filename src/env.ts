@@ -10,6 +10,10 @@ export interface FrameworkEnv {
   MCP_OWNER_SECRET?: string;
   /** Comma-separated browser origins allowed to call `/mcp` besides the Worker's own (a var). */
   MCP_ALLOWED_ORIGINS?: string;
+  /** "on": `/mcp` also takes the static token mcpKey(FUNCTIONS_SECRET), for clients that only send a header (a var; off by default). */
+  MCP_STATIC_TOKEN?: string;
+  /** Counts OAuth client registrations and owner-secret attempts per client address (wrangler.toml [[ratelimits]]). */
+  OAUTH_RATE_LIMIT?: RateLimit;
   /** When set, a request carrying the platform's signature headers must verify (src/signed.ts). */
   PLATFORM_SIGNING_SECRET?: string;
   /** "true": every call must be signed with PLATFORM_SIGNING_SECRET (src/signed.ts, docs/security.md). */

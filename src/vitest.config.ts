@@ -12,7 +12,9 @@ export default defineConfig({
           FUNCTIONS_SECRET: 'test-functions-secret',
           PLATFORM_SIGNING_SECRET: 'test-signing-secret',
           // The passphrase of the MCP consent page (test/mcp/oauth.test.ts).
-          MCP_OWNER_SECRET: 'test-owner-secret',
+          MCP_OWNER_SECRET: 'owner-7Qv2Lx9Pz4Rk8Wn3Jt6Yb1Ms',
+          // The static MCP token is opt-in; the SDK client tests use it (test/mcp/trust.test.ts checks it is off otherwise).
+          MCP_STATIC_TOKEN: 'on',
         },
       },
     }),

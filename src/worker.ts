@@ -16,4 +16,5 @@ export {
   PLACEHOLDER_DESCRIPTION,
 } from './schema/describe.ts';
 export type { JsonSchema } from './schema/parameters.ts';
+export { MIN_SECRET_LENGTH, weakSecretProblem } from './secretStrength.ts';
 export { functionUrl, normalizeOrigin } from './url.ts';

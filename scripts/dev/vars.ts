@@ -8,8 +8,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseEnv } from 'node:util';
+import { weakSecretProblem } from 'agent-functions/worker';
 import { ACCOUNTS_FILE, eventsAccountsOf, loadAccountsConfig } from '../sync/accounts.ts';
-import { weakSecretProblem } from '../weakSecret.ts';
 
 /** What dev runs itself: the local platform, and the settings of the project's stand-ins (dev.config.ts). */
 export interface LocalServices {

@@ -61,6 +61,7 @@ export const USER_SCRIPTS = [
   'openapi',
   'generate',
   'platform',
+  'mcp',
   'format',
   'test:watch',
 ] as const;

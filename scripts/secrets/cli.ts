@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { parseArgs, parseEnv } from 'node:util';
+import { weakSecretProblem } from 'agent-functions/worker';
 import { eventTypes } from '../generate.ts';
 import { projectRoot } from '../project.ts';
 import {
@@ -16,7 +17,15 @@ import {
 } from '../sync/accounts.ts';
 import { readManifest, type ServedFunction } from '../sync/manifest.ts';
 import { envFlags, environmentOf, runWrangler, wranglerError } from '../wrangler.ts';
-import { eventsSettings, missingLines, type Setting, settingsOf, settingsTable } from './settings.ts';
+import {
+  eventsSettings,
+  GUARDING_SECRETS,
+  missingLines,
+  oauthSettings,
+  type Setting,
+  settingsOf,
+  settingsTable,
+} from './settings.ts';
 
 export const HELP = `Usage: npm run secrets -- <command> [options]
 
@@ -59,14 +68,18 @@ export interface SecretsIo {
   config?: AccountsConfig;
 }
 
-/** Names of wrangler.toml [vars] of an environment, read as wrangler reads them. */
-const tomlVars = async (root: string, env: string | undefined): Promise<string[]> => {
+/** Names of wrangler.toml [vars] and KV bindings of an environment, read as wrangler reads them. */
+const tomlNames = async (root: string, env: string | undefined): Promise<{ vars: string[]; kv: string[] }> => {
+  if (!existsSync(join(root, 'wrangler.toml'))) return { vars: [], kv: [] };
   const { unstable_readConfig } = await import('wrangler');
   const config = unstable_readConfig(
     { config: join(root, 'wrangler.toml'), ...(env ? { env } : {}) },
     { hideWarnings: true },
   );
-  return Object.keys(config.vars ?? {});
+  return {
+    vars: Object.keys(config.vars ?? {}),
+    kv: (config.kv_namespaces ?? []).map((namespace: { binding: string }) => namespace.binding),
+  };
 };
 
 /** Declared values this run has: its environment, then GitHub's toJSON(secrets). */
@@ -133,10 +146,15 @@ export const runSecrets = async (argv: string[], io: SecretsIo): Promise<number>
   const envArgs = envFlags(env);
   const target = env ? `environment "${env}"` : 'production (the top level of wrangler.toml)';
 
+  const toml = await tomlNames(root, env);
   let framework: Setting[];
   try {
     const config = io.config ?? loadAccountsConfig(accountsFileFor(root, env));
-    framework = eventsSettings(io.eventTypes ?? eventTypes(join(root, 'events')), eventsAccountsOf(config));
+    framework = [
+      ...eventsSettings(io.eventTypes ?? eventTypes(join(root, 'events')), eventsAccountsOf(config)),
+      // Locally /mcp is open, with no consent page: nothing to check there.
+      ...(values.local ? [] : oauthSettings(toml.kv)),
+    ];
   } catch (error) {
     if (error instanceof ConfigError) return fail([error.message]);
     throw error;
@@ -149,7 +167,7 @@ export const runSecrets = async (argv: string[], io: SecretsIo): Promise<number>
     io.stdout.write(`${settingsTable(settings)}\n`);
     return 0;
   }
-  const vars = await tomlVars(root, env);
+  const { vars } = toml;
 
   if (command === 'check' && values.local) {
     const file = resolve(root, (values['dev-vars'] as string | undefined) ?? '.dev.vars');
@@ -171,6 +189,13 @@ export const runSecrets = async (argv: string[], io: SecretsIo): Promise<number>
   } catch (error) {
     return fail([(error as Error).message]);
   }
+  // A guessable FUNCTIONS_SECRET opens every function, a guessable MCP_OWNER_SECRET approves any client.
+  const weak = GUARDING_SECRETS.flatMap((name) => {
+    const value = given[name];
+    const problem = value === undefined ? undefined : weakSecretProblem(value, 'this run', name);
+    return problem ? [problem] : [];
+  });
+  if (weak.length > 0) return fail(weak);
   if (command === 'check') {
     const listed = await wrangler(['secret', 'list', '--format', 'json', ...envArgs], { cwd: root });
     let onWorker: string[] = [];

@@ -36,6 +36,19 @@ export const eventsSettings = (types: readonly string[], accounts: readonly Even
       });
 
 /**
+ * What /mcp's OAuth needs when the Worker binds OAUTH_KV: the owner secret its consent page asks
+ * for (the Worker refuses to approve or register any client while it is unset or weak).
+ * @example oauthSettings(['OAUTH_KV']) // [{ name: 'MCP_OWNER_SECRET', kind: 'secret', ... }]
+ */
+export const oauthSettings = (kvBindings: readonly string[]): Setting[] =>
+  kvBindings.includes('OAUTH_KV')
+    ? [{ name: 'MCP_OWNER_SECRET', kind: 'secret', usedBy: ['the MCP consent page (OAUTH_KV is bound)'] }]
+    : [];
+
+/** The secrets whose strength is checked wherever their value is known: each guards every function or every client. */
+export const GUARDING_SECRETS: readonly string[] = ['FUNCTIONS_SECRET', 'MCP_OWNER_SECRET'];
+
+/**
  * Every setting, sorted by name; a name declared as a secret anywhere is a secret. `framework`
  * adds what the Worker itself needs beyond FUNCTIONS_SECRET (eventsSettings).
  * @example settingsOf([{ name: 'lookup_warranty', secrets: ['WARRANTY_API_KEY'], vars: [] }])

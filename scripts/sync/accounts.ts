@@ -13,8 +13,8 @@ import {
   type KeyPlacement,
   type PlatformClient,
 } from 'agent-functions/platform';
+import { weakSecretProblem } from 'agent-functions/worker';
 import { z } from 'zod';
-import { weakSecretProblem } from '../weakSecret.ts';
 import type { FunctionsApi } from './apply.ts';
 
 /** The accounts file at the project's root. */

@@ -86,6 +86,7 @@ describe('npm run secrets -- list', () => {
         '| --- | --- | --- |',
         '| `FUNCTIONS_SECRET` | secret | the Worker (every function key) |',
         '| `HELPDESK_CONTACT_ID` | var | `notify_team` |',
+        '| `MCP_OWNER_SECRET` | secret | the MCP consent page (OAUTH_KV is bound) |',
         '| `PLATFORM_API_KEY` | secret | `notify_team` |',
         '| `PLATFORM_BASE_URL` | var | `notify_team` |',
         '| `SHOP_API_KEY` | secret | `lookup_order` |',
@@ -105,6 +106,7 @@ describe('npm run secrets -- check (before deploy)', () => {
     expect(result.err.trim().split('\n')).toEqual([
       'Preflight of environment "staging" failed:',
       'Missing HELPDESK_CONTACT_ID (var of notify_team): add it as a secret of the GitHub environment "staging" (the deploy puts it), or run npx wrangler secret put HELPDESK_CONTACT_ID --env staging.',
+      'Missing MCP_OWNER_SECRET (secret of the MCP consent page (OAUTH_KV is bound)): add it as a secret of the GitHub environment "staging" (the deploy puts it), or run npx wrangler secret put MCP_OWNER_SECRET --env staging.',
       'Missing PLATFORM_API_KEY (secret of notify_team): add it as a secret of the GitHub environment "staging" (the deploy puts it), or run npx wrangler secret put PLATFORM_API_KEY --env staging.',
       'Missing PLATFORM_BASE_URL (var of notify_team): add it as a secret of the GitHub environment "staging" (the deploy puts it), or run npx wrangler secret put PLATFORM_BASE_URL --env staging.',
       'Missing SHOP_API_URL (var of lookup_order): add it as a secret of the GitHub environment "staging" (the deploy puts it), or run npx wrangler secret put SHOP_API_URL --env staging.',
@@ -119,10 +121,10 @@ describe('npm run secrets -- check (before deploy)', () => {
         PLATFORM_API_KEY: 'pk',
         SECRETS_JSON: JSON.stringify({ SHOP_API_KEY: 'sk', SHOP_API_URL: 'https://s', HELPDESK_CONTACT_ID: 'c1' }),
       },
-      ['FUNCTIONS_SECRET', 'PLATFORM_BASE_URL'],
+      ['FUNCTIONS_SECRET', 'MCP_OWNER_SECRET', 'PLATFORM_BASE_URL'],
     );
     expect(result).toMatchObject({ code: 0, err: '' });
-    expect(result.out).toContain('Preflight of production (the top level of wrangler.toml): all 6 settings are set');
+    expect(result.out).toContain('Preflight of production (the top level of wrangler.toml): all 7 settings are set');
     expect(result.calls[0]?.args).toEqual(['secret', 'list', '--format', 'json', '--env=']);
   });
 
@@ -137,7 +139,7 @@ describe('npm run secrets -- check (before deploy)', () => {
 describe('npm run secrets -- put', () => {
   it('puts every declared setting this run has in one wrangler secret bulk, printing names only', async () => {
     const secrets = {
-      FUNCTIONS_SECRET: 'fs-value',
+      FUNCTIONS_SECRET: 'fs-Q3jx9vT0bq8hV1dYl2mKc7pR',
       SHOP_API_KEY: 'sk-value',
       CLOUDFLARE_API_TOKEN: 'cf',
       github_token: 'gh',
@@ -150,13 +152,17 @@ describe('npm run secrets -- put', () => {
     expect(result.calls).toEqual([
       {
         args: ['secret', 'bulk', '--env', 'staging'],
-        input: JSON.stringify({ FUNCTIONS_SECRET: 'fs-value', HELPDESK_CONTACT_ID: 'c1', SHOP_API_KEY: 'sk-value' }),
+        input: JSON.stringify({
+          FUNCTIONS_SECRET: 'fs-Q3jx9vT0bq8hV1dYl2mKc7pR',
+          HELPDESK_CONTACT_ID: 'c1',
+          SHOP_API_KEY: 'sk-value',
+        }),
       },
     ]);
     expect(result.out).toBe(
       'Put 3 secret(s) on environment "staging": FUNCTIONS_SECRET, HELPDESK_CONTACT_ID, SHOP_API_KEY.\n',
     );
-    expect(result.out + result.err).not.toMatch(/fs-value|sk-value/);
+    expect(result.out + result.err).not.toMatch(/fs-Q3jx|sk-value/);
   });
 });
 
@@ -168,7 +174,8 @@ describe('the events endpoint settings', () => {
     ],
   };
   const everyFunctionSetting = JSON.stringify({
-    FUNCTIONS_SECRET: 'f',
+    FUNCTIONS_SECRET: 'fs-Q3jx9vT0bq8hV1dYl2mKc7pR',
+    MCP_OWNER_SECRET: 'owner-W7n2Lq9Xk4Tz8Vb3Mr6Yc1Hs',
     SHOP_API_KEY: 's',
     SHOP_API_URL: 'https://s',
     HELPDESK_CONTACT_ID: 'c',
@@ -221,6 +228,25 @@ describe('the events endpoint settings', () => {
     const broken = await run(['list', '--env', 'staging'], {}, [], events);
     expect(broken.code).toBe(1);
     expect(broken.err).toContain('platform.accounts.staging.json is not a valid accounts file');
+  });
+});
+
+describe('the MCP owner secret', () => {
+  it('is required when the Worker binds OAUTH_KV, and refused when weak, like FUNCTIONS_SECRET', async () => {
+    const missing = await run(['check'], {
+      SECRETS_JSON: JSON.stringify({ FUNCTIONS_SECRET: 'fs-Q3jx9vT0bq8hV1dYl2mKc7pR' }),
+    });
+    expect(missing.err).toContain('Missing MCP_OWNER_SECRET (secret of the MCP consent page (OAUTH_KV is bound))');
+    for (const [name, value] of [
+      ['MCP_OWNER_SECRET', 'hunter2'],
+      ['MCP_OWNER_SECRET', 'change-me-change-me-change-me'],
+      ['FUNCTIONS_SECRET', 'short'],
+    ] as const) {
+      const weak = await run(['put'], { [name]: value });
+      expect(weak.code, `${name}=${value}`).toBe(1);
+      expect(weak.err).toMatch(new RegExp(`^${name} in this run is (too short|a placeholder)`));
+      expect(weak.calls).toEqual([]);
+    }
   });
 });
 

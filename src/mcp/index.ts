@@ -1,18 +1,24 @@
 // The MCP module a Worker opts in to (createWorker({ functions, mcp: () => import('agent-functions/mcp') })):
-// `/mcp` serves every function as a tool; in production it needs a token, either the static one
-// derived from FUNCTIONS_SECRET or an OAuth 2.1 access token; under local development it is open.
+// `/mcp` serves every function as a tool; in production it needs an OAuth 2.1 access token, or
+// the static one derived from FUNCTIONS_SECRET when the operator turns it on (MCP_STATIC_TOKEN =
+// "on"); under local development it is open. The platform's signature policy does not apply here:
+// MCP calls come from the operator's own tools (docs/platform-contract.md §8).
 import { type Env, isDevelopment } from '../env.ts';
 import { FunctionError } from '../errors.ts';
 import type { PlatformFactory } from '../invoke.ts';
 import { isMcpKey } from '../keys.ts';
 import type { Registry } from '../registry.ts';
 import { errorResponse, newRequestId } from '../respond.ts';
-import { oauthProvider } from './oauth.ts';
+import { checkRegistration } from './limits.ts';
+import { OAUTH_PATHS, oauthProvider } from './oauth.ts';
 import { checkOrigin } from './origin.ts';
 import { type McpFunctions, serveMcp } from './server.ts';
 
 const bearer = (request: Request): string | undefined =>
   /^Bearer\s+(\S+)$/i.exec(request.headers.get('authorization') ?? '')?.[1];
+
+/** Whether the operator turned the static MCP token on (off by default: it opens every function and is revoked only by rotating FUNCTIONS_SECRET). */
+const staticTokenOn = (env: Env): boolean => env.MCP_STATIC_TOKEN?.trim().toLowerCase() === 'on';
 
 const refuse = (status: number, code: string, message: string, headers?: Record<string, string>): never => {
   throw new FunctionError(status, code, message, headers ? { headers } : {});
@@ -30,20 +36,28 @@ const route = async (functions: McpFunctions, request: Request, env: Env, ctx: E
   const secret = env.FUNCTIONS_SECRET;
   if (!secret) return refuse(503, 'not_configured', 'The MCP server is not configured: FUNCTIONS_SECRET is unset.');
   const token = bearer(request);
-  if (isEndpoint && token && (await isMcpKey(secret, token))) return serveMcp(functions, request, env, ctx);
+  if (isEndpoint && token && staticTokenOn(env) && (await isMcpKey(secret, token))) {
+    return serveMcp(functions, request, env, ctx);
+  }
   if (!env.OAUTH_KV) {
     return isEndpoint
       ? refuse(
           401,
           'unauthorized',
-          'The MCP server needs "Authorization: Bearer <MCP token>" (mcpKey(FUNCTIONS_SECRET) from agent-functions/worker).',
+          'The MCP server needs "Authorization: Bearer <MCP token>": bind OAUTH_KV for OAuth, or turn the static token on (MCP_STATIC_TOKEN = "on").',
           {
             'www-authenticate': 'Bearer',
           },
         )
       : refuse(404, 'not_found', 'OAuth is not configured here: bind the OAUTH_KV namespace (docs/mcp.md).');
   }
-  return oauthProvider(url.origin, (req, e, c) => serveMcp(functions, req, e, c)).fetch(request, env, ctx);
+  let forProvider = request;
+  if (url.pathname === OAUTH_PATHS.register && request.method === 'POST') {
+    const checked = await checkRegistration(request, env);
+    if (checked instanceof Response) return checked;
+    forProvider = checked;
+  }
+  return oauthProvider(url.origin, (req, e, c) => serveMcp(functions, req, e, c)).fetch(forProvider, env, ctx);
 };
 
 /**

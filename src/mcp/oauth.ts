@@ -1,10 +1,15 @@
 // OAuth 2.1 for `/mcp` as the MCP authorization spec describes it, by workers-oauth-provider:
 // protected resource metadata, authorization server metadata, dynamic client registration,
 // authorization code with PKCE, tokens in the OAUTH_KV namespace. The Worker is both the
-// authorization server and its one resource; the owner approves clients on the consent page.
-import { OAuthProvider } from '@cloudflare/workers-oauth-provider';
+// authorization server and its one resource; the owner approves clients on the consent page, and
+// lists or revokes them (clients.ts). A token opens /mcp only while its grant was approved under
+// the Worker's current secrets (grants.ts).
+import { type OAuthHelpers, OAuthProvider } from '@cloudflare/workers-oauth-provider';
 import type { Env } from '../env.ts';
-import { AUTHORIZE_PATH, consent } from './consent.ts';
+import { CLIENTS_PATH, clients } from './clients.ts';
+import { AUTHORIZE_PATH, consent, SCOPES } from './consent.ts';
+import { isCurrentGrant } from './grants.ts';
+import { boundedMetadata } from './limits.ts';
 
 type Fetch = (request: Request, env: Env, ctx: ExecutionContext) => Promise<Response>;
 
@@ -15,8 +20,24 @@ export const OAUTH_PATHS: { authorize: string; token: string; register: string }
   register: '/oauth/register',
 };
 
-/** The one scope: calling the functions. */
-export const MCP_SCOPE = 'functions';
+/** How long a registered client that never finishes a grant is kept; one in use is renewed by its refreshes. */
+export const CLIENT_REGISTRATION_TTL_SECONDS: number = 7 * 24 * 3600;
+
+/** The answer to a token whose grant predates a rotation of the Worker's secrets. */
+const staleGrant = (origin: string) =>
+  Response.json(
+    {
+      error: 'invalid_token',
+      error_description: "This access was approved before the server's secrets were rotated: authorize again.",
+    },
+    {
+      status: 401,
+      headers: {
+        'www-authenticate': `Bearer error="invalid_token", resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"`,
+        'cache-control': 'no-store',
+      },
+    },
+  );
 
 // The resource is the endpoint's own https url, known from the first request; one provider per origin.
 const providers = new Map<string, OAuthProvider<Env>>();
@@ -31,18 +52,29 @@ export const oauthProvider = (origin: string, serve: Fetch): OAuthProvider<Env> 
     if (providers.size >= 8) providers.clear();
     provider = new OAuthProvider<Env>({
       apiRoute: '/mcp',
-      apiHandler: { fetch: (request, env, ctx) => serve(request, env, ctx) },
+      apiHandler: {
+        fetch: async (request, env, ctx) => {
+          const { props } = ctx as ExecutionContext & { props?: unknown };
+          return (await isCurrentGrant(props, env)) ? serve(request, env, ctx) : staleGrant(origin);
+        },
+      },
       defaultHandler: {
         fetch: (request, env) => {
-          if (new URL(request.url).pathname === AUTHORIZE_PATH)
-            return consent(request, env as Parameters<typeof consent>[1]);
+          const { pathname } = new URL(request.url);
+          const helpers = env as Env & { OAUTH_PROVIDER: OAuthHelpers };
+          if (pathname === AUTHORIZE_PATH) return consent(request, helpers);
+          if (pathname === CLIENTS_PATH || pathname.startsWith(`${CLIENTS_PATH}/`)) {
+            return clients(request, helpers, helpers.OAUTH_PROVIDER);
+          }
           return Response.json({ error: { code: 'not_found', message: 'No OAuth endpoint here.' } }, { status: 404 });
         },
       },
       authorizeEndpoint: OAUTH_PATHS.authorize,
       tokenEndpoint: OAUTH_PATHS.token,
       clientRegistrationEndpoint: OAUTH_PATHS.register,
-      scopesSupported: [MCP_SCOPE],
+      clientRegistrationTTL: CLIENT_REGISTRATION_TTL_SECONDS,
+      clientRegistrationCallback: boundedMetadata,
+      scopesSupported: Object.keys(SCOPES),
       resourceMetadata: {
         resource: `${origin}/mcp`,
         authorization_servers: [origin],

@@ -17,14 +17,17 @@ const worker = createWorker({
   mcp: () => import('../mcp/index.ts'),
 });
 
-/** The fixture Worker with the test env, as the real entry has it. */
-export const fixture = {
+/** The fixture Worker with the test env and `overrides` over it (a setting unset by giving it `undefined`). */
+export const fixtureWith = (overrides: Partial<Env> & Record<string, unknown> = {}) => ({
   fetch: async (request: Request): Promise<Response> => {
     const ctx = createExecutionContext();
-    const response = await worker.fetch(request, env as Env, ctx);
+    const response = await worker.fetch(request, { ...(env as Env), ...overrides }, ctx);
     await waitOnExecutionContext(ctx);
     return response;
   },
-};
+});
+
+/** The fixture Worker with the test env, as the real entry has it. */
+export const fixture = fixtureWith();
 
 export const { send, call } = through(fixture);

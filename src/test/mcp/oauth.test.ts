@@ -11,7 +11,7 @@ import { connect, loadMcp, MCP_IMPORT_TIMEOUT_MS } from './helpers.ts';
 
 const REDIRECT = 'http://127.0.0.1:33418/callback';
 const RESOURCE = `${ORIGIN}/mcp`;
-const OWNER_SECRET = 'test-owner-secret';
+const OWNER_SECRET = 'owner-7Qv2Lx9Pz4Rk8Wn3Jt6Yb1Ms';
 
 const initialize = {
   jsonrpc: '2.0',
