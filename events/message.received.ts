@@ -4,7 +4,8 @@ import { consentOf, recordConsent } from '../lib/optOuts.ts';
 
 // A customer who writes "STOP" is never messaged again by this project (lib/optOuts.ts keeps the
 // list; sendToCustomer checks it); "START" opts them back in. The payload shape is our assumption
-// (docs/platform-contract.md §7: the spec shows none); unknown fields pass.
+// (docs/platform-contract.md §7: the spec shows none); unknown fields pass. Consent is the
+// account's own: the same contact id in another account is another customer.
 export default defineEvent({
   type: 'message.received',
   payload: z.looseObject({
@@ -15,11 +16,11 @@ export default defineEvent({
       }),
     }),
   }),
-  handler: async ({ data }, { env, log }) => {
+  handler: async ({ data }, { env, log, account }) => {
     const consent = consentOf(data.message.text);
     if (!consent) return;
     // Setting a flag is idempotent: a repeated delivery writes the same thing again.
-    await recordConsent(env, data.message.contactId, consent === 'stop');
+    await recordConsent(env, account, data.message.contactId, consent === 'stop');
     log.info(consent === 'stop' ? 'customer_opted_out' : 'customer_opted_in');
   },
 });

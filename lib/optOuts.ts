@@ -1,4 +1,4 @@
-// Customers who wrote "STOP": one Durable Object per platform contact remembers it, and every
+// Customers who wrote "STOP": one Durable Object per customer of each platform account remembers it, and every
 // message to a customer goes through `sendToCustomer`, which refuses to write to them again.
 import { DurableObject } from 'cloudflare:workers';
 import type { Env } from 'agent-functions';
@@ -17,38 +17,61 @@ export const consentOf = (text: string): 'stop' | 'start' | undefined => {
   return STOP_WORDS.has(word) ? 'stop' : START_WORDS.has(word) ? 'start' : undefined;
 };
 
-/** Whether one contact opted out (wrangler.toml binds it as OPT_OUTS). */
+/** The account a context's platform client writes from: an event's own, else the default one. */
+export const DEFAULT_ACCOUNT = 'default';
+
+/**
+ * What one customer of one platform account said (wrangler.toml binds it as OPT_OUTS): the same
+ * contact id in two accounts is two customers, so each account keeps its own answer. An instance
+ * named by the bare contact id is a record from before consent was kept per account.
+ */
 export class OptOutList extends DurableObject<Env> {
   async set(optedOut: boolean): Promise<void> {
-    if (optedOut) await this.ctx.storage.put('optedOut', Date.now());
-    else await this.ctx.storage.delete('optedOut');
+    await this.ctx.storage.put('consent', optedOut ? 'stop' : 'start');
   }
 
-  async optedOut(): Promise<boolean> {
-    return (await this.ctx.storage.get<number>('optedOut')) !== undefined;
+  /** 'stop' or 'start' as last written, or undefined when this customer never said either. */
+  async consent(): Promise<'stop' | 'start' | undefined> {
+    const said = await this.ctx.storage.get<'stop' | 'start'>('consent');
+    if (said !== undefined) return said;
+    // Written before consent was kept per account: a STOP then was recorded under the contact id alone.
+    return (await this.ctx.storage.get<number>('optedOut')) !== undefined ? 'stop' : undefined;
   }
 }
 
-const listOf = (env: Env, contactId: string) => {
+const listOf = (env: Env, name: string) => {
   if (!env.OPT_OUTS) throw new Error('The OPT_OUTS Durable Object binding is missing (wrangler.toml).');
-  return env.OPT_OUTS.getByName(contactId);
+  return env.OPT_OUTS.getByName(name);
 };
 
-/** Records that `contactId` opted out (`true`) or back in (`false`). */
-export const recordConsent = (env: Env, contactId: string, optedOut: boolean): Promise<void> =>
-  listOf(env, contactId).set(optedOut);
+/** Where one account's customer's consent lives. */
+const nameOf = (account: string | undefined, contactId: string) => `${account ?? DEFAULT_ACCOUNT}/${contactId}`;
 
-/** Whether `contactId` opted out. */
-export const isOptedOut = (env: Env, contactId: string): Promise<boolean> => listOf(env, contactId).optedOut();
+/** Records that `contactId` of `account` opted out (`true`) or back in (`false`). */
+export const recordConsent = (env: Env, account: string | undefined, contactId: string, optedOut: boolean) =>
+  listOf(env, nameOf(account, contactId)).set(optedOut);
 
 /**
- * Sends a message to a customer unless they opted out; every message to a customer goes through it.
+ * Whether `contactId` of `account` opted out. A STOP recorded before consent was kept per account
+ * cannot say which account it came from, so it keeps silencing the contact id in every account
+ * until that account's customer writes START: never a message to someone who may have opted out.
+ */
+export const isOptedOut = async (env: Env, account: string | undefined, contactId: string): Promise<boolean> => {
+  const said = await listOf(env, nameOf(account, contactId)).consent();
+  if (said !== undefined) return said === 'stop';
+  return (await listOf(env, contactId).consent()) === 'stop';
+};
+
+/**
+ * Sends a message to a customer unless they opted out in the account the message goes out from
+ * (`context.account`: an event's account; a function's client is the default account's);
+ * every message to a customer goes through it.
  * @example await sendToCustomer(context, { contactId, channel: 'whatsapp', text: 'See you tomorrow!' })
  */
 export const sendToCustomer = async (
-  context: { env: Env; platform: PlatformClient },
+  context: { env: Env; platform: PlatformClient; account?: string | undefined },
   message: { contactId: string; channel: string; text: string },
 ): Promise<{ sent: true; message: Message } | { sent: false; reason: 'opted_out' }> => {
-  if (await isOptedOut(context.env, message.contactId)) return { sent: false, reason: 'opted_out' };
+  if (await isOptedOut(context.env, context.account, message.contactId)) return { sent: false, reason: 'opted_out' };
   return { sent: true, message: await context.platform.messages.send(message) };
 };

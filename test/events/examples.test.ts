@@ -1,3 +1,4 @@
+import { runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import type { Env } from 'agent-functions';
 import { createPlatformClient } from 'agent-functions/platform';
@@ -67,7 +68,7 @@ describe('the example events', () => {
     it('records a customer who writes STOP, and nothing then messages them', async () => {
       const booked = appointment();
       await served.consume([queued('message.received', inbound(booked.contactId, ' Stop! '))]);
-      expect(await isOptedOut(env as Env, booked.contactId)).toBe(true);
+      expect(await isOptedOut(env as Env, 'default', booked.contactId)).toBe(true);
       await served.consume([queued('appointment.booked', { appointment: booked })]);
       const client = createPlatformClient({ baseUrl: PLATFORM, apiKey: 'k' });
       expect(
@@ -87,10 +88,41 @@ describe('the example events', () => {
       expect(platform.messages).toHaveLength(1);
     });
 
+    it("keeps each platform account's consent apart: one account's STOP or START never reaches another's customer", async () => {
+      // Nothing says contact ids are unique across accounts: the same id in two accounts is two customers.
+      const booked = appointment();
+      const inOther = (text: string) => ({
+        ...queued('message.received', inbound(booked.contactId, text)),
+        account: 'other',
+      });
+      await served.consume([inOther('STOP')]);
+      await served.consume([queued('appointment.booked', { appointment: booked })]);
+      expect(platform.messages).toHaveLength(1);
+
+      const second = appointment();
+      await served.consume([queued('message.received', inbound(second.contactId, 'STOP'))]);
+      await served.consume([{ ...queued('message.received', inbound(second.contactId, 'START')), account: 'other' }]);
+      await served.consume([queued('appointment.booked', { appointment: second })]);
+      expect(platform.messages).toHaveLength(1);
+    });
+
+    it('keeps honouring a STOP recorded before consent was kept per account, until that account hears START', async () => {
+      const booked = appointment();
+      // As the list stored a STOP before: one instance per contact id, whatever the account.
+      const legacy = (env as Env).OPT_OUTS?.getByName(booked.contactId);
+      if (!legacy) throw new Error('wrangler.toml binds no OPT_OUTS');
+      await runInDurableObject(legacy, (_, state) => state.storage.put('optedOut', Date.now()));
+      expect(await isOptedOut(env as Env, 'default', booked.contactId)).toBe(true);
+      expect(await isOptedOut(env as Env, 'other', booked.contactId)).toBe(true);
+      await served.consume([queued('message.received', inbound(booked.contactId, 'START'))]);
+      expect(await isOptedOut(env as Env, 'default', booked.contactId)).toBe(false);
+      expect(await isOptedOut(env as Env, 'other', booked.contactId)).toBe(true);
+    });
+
     it('leaves a customer who merely mentions stopping alone', async () => {
       const contactId = appointment().contactId;
       await served.consume([queued('message.received', inbound(contactId, 'Can I stop by tomorrow?'))]);
-      expect(await isOptedOut(env as Env, contactId)).toBe(false);
+      expect(await isOptedOut(env as Env, 'default', contactId)).toBe(false);
     });
   });
 
@@ -100,7 +132,7 @@ describe('the example events', () => {
     // The endpoint puts it on the EVENTS_QUEUE binding; miniflare hands it to the Worker's own queue handler.
     const response = await served.fetch(await signedDelivery(body, 'whsec_first'));
     expect(response.status).toBe(202);
-    await vi.waitFor(async () => expect(await isOptedOut(env as Env, contactId)).toBe(true), {
+    await vi.waitFor(async () => expect(await isOptedOut(env as Env, 'default', contactId)).toBe(true), {
       timeout: 10_000,
       interval: 100,
     });
