@@ -6,6 +6,7 @@ import { FunctionError } from './errors.ts';
 import type { EventsService } from './events/serve.ts';
 import { authorise, type Invocation, invoke, type PlatformFactory } from './invoke.ts';
 import { isManifestKey } from './keys.ts';
+import { allowedHostsOf, localSurfaceRefusal } from './localSurface.ts';
 import { createLogger } from './log.ts';
 import { createRegistry, type Registry } from './registry.ts';
 import { callerRequestId, errorResponse, jsonResponse, newRequestId } from './respond.ts';
@@ -157,6 +158,17 @@ export const createWorker = (options: WorkerOptions): AgentWorker => {
   return {
     fetch: (request: Request, env: Env, ctx: ExecutionContext): Promise<Response> => {
       const url = new URL(request.url);
+      if (isDevelopment(env)) {
+        // Keyless under dev: only this machine's own programs and pages may use it (docs/security.md).
+        const refused = localSurfaceRefusal(
+          url.host,
+          request.headers.get('origin'),
+          allowedHostsOf(env.AGENT_FUNCTIONS_DEV_HOSTS),
+          'AGENT_FUNCTIONS_DEV_HOSTS',
+        );
+        if (refused)
+          return Promise.resolve(errorResponse(new FunctionError(403, refused.code, refused.message), newRequestId()));
+      }
       return url.pathname.startsWith(FUNCTIONS_PREFIX)
         ? serveFunction(request, url, env, ctx)
         : router.fetch(request, env, ctx);

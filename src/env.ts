@@ -2,6 +2,8 @@
 export interface FrameworkEnv {
   /** "development" only under `npm run dev`; anything else is production. */
   AGENT_FUNCTIONS_MODE?: string;
+  /** Under dev, host names besides this machine's that may reach the Worker, comma-separated (a tunnel; `.suffix` for all under it). */
+  AGENT_FUNCTIONS_DEV_HOSTS?: string;
   /** Secret from which every function's invocation key is derived (docs/platform-contract.md §4). */
   FUNCTIONS_SECRET?: string;
   /** OAuth 2.1 clients, grants and tokens of `/mcp` (wrangler.toml; absent = only the static MCP token). */

@@ -19,6 +19,7 @@ import { DEV_HELP, parseDevArgs } from './args.ts';
 import { type BrokenBuild, brokenEntry, brokenFunctions } from './builds.ts';
 import { loadDevConfig, runDevSetup } from './config.ts';
 import { type ConsoleFunction, maskKey, type RunningConsole, startConsole } from './console/server.ts';
+import { networkExposure } from './exposure.ts';
 import { howToCall, type ServedForCall } from './howToCall.ts';
 import { type LocalPlatform, startLocalPlatform } from './platform.ts';
 import { clearDevState, writeDevState } from './state.ts';
@@ -87,6 +88,8 @@ export const main = async (argv: string[]): Promise<number> => {
     standIns: standInVars,
   });
   for (const note of settings.notes) warn(note);
+  const exposure = networkExposure(args.ip, settings.secret !== undefined);
+  if (exposure) warn(exposure);
   if (settings.problems.length > 0) {
     for (const problem of settings.problems) fail(problem);
     await stop(1);

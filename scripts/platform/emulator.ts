@@ -2,6 +2,8 @@
 // node:http, on 127.0.0.1 by default. Node-only; the Worker never imports it.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { localSurfaceRefusal } from 'agent-functions/worker';
+import { EmulatorError, errorAnswer } from './http.ts';
 import { ConnectionDropped, createPlatform, type Platform, type PlatformOptions } from './platform.ts';
 
 export type { FaultOptions } from './faults.ts';
@@ -71,8 +73,17 @@ export const startEmulator = async (options: EmulatorOptions = {}): Promise<Runn
   const platform = createPlatform(platformOptions);
   let origin = 'http://127.0.0.1';
 
+  // It hands out signing secrets to anyone with the well-known local keys: only programs on this
+  // machine may ask, never a web page of another site or a rebound host name (docs/security.md).
+  const allowedHosts = host && host !== '0.0.0.0' && host !== '::' ? [host.toLowerCase()] : [];
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
     try {
+      const refused = localSurfaceRefusal(request.headers.host, request.headers.origin, allowedHosts);
+      if (refused) {
+        await send(errorAnswer(new EmulatorError(403, refused.code, refused.message)), response);
+        request.resume();
+        return;
+      }
       const answer = await platform.fetch(toRequest(request, origin));
       if (!response.destroyed) await send(answer, response);
     } catch (error) {

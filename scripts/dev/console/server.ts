@@ -3,6 +3,7 @@
 // Node dev process on 127.0.0.1; nothing here is ever bundled into the Worker.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { localSurfaceRefusal } from 'agent-functions/worker';
 import { createCallLog } from './calls.ts';
 import { CONSOLE_PAGE } from './page.ts';
 
@@ -92,6 +93,17 @@ export const startConsole = async (options: ConsoleOptions): Promise<RunningCons
     void (async () => {
       const { pathname } = new URL(request.url ?? '/', 'http://console.invalid');
       const callName = /^\/api\/call\/([a-z][a-z0-9_]{0,63})$/.exec(pathname)?.[1];
+      // It calls with the keys and shows customers' details: only its own page and this machine's
+      // programs may use it, never a page of another site or a rebound name (docs/security.md).
+      const refused = localSurfaceRefusal(request.headers.host, request.headers.origin, []);
+      if (refused) {
+        request.resume();
+        return send(response, 403, { error: refused.message });
+      }
+      if (request.method === 'POST' && !/^application\/json\b/i.test(request.headers['content-type'] ?? '')) {
+        request.resume();
+        return send(response, 415, { error: 'The console takes JSON ("content-type: application/json").' });
+      }
       try {
         if (request.method === 'GET' && pathname === '/') return send(response, 200, CONSOLE_PAGE, 'text/html');
         if (request.method === 'GET' && pathname === '/api/functions') {

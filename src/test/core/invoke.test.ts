@@ -174,7 +174,7 @@ describe('the Worker answers each status of docs/platform-contract.md §4', () =
 
   it('serves without a key in local development when FUNCTIONS_SECRET is unset', async () => {
     const res = await fetchTest(
-      new Request('https://fn.example/functions/echo', { method: 'POST', body: '{"count":1}' }),
+      new Request('http://127.0.0.1:8787/functions/echo', { method: 'POST', body: '{"count":1}' }),
       { AGENT_FUNCTIONS_MODE: 'development' },
       createExecutionContext(),
     );
@@ -283,7 +283,7 @@ describe('the manifest at GET /functions', () => {
 
   it('is open in local development', async () => {
     const res = await fetchTest(
-      new Request('https://fn.example/functions'),
+      new Request('http://127.0.0.1:8787/functions'),
       { AGENT_FUNCTIONS_MODE: 'development' },
       createExecutionContext(),
     );
@@ -304,7 +304,7 @@ describe('a definition the platform cannot carry', () => {
       },
     }).fetch;
     const res = await broken(
-      new Request('https://fn.example/functions'),
+      new Request('http://127.0.0.1:8787/functions'),
       { AGENT_FUNCTIONS_MODE: 'development' },
       createExecutionContext(),
     );

@@ -33,7 +33,7 @@ const readDocument = async () =>
 
 const development = (definitions: WorkerOptions['functions']) =>
   createWorker({ functions: definitions, openapi: openApiDocument }).fetch(
-    new Request('https://fn.example/openapi.json'),
+    new Request('http://127.0.0.1:8787/openapi.json'),
     { AGENT_FUNCTIONS_MODE: 'development' } as Env,
     createExecutionContext(),
   );
@@ -122,7 +122,7 @@ describe('GET /openapi.json', () => {
       handler: () => 1,
     });
     const res = await createWorker({ functions: { probe } }).fetch(
-      new Request('https://fn.example/openapi.json'),
+      new Request('http://127.0.0.1:8787/openapi.json'),
       { AGENT_FUNCTIONS_MODE: 'development' } as Env,
       createExecutionContext(),
     );
