@@ -23,7 +23,7 @@ beforeAll(async () => {
   workerUrl = `http://127.0.0.1:${(worker.address() as AddressInfo).port}`;
   console_ = await startConsole({
     port: 0,
-    functions: async () => [{ name: 'handoff_to_human', registered: null, jsonSchema: {} }],
+    functions: async () => [{ name: 'notify_team', registered: null, jsonSchema: {} }],
     urlOf: async (name) => `${workerUrl}/functions/${name}?key=secret-key`,
   });
 });
@@ -33,7 +33,7 @@ afterAll(async () => {
 });
 
 const consoleUrl = () => console_.url.replace(/\/$/, '');
-const callPath = () => `${consoleUrl()}/api/call/handoff_to_human`;
+const callPath = () => `${consoleUrl()}/api/call/notify_team`;
 
 describe('the dev console', () => {
   it('refuses a cross-site form post, and calls nothing', async () => {
@@ -63,7 +63,7 @@ describe('the dev console', () => {
     const port = new URL(console_.url).port;
     const answer = await rawRequest(`${consoleUrl()}/api/calls`, { headers: { host: `rebound.evil.example:${port}` } });
     expect(answer.status).toBe(403);
-    expect(answer.body).not.toContain('handoff_to_human');
+    expect(answer.body).not.toContain('notify_team');
   });
 
   it('serves its own page: JSON from its own origin, by localhost too', async () => {
