@@ -1,7 +1,11 @@
-// The MCP conformance suite (@modelcontextprotocol/conformance, its own CLI and client) against
-// the project's Worker served locally by wrangler's test harness, as `npm run dev` serves it:
-// development mode, so `/mcp` is open and must refuse a rebinding Host. The scenarios that apply
-// to a server of tools only; the others test resources, prompts, sampling and fixed test tools.
+// The MCP conformance suite (@modelcontextprotocol/conformance, its own CLI and client), run at the
+// 2026-07-28 specification against Workers served locally by wrangler's test harness:
+// - the project's Worker as `npm run dev` serves it (development mode: `/mcp` open, and refusing a
+//   rebinding Host): every scenario the requirement set names, with e2e/conformance/baseline.yml
+//   naming each that does not apply to a server of tools only, and why;
+// - the suite's own tools written as functions (e2e/conformance/worker.ts), for the scenarios that
+//   call a tool by a fixed name;
+// - the project's Worker in production mode, for the authorization server's metadata.
 import { execFile } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -13,65 +17,128 @@ import { PROJECT_ROOT } from '../scripts/test/repo.ts';
 const run = promisify(execFile);
 
 const CLI = join(PROJECT_ROOT, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
-
-/** Every server scenario that applies to a Worker serving functions as tools. */
-const APPLICABLE_SCENARIOS = ['server-initialize', 'ping', 'tools-list', 'dns-rebinding-protection'] as const;
+const BASELINE = join(PROJECT_ROOT, 'e2e/conformance/baseline.yml');
+const SPEC = '2026-07-28';
+const STRONG = 'conformance-Q8v2Lx9Pz4Rk8Wn3Jt6Yb1Ms';
 
 type Check = { id: string; status: string; errorMessage?: string };
 
-let stop: (() => Promise<void>) | undefined;
-let endpoint: string;
+const stops: (() => Promise<void>)[] = [];
 let output: string;
 
-const checksOf = async (dir: string): Promise<Check[]> => {
-  const checks: Check[] = [];
-  for (const entry of await readdir(dir, { recursive: true })) {
-    if (entry.endsWith('checks.json'))
-      checks.push(...(JSON.parse(await readFile(join(dir, entry), 'utf8')) as Check[]));
-  }
-  return checks;
+/** A Worker served by wrangler's test harness; its loopback origin (the rebinding scenario checks Host against it). */
+const serve = async (root: string, vars: Record<string, string>): Promise<string> => {
+  const { createTestHarness } = await import('wrangler');
+  const server = createTestHarness({ root, workers: [{ configPath: './wrangler.toml', vars }] });
+  const { url } = await server.listen();
+  stops.push(() => server.close());
+  return `http://localhost:${url.port}`;
 };
 
-describe('MCP conformance server scenarios', () => {
+/** The checks of every scenario run into `dir`, by scenario. */
+const checksOf = async (dir: string): Promise<Map<string, Check[]>> => {
+  const found = new Map<string, Check[]>();
+  for (const entry of await readdir(dir, { recursive: true })) {
+    if (!entry.endsWith('checks.json')) continue;
+    const scenario = entry
+      .split('/')[0]
+      ?.replace(/^(?:server|authorization-server)-/, '')
+      .replace(/-\d{4}-\d\d-\d\dT.*$/, '');
+    found.set(scenario ?? entry, JSON.parse(await readFile(join(dir, entry), 'utf8')) as Check[]);
+  }
+  return found;
+};
+
+/** Runs the suite's CLI; its exit code and the checks it saved. */
+const conformance = async (name: string, args: string[]) => {
+  const dir = join(output, name);
+  const exitCode = await run(process.execPath, [CLI, ...args, '-o', dir], { cwd: output }).then(
+    () => 0,
+    (error: { code?: number; stdout?: string }) => {
+      process.stdout.write(error.stdout ?? '');
+      return error.code ?? 1;
+    },
+  );
+  return { exitCode, checks: await checksOf(dir) };
+};
+
+const failing = (checks: Check[] | undefined) =>
+  (checks ?? []).filter((check) => !['SUCCESS', 'INFO', 'SKIPPED'].includes(check.status));
+
+let project: string;
+let fixture: string;
+let production: string;
+
+describe(`MCP conformance (${SPEC})`, () => {
   beforeAll(async () => {
     process.env.CLOUDFLARE_CF_FETCH_ENABLED ??= 'false';
-    const { createTestHarness } = await import('wrangler');
-    const server = createTestHarness({
-      root: PROJECT_ROOT,
-      workers: [{ configPath: './wrangler.toml', vars: { AGENT_FUNCTIONS_MODE: 'development' } }],
-    });
-    const { url } = await server.listen();
-    stop = () => server.close();
-    // The rebinding scenario needs a loopback url, and checks Host against it.
-    endpoint = new URL('/mcp', `http://localhost:${url.port}`).href;
     output = await mkdtemp(join(tmpdir(), 'agent-functions-conformance-'));
-  }, 120_000);
+    project = await serve(PROJECT_ROOT, { AGENT_FUNCTIONS_MODE: 'development' });
+    fixture = await serve(join(PROJECT_ROOT, 'e2e/conformance'), {});
+    production = await serve(PROJECT_ROOT, {
+      AGENT_FUNCTIONS_MODE: 'production',
+      FUNCTIONS_SECRET: STRONG,
+      MCP_OWNER_SECRET: `owner-${STRONG}`,
+    });
+  }, 240_000);
 
   afterAll(async () => {
-    await stop?.();
+    await Promise.allSettled(stops.map((stop) => stop()));
     if (output) await rm(output, { recursive: true, force: true });
   });
 
-  it.each(APPLICABLE_SCENARIOS)(
-    'passes %s',
+  it('passes every scenario the requirement set names, except those the baseline says do not apply', async () => {
+    const { exitCode, checks } = await conformance('project', [
+      'server',
+      '--url',
+      `${project}/mcp`,
+      '--requirements',
+      SPEC,
+      '--expected-failures',
+      BASELINE,
+    ]);
+    // Lifecycle, stateless requests, tools, caching, rebinding: run, and passed.
+    for (const scenario of ['server-stateless', 'tools-list', 'caching', 'dns-rebinding-protection']) {
+      expect(checks.get(scenario)?.length ?? 0, scenario).toBeGreaterThan(0);
+    }
+    expect(failing(checks.get('tools-list'))).toEqual([]);
+    expect(failing(checks.get('dns-rebinding-protection'))).toEqual([]);
+    // Run beside the set (not yet required by it), and passed all the same.
+    expect(checks.get('http-header-validation')?.length ?? 0).toBeGreaterThan(0);
+    expect(failing(checks.get('http-header-validation'))).toEqual([]);
+    expect(exitCode).toBe(0);
+  });
+
+  it.each(['tools-call-simple-text', 'tools-call-error'])(
+    'passes %s with the suite’s tools written as functions',
     async (scenario) => {
-      const dir = join(output, scenario);
-      // The CLI exits non-zero when a check fails; checks.json says which.
-      const exitCode = await run(
-        process.execPath,
-        [CLI, 'server', '--url', endpoint, '--scenario', scenario, '-o', dir],
-        {
-          cwd: output,
-        },
-      ).then(
-        () => 0,
-        (error: { code?: number }) => error.code ?? 1,
-      );
-      const checks = await checksOf(dir);
-      expect(checks.length).toBeGreaterThan(0);
-      expect(checks.filter((check) => check.status !== 'SUCCESS')).toEqual([]);
+      const { exitCode, checks } = await conformance(scenario, [
+        'server',
+        '--url',
+        `${fixture}/mcp`,
+        '--scenario',
+        scenario,
+        '--spec-version',
+        SPEC,
+      ]);
+      expect(checks.get(scenario)?.length ?? 0).toBeGreaterThan(0);
+      expect(failing(checks.get(scenario))).toEqual([]);
       expect(exitCode).toBe(0);
     },
-    60_000,
   );
+
+  it('serves authorization server metadata a client can use (production mode, OAuth on)', async () => {
+    const scenario = 'authorization-server-metadata-endpoint';
+    const { exitCode, checks } = await conformance(scenario, [
+      'authorization',
+      '--url',
+      production,
+      '--scenario',
+      scenario,
+    ]);
+    const all = [...checks.values()].flat();
+    expect(all.length).toBeGreaterThan(0);
+    expect(all.filter((check) => check.status === 'FAILURE')).toEqual([]);
+    expect(exitCode).toBe(0);
+  });
 });
