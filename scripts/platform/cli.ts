@@ -8,6 +8,9 @@ import { DEFAULT_PORT, type EmulatorOptions, startEmulator } from './emulator.ts
 import type { FaultOptions } from './faults.ts';
 import { type AccountOptions, DEFAULT_CHANNELS, defaultKey, PLAN_NAMES, PLANS, type Plan } from './state.ts';
 
+/** The account `npm run dev` registers on and seeds (scripts/dev/platform.ts): the agent commands' default. */
+export const DEV_ACCOUNT: Plan = 'agency';
+
 const HELP = `The local platform: an in-memory emulator of the messaging platform's REST API.
 
 Usage:
@@ -34,7 +37,7 @@ Options of the server:
 
 Options of call, inbound and emit:
   --url <url>            the running emulator (default: npm run dev's, else http://127.0.0.1:${DEFAULT_PORT})
-  --account <plan>       whose functions (default business); or --key <key>
+  --account <plan>       which account (default agency: the one npm run dev registers on); or --key <key>
 
   -h, --help             this text
 `;
@@ -115,10 +118,12 @@ const serve = async (values: Record<string, string | string[] | boolean | undefi
   }
   console.log(`\n  channels: ${channels.join(', ')}`);
   if (Object.keys(faults).length > 0) console.log(`  faults: ${JSON.stringify(faults)}`);
-  // Everything sync needs, so the line works as printed (a fresh secret: keys of this try only).
+  // Everything sync needs, so the line works as printed (a fresh secret: keys of this try only), on
+  // the account the agent commands use by default.
+  const devAccount = platform.accounts.find((account) => account.plan === DEV_ACCOUNT);
   const trySync = [
     `PLATFORM_BASE_URL=${platform.url}`,
-    `PLATFORM_API_KEY=${platform.accounts[0]?.apiKey ?? ''}`,
+    `PLATFORM_API_KEY=${devAccount?.apiKey ?? ''}`,
     'FUNCTIONS_BASE_URL=http://127.0.0.1:8787',
     `FUNCTIONS_SECRET=${randomBytes(24).toString('base64url')}`,
     'npm run sync',
@@ -135,10 +140,12 @@ const emulatorCall = async (
   path: string,
   body: unknown,
 ) => {
-  const account = (values.account as string | undefined) ?? 'business';
+  const account = (values.account as string | undefined) ?? DEV_ACCOUNT;
   if (!isPlan(account)) fail(`--account is one of ${PLANS.join(', ')}.`);
-  const key =
-    (values.key as string[] | undefined)?.[0] ?? keysOf([]).get(account as Plan) ?? defaultKey(account as Plan);
+  const byKey = (values.key as string[] | undefined)?.[0];
+  const key = byKey ?? keysOf([]).get(account as Plan) ?? defaultKey(account as Plan);
+  // Named in every refusal, so "no contact ... in this account" says which one was asked.
+  const whose = byKey ? 'the account of --key' : `the ${PLAN_NAMES[account as Plan]} account`;
   // Without --url: the platform of a running `npm run dev` of this project, wherever it listens.
   const base =
     (values.url as string | undefined) ??
@@ -155,7 +162,11 @@ const emulatorCall = async (
     return fail(`Cannot reach the local platform at ${base}: start it with npm run platform.`);
   }
   const answer = (await response.json()) as Record<string, unknown>;
-  return { status: response.status, answer };
+  const error = (answer.error ?? undefined) as { message?: string } | undefined;
+  const refusal = error?.message
+    ? `${whose} of the local platform at ${base} (${response.status}): ${error.message.replace(/ in this account\b/, ` in ${whose}`)}`
+    : undefined;
+  return { status: response.status, answer, refusal };
 };
 
 const parseJson = (text: string | undefined, what: string): unknown => {
@@ -168,11 +179,11 @@ const parseJson = (text: string | undefined, what: string): unknown => {
 };
 
 const call = async (values: Record<string, string | string[] | boolean | undefined>, name: string, json?: string) => {
-  const { status, answer } = await emulatorCall(values, '/_emulator/call', {
+  const { status, answer, refusal } = await emulatorCall(values, '/_emulator/call', {
     name,
     arguments: parseJson(json, 'The arguments'),
   });
-  if (status !== 200) fail(`${status}: ${JSON.stringify(answer)}`);
+  if (status !== 200) fail(refusal ?? `${status}: ${JSON.stringify(answer)}`);
   const outcome = answer as { status: number | null; durationMs: number; url: string; body?: unknown; error?: string };
   const ok = outcome.status !== null && outcome.status < 400;
   console.log(
@@ -187,13 +198,26 @@ const inbound = async (
   contactId: string,
   text: string,
 ) => {
-  const { status, answer } = await emulatorCall(values, '/_emulator/inbound', { contactId, text });
+  const { status, answer, refusal } = await emulatorCall(values, '/_emulator/inbound', { contactId, text });
+  if (refusal) {
+    console.error(styleText('red', refusal));
+    process.exitCode = 1;
+    return;
+  }
   console.log(JSON.stringify(answer, null, 2));
   if (status >= 400) process.exitCode = 1;
 };
 
 const emit = async (values: Record<string, string | string[] | boolean | undefined>, type: string, json?: string) => {
-  const { status, answer } = await emulatorCall(values, '/_emulator/emit', { type, data: parseJson(json, 'The data') });
+  const { status, answer, refusal } = await emulatorCall(values, '/_emulator/emit', {
+    type,
+    data: parseJson(json, 'The data'),
+  });
+  if (refusal) {
+    console.error(styleText('red', refusal));
+    process.exitCode = 1;
+    return;
+  }
   console.log(JSON.stringify(answer, null, 2));
   const deliveries = (answer.deliveries ?? []) as Array<{ delivered?: boolean }>;
   if (status >= 400 || deliveries.some((delivery) => delivery.delivered === false)) process.exitCode = 1;

@@ -56,7 +56,7 @@ export const emulatorRoutes: Route[] = [
         throw new EmulatorError(
           404,
           'unknown_function',
-          `No custom function named "${input.name}" in this account. Registered: ${names.join(', ') || 'none (run npm run sync first)'}.`,
+          `No custom function named "${input.name}" in this account. Registered: ${names.join(', ') || 'none yet (npm run dev registers every function of functions/; else npm run sync)'}.`,
         );
       }
       const outcome = await postJson(fn.url, input.arguments, {

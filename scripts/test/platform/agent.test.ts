@@ -89,7 +89,15 @@ describe('the emulator plays the agent', () => {
   });
 
   it('prints the answer with `npm run platform -- call`', async () => {
-    const { code, stdout } = await cli('call', 'greet', '{"name":"Grace"}', '--url', emulator.current.url);
+    const { code, stdout } = await cli(
+      'call',
+      'greet',
+      '{"name":"Grace"}',
+      '--account',
+      'business',
+      '--url',
+      emulator.current.url,
+    );
     expect(code).toBe(0);
     expect(stdout).toContain('200');
     expect(stdout).toContain('"greeting": "Hello, Grace!"');
@@ -97,7 +105,7 @@ describe('the emulator plays the agent', () => {
   });
 
   it('exits non-zero when the function refuses the call', async () => {
-    const { code, stdout } = await cli('call', 'greet', '{}', '--url', emulator.current.url);
+    const { code, stdout } = await cli('call', 'greet', '{}', '--account', 'business', '--url', emulator.current.url);
     expect(code).toBe(1);
     expect(stdout).toContain('422');
   });
