@@ -194,6 +194,8 @@ export const main = async (argv: string[]): Promise<number> => {
       stdout: process.stdout,
       stderr: process.stderr,
       readManifest: async () => served,
+      // Its development-mode Worker serves the manifest to anyone: no key to check.
+      fetchWorker: false,
       roundDelayMs: 200,
     });
     if (exitCode !== 0) fail(`sync ended with exit code ${exitCode}.`);

@@ -45,7 +45,8 @@ Options:
   --adopt ORIGIN      Functions registered under this previous origin (FUNCTIONS_BASE_URL before a
                       move to a custom domain) are moved to the current one in place: an update of
                       their url, shown in the plan; never a delete and a create. Repeatable.
-  --status            Show what each account has registered and whether it matches; write nothing.
+  --status            Show what each account has registered and whether it matches, and whether
+                      the deployed Worker accepts the keys; write nothing.
   --max-response-mib N  Largest platform answer read, in MiB (default 4); a larger one fails the account.
   -h, --help          Show this help.
 
@@ -58,8 +59,9 @@ Environment (also read from .env at the project's root; CI sets them as secrets)
 
 Exit codes:
   0  done (or nothing to do)
-  1  failed: bad flags or settings, a write refused, a name owned by someone else, or the run did
-     not converge (it says what is left; run it again to finish)
+  1  failed: bad flags or settings, a write refused, a name owned by someone else, the run did
+     not converge (it says what is left; run it again to finish), or the Worker at
+     FUNCTIONS_BASE_URL refused the key of FUNCTIONS_SECRET (every registered url would be refused)
   2  --dry-run --exit-code and something would change
   3  the platform refused an API key (401): check the account's key variable
   4  the account's plan lacks API access (403): upgrade the plan

@@ -26,6 +26,7 @@ import { createProgress } from './progress.ts';
 import { renderPlan, renderResult, renderStatus, statusLine } from './render.ts';
 import { type AccountReport, emptyReport, exitCodeOf, reportJson } from './report.ts';
 import { desiredWebhook, webhookApi } from './webhook.ts';
+import { checkWorker, type WorkerCheck } from './workerCheck.ts';
 
 export interface SyncIo {
   env: Record<string, string | undefined>;
@@ -42,6 +43,11 @@ export interface SyncIo {
     account: ResolvedAccount,
     options: { maxResponseBytes: number; onRetry: (info: RetryInfo) => void },
   ) => AccountApi;
+  /**
+   * GETs the deployed Worker's manifest after applying (default: global fetch; scripts/sync/workerCheck.ts);
+   * false skips the check (dev, whose Worker in development mode serves its manifest to anyone).
+   */
+  fetchWorker?: typeof fetch | false;
   /** The event types to subscribe the webhook to (default: the files in events/). */
   eventTypes?: string[];
   maxRounds?: number;
@@ -210,12 +216,26 @@ export const runSync = async (argv: string[], io: SyncIo): Promise<SyncRun> => {
     }
   }
 
-  const exitCode = exitCodeOf(reports, dryRun, args.exitCode);
+  // Registered (or, with --status, found registered): do the urls' keys open the deployed Worker?
+  let worker: WorkerCheck | undefined;
+  if (io.fetchWorker !== false && (!args.dryRun || args.status) && reports.some((report) => report.plan)) {
+    worker = await checkWorker(origin, secret, served, {
+      env: args.env,
+      ...(io.fetchWorker ? { fetchWorker: io.fetchWorker } : {}),
+    });
+    if (worker.verdict === 'accepted') out(paint.green(worker.message));
+    else
+      io.stderr.write(`${worker.verdict === 'refused' ? paint.red(worker.message) : paint.yellow(worker.message)}\n`);
+    out('');
+  }
+  const refused = worker?.verdict === 'refused';
+  const exitCode = refused ? 1 : exitCodeOf(reports, dryRun, args.exitCode);
   if (json) {
     const document = {
       ok: exitCode === 0 || exitCode === 2,
       env: args.env ?? 'production',
       origin,
+      worker: worker ?? null,
       dryRun,
       prune: args.prune,
       only: args.only ?? null,

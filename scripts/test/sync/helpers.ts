@@ -88,6 +88,8 @@ export const sync = async (
     roundDelayMs: 5,
     // Hermetic: not this repository's events/ (scripts/test/sync/webhook.test.ts passes its own).
     eventTypes: [],
+    // Hermetic: a deployed Worker at ORIGIN that accepts the keys (workerCheck.test.ts uses a real one).
+    fetchWorker: async () => Response.json({ functions: served }),
     ...options.io,
   });
   return { ...run, stdout: stdout.text(), stderr: stderr.text() };
