@@ -19,6 +19,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ main: Ma
     summary: 'scaffold functions/<name>.ts and its test (--event <type>: events/<type>.ts)',
     load: () => import('./new/main.ts'),
   },
+  deploy: {
+    summary: "create the environment's missing queues, then wrangler deploy (--env NAME)",
+    load: () => import('./deploy/main.ts'),
+  },
   sync: {
     summary: 'register or update every function (and the events webhook) on the platform',
     load: () => import('./sync/cli.ts'),

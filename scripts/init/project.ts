@@ -254,7 +254,7 @@ and every \`npm run\` and \`npm test\` uses it.
 | \`npm run format\` | rewrites files the way \`biome check\` wants them |
 | \`npm run new -- <name>\` | scaffolds \`functions/<name>.ts\` and its test (\`--event <type>\`: an event handler) |
 | \`npm run dev\` | the functions, a local platform and a console on your machine |
-| \`npm run deploy\` | \`wrangler deploy\` (log in once with \`npx wrangler login\`) |
+| \`npm run deploy\` | creates the event queues the first time, then \`wrangler deploy\` (log in once with \`npx wrangler login\`) |
 | \`npm run sync\` | registers every function on the platform (\`cp .env.example .env\` first; \`-- --dry-run\` shows the plan) |
 | \`npm run secrets\`, \`npm run tail\`, \`npm run openapi\`, \`npm run platform\` | secrets, live logs, the OpenAPI document, the local platform |
 
