@@ -64,6 +64,10 @@ const checkKey = async (name: string, { request, url, env, log }: Invocation) =>
   const secret = env.FUNCTIONS_SECRET;
   if (!secret) {
     if (!isDevelopment(env)) {
+      // The caller learns only "not configured"; the log says why, beside each 503.
+      log.error('functions_secret_missing', {
+        hint: 'FUNCTIONS_SECRET is unset on this Worker, so every function answers 503: npx wrangler secret put FUNCTIONS_SECRET (or npm run secrets -- put), with the value sync uses.',
+      });
       throw new FunctionError(
         503,
         'not_configured',

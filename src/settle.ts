@@ -30,6 +30,8 @@ export const settle = async (
   }
   const status = outcome.ok ? 200 : outcome.error.status;
   const result = status === 200 ? 'ok' : status >= 500 ? 'error' : 'refused';
-  holder.log.info('invocation', { outcome: result, status, durationMs: Date.now() - started, ...fields });
+  // A refusal's code says which one (not_configured, invalid_arguments, ...) without reading the answer.
+  const code = outcome.ok ? {} : { code: outcome.error.code };
+  holder.log.info('invocation', { outcome: result, status, ...code, durationMs: Date.now() - started, ...fields });
   return outcome;
 };

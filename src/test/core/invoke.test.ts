@@ -5,6 +5,7 @@ import { createWorker } from '../../createWorker.ts';
 import { defineFunction } from '../../define.ts';
 import type { Env } from '../../env.ts';
 import { functionKey, manifestKey } from '../../keys.ts';
+import { setLogSink } from '../../log.ts';
 import { call, send } from '../fixture.ts';
 import { errorOf, keyOf, SECRET as SECRET_OF_TESTS } from '../helpers.ts';
 
@@ -170,6 +171,20 @@ describe('the Worker answers each status of docs/platform-contract.md §4', () =
     const res = await request('echo', { body: '{"count":1}' }, {});
     expect(res.status).toBe(503);
     expect((await errorOf(res)).code).toBe('not_configured');
+  });
+
+  it('logs the cause of that 503 beside it: FUNCTIONS_SECRET is unset, and how to put it', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const restore = setLogSink((line) => lines.push(JSON.parse(line)));
+    try {
+      await request('echo', { body: '{"count":1}' }, {});
+    } finally {
+      setLogSink(restore);
+    }
+    const cause = lines.find((line) => line.event === 'functions_secret_missing');
+    expect(cause).toMatchObject({ level: 'error' });
+    expect(String(cause?.hint)).toContain('wrangler secret put FUNCTIONS_SECRET');
+    expect(lines.find((line) => line.event === 'invocation')).toMatchObject({ status: 503, code: 'not_configured' });
   });
 
   it('serves without a key in local development when FUNCTIONS_SECRET is unset', async () => {
