@@ -2,7 +2,7 @@
 // strict validation whose refusals tell the model exactly what to fix.
 
 import type { z } from 'zod';
-import { _safeParseAsync, type $ZodErrorClass, type $ZodIssue } from 'zod/v4/core';
+import { _safeParseAsync, type $ZodErrorClass, type $ZodIssue, config } from 'zod/v4/core';
 import { type ArgumentProblem, FunctionError } from './errors.ts';
 import { KEY_QUERY } from './keys.ts';
 import { PLATFORM_ADDED_KEY } from './platform/protocol/contract.ts';
@@ -259,7 +259,8 @@ const describeProblem = (
   const problem =
     issue.code === 'unrecognized_keys'
       ? `only ${infos.map((i) => `"${i.name}"`).join(', ')} are accepted`
-      : issue.message;
+      : ((expected && issue.path.length === 1 && isZodsOwnMessage(issue) ? ourWords(issue) : undefined) ??
+        issue.message);
   return {
     argument,
     problem: missing ? 'missing' : bare(problem),
@@ -267,6 +268,50 @@ const describeProblem = (
     ...(info?.example !== undefined ? { example: info.example } : {}),
     ...(missing ? { askCustomer: true } : {}),
   };
+};
+
+/** True when the message is zod's default for the issue, not one the function's author wrote. */
+const isZodsOwnMessage = (issue: z.core.$ZodIssue): boolean => {
+  // Its "received ..." half reads the input, which a finished issue no longer carries.
+  if (issue.code === 'invalid_type') return issue.message.startsWith(`Invalid input: expected ${issue.expected}`);
+  const fallback = config().localeError?.(issue as never);
+  return (typeof fallback === 'string' ? fallback : fallback?.message) === issue.message;
+};
+
+const SIZE_WORDS: Record<string, [big: string, small: string]> = {
+  number: ['too large', 'too small'],
+  int: ['too large', 'too small'],
+  bigint: ['too large', 'too small'],
+  date: ['too late', 'too early'],
+  string: ['too long', 'too short'],
+  array: ['too many items', 'too few items'],
+  set: ['too many items', 'too few items'],
+};
+
+/**
+ * What is wrong with a top-level argument, in a few words of ours: the sentence goes on with
+ * "Expected ..." from the declaration, so zod's own wording of the same limit ("Too big: expected
+ * number to be <=500") would only say it twice. A refinement's own message (custom) is kept.
+ */
+const ourWords = (issue: z.core.$ZodIssue): string | undefined => {
+  switch (issue.code) {
+    case 'too_big':
+      return SIZE_WORDS[issue.origin]?.[0];
+    case 'too_small':
+      return SIZE_WORDS[issue.origin]?.[1];
+    case 'invalid_type':
+      return issue.expected === 'int'
+        ? 'not a whole number'
+        : `not ${/^[aeiou]/.test(issue.expected) ? 'an' : 'a'} ${issue.expected}`;
+    case 'invalid_value':
+      return 'not one of the accepted values';
+    case 'invalid_format':
+      return 'not in the expected format';
+    case 'not_multiple_of':
+      return 'not an allowed step';
+    default:
+      return undefined;
+  }
 };
 
 /** What every refusal says of one declared parameter: the same for each call, so worked out once. */

@@ -145,6 +145,19 @@ describe('the Worker answers each status of docs/platform-contract.md §4', () =
     ]);
   });
 
+  it("says what is wrong in the answer's own words, never zod's before them", async () => {
+    const big = await errorOf(await call('quote_plan', { plan: 'growth', seats: 501 }));
+    expect(big.message).toContain(
+      '"seats" (How many users will need access) is not valid: too large. Expected a whole number, from 1 to 500. For example: 1.',
+    );
+    const small = await errorOf(await call('quote_plan', { plan: 'growth', seats: 0 }));
+    expect(small.message).toContain('is not valid: too small. Expected a whole number, from 1 to 500.');
+    const typed = await errorOf(await call('quote_plan', { plan: 'growth', seats: 'many' }));
+    expect(typed.message).toContain('is not valid: not a number. Expected a whole number, from 1 to 500.');
+    for (const error of [big, small, typed])
+      expect(error.message).not.toMatch(/Too (big|small)|expected number|Invalid input/);
+  });
+
   it('answers 422 telling the model to ask the customer for a missing argument', async () => {
     const res = await call('quote_plan', { plan: 'growth' });
     const error = await errorOf(res);
