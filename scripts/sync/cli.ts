@@ -203,7 +203,11 @@ export const runSync = async (argv: string[], io: SyncIo): Promise<SyncRun> => {
         // Without events, --prune only looks for ours: nothing found is nothing to report.
         onPlan: (plan) => {
           if (types.length > 0 || plan.entries.length > 0) {
-            out((args.status ? renderStatus : renderPlan)(name, account.baseUrl, plan, paint));
+            out(
+              args.status
+                ? renderStatus(name, account.baseUrl, plan, paint, 'webhook')
+                : renderPlan(name, account.baseUrl, plan, paint),
+            );
           }
         },
       });

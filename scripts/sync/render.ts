@@ -167,7 +167,13 @@ export const statusLine = (report: AccountReport, paint: Paint): string => {
 };
 
 /** `--status`: what one account has registered, and whether each matches the code. */
-export const renderStatus = (account: string, baseUrl: string, plan: Plan, paint: Paint): string => {
+export const renderStatus = (
+  account: string,
+  baseUrl: string,
+  plan: Plan,
+  paint: Paint,
+  kind: 'functions' | 'webhook' = 'functions',
+): string => {
   const line = (entry: PlanEntry): string => {
     const name = printable(entry.name, 100).padEnd(28);
     switch (entry.action) {
@@ -184,13 +190,21 @@ export const renderStatus = (account: string, baseUrl: string, plan: Plan, paint
         return `${paint.red(`! taken    ${name}`)} registered by someone else (${printable(originOf(entry.url), 100)})`;
       case 'orphan':
       case 'delete':
-        return paint.dim(`? extra    ${name} ours, no longer in functions/`);
+        return paint.dim(
+          `? extra    ${name} ours, ${kind === 'webhook' ? 'but events/ has no files' : 'no longer in functions/'}`,
+        );
     }
   };
   const desired = plan.entries.filter((e) => e.action !== 'orphan' && e.action !== 'delete').length;
+  const others = plan.foreign ? `; ${plan.foreign} other registrations not managed by this project` : '';
+  // The events webhook is one registration, not a function: its summary says so.
+  const summary =
+    kind === 'webhook'
+      ? `  the events webhook ${desired === 0 ? 'is not wanted (no files in events/)' : plan.counts.unchanged === desired ? 'matches' : plan.entries.some((e) => e.action === 'create') ? 'is not registered' : 'differs'}${others}.`
+      : `  ${plan.counts.unchanged} of ${desired} functions match${others}.`;
   return [
     paint.bold(`Account "${account}" (${baseUrl})`),
     ...plan.entries.map((entry) => `  ${line(entry)}`),
-    `  ${plan.counts.unchanged} of ${desired} functions match${plan.foreign ? `; ${plan.foreign} other registrations not managed by this project` : ''}.`,
+    summary,
   ].join('\n');
 };

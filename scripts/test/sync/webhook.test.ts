@@ -47,6 +47,21 @@ describe('sync and the events webhook', () => {
     ]);
   });
 
+  it('--status calls the webhook a webhook, not a function', async () => {
+    emulator = await platform();
+    await run(emulator);
+    const status = await run(emulator, ['--status']);
+    const block = status.stdout.slice(status.stdout.indexOf('(events webhook)'));
+    expect(block).toContain('✓ matches  events webhook');
+    expect(block).toContain('the events webhook matches');
+    expect(block).not.toMatch(/functions? match/);
+    await emulator.close();
+    emulator = await platform();
+    const missing = await run(emulator, ['--status']);
+    expect(missing.stdout).toContain('✗ missing  events webhook');
+    expect(missing.stdout).toContain('the events webhook is not registered');
+  });
+
   it('writes nothing in a dry run', async () => {
     emulator = await platform();
     const dry = await run(emulator, ['--dry-run']);
