@@ -1,5 +1,6 @@
 // `npm run new -- <name>`: scaffolds functions/<name>.ts and its workerd test from a template that
-// passes `npm test` as generated, and prints what to do next. `--event <type>` does the same for
+// works, except that `npm test` fails on its placeholder description until the author writes one,
+// and prints what to do next. `--event <type>` does the same for
 // events/<type>.ts.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -103,8 +104,9 @@ const USAGE = `Usage: agent-functions new <name> [--root <dir>]    (npm run new 
        agent-functions new --event <type> [--root <dir>]
 
 Creates functions/<name>.ts and test/functions/<name>.test.ts, or with --event
-events/<type>.ts and test/events/<type>.test.ts, from a template that passes
-npm test as generated.
+events/<type>.ts and test/events/<type>.test.ts, from a template that works as
+generated, except that npm test fails on the scaffold's placeholder description
+until you write your own (and npm run sync refuses it).
 
   <name>          the function's name on the platform: snake_case, e.g. lookup_order
   --event <type>  an event handler instead: the platform's event type, e.g. appointment.booked
@@ -116,6 +118,8 @@ export const nextSteps = (name: string, files: string[]): string => `Created ${f
 
 Next steps:
   1. Edit ${files[0]}: the description (what it does, when to call it), the parameters, the handler.
+     A new secret or var? Declare it (secrets: ['NAME']), add NAME= to .dev.vars.example,
+     then npm run generate: until then context.env.NAME is a type error in npm test.
   2. npm test          type-checks, lints and runs every test, ${files[1]} included
   3. npm run dev       serves it locally at http://127.0.0.1:8787/functions/${name}
   4. Call it:          curl -X POST http://127.0.0.1:8787/functions/${name} \\

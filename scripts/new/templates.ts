@@ -14,7 +14,8 @@ import { z } from 'zod';
 // Created by \`npm run new -- ${name}\`. The file name is the function's name on the platform.
 // Fill in the form: what it does and when to call it, its arguments, the handler. The runtime
 // checks the key, parses and validates the arguments and turns errors into answers: the handler
-// only does the work. README "Write your first function" walks through it.
+// only does the work. README "Write your first function" walks through it. Reading a new secret?
+// Declare it (secrets: ['NAME']), add NAME= to .dev.vars.example, then npm run generate (Env type).
 export default defineFunction({
   description:
     '${PLACEHOLDER_DESCRIPTION}',

@@ -70,6 +70,22 @@ describe('npm run new', () => {
     expect(readdirSync(join(dir, 'functions')).filter((f) => !f.startsWith('_'))).toEqual([]);
   });
 
+  it('--help says what npm test makes of the scaffold: it fails until the placeholder description is replaced', () => {
+    const help = cli('--help').stdout.replace(/\s+/g, ' ');
+    expect(help).not.toContain('passes npm test as generated');
+    expect(help).toContain("npm test fails on the scaffold's placeholder description until you write your own");
+  });
+
+  it('says, where the new function is written, how a new secret gets its type: npm run generate', () => {
+    const run = cli('read_secret_fn', '--root', dir);
+    expect(run.status).toBe(0);
+    expect(run.stdout.replace(/\s+/g, ' ')).toContain(
+      "A new secret or var? Declare it (secrets: ['NAME']), add NAME= to .dev.vars.example, then npm run generate",
+    );
+    const source = readFileSync(join(dir, 'functions', 'read_secret_fn.ts'), 'utf8');
+    expect(source).toContain('npm run generate');
+  });
+
   it('shows usage for --help (exit 0) and for a missing name or unknown option (exit 2)', () => {
     expect(cli('--help').stdout).toContain('Usage: agent-functions new <name>');
     expect(cli('--help').status).toBe(0);
