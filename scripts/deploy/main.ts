@@ -66,8 +66,11 @@ export const queuesOf = async (root: string, env: string | undefined): Promise<s
     { hideWarnings: true },
   );
   const names = [
-    ...(config.queues.producers ?? []).map((producer) => producer.queue),
-    ...(config.queues.consumers ?? []).flatMap((consumer) => [consumer.queue, consumer.dead_letter_queue]),
+    ...(config.queues.producers ?? []).map((producer: { queue: string }) => producer.queue),
+    ...(config.queues.consumers ?? []).flatMap((consumer: { queue: string; dead_letter_queue?: string }) => [
+      consumer.queue,
+      consumer.dead_letter_queue,
+    ]),
   ];
   return [...new Set(names.filter((name): name is string => Boolean(name)))];
 };

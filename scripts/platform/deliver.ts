@@ -4,7 +4,7 @@
 import { type Outcome, postJson } from './outbound.ts';
 import type { RouteSettings } from './route.ts';
 import { eventShape } from './shapes.ts';
-import { type AccountState, type EmulatorState, nextId } from './state.ts';
+import { type AccountState, type DeliveryActivity, type EmulatorState, nextId, recordActivity } from './state.ts';
 
 /** What became of one event at one webhook: the last answer, how many POSTs it took, or why none. */
 export type DeliveryReport =
@@ -32,11 +32,72 @@ const attempt = async (url: string, event: unknown, secret: string, settings: Ro
   return outcomes;
 };
 
+const objectOf = (value: unknown): Record<string, unknown> | undefined =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+
 /**
- * Delivers one event of `type` with `data` to every subscribed webhook of `account`.
+ * The contact an event is about, when its data names one: `contactId`, or the `contactId` (or a
+ * contact's `id`) of one of its objects (`message`, `appointment`, `contact`, ...).
+ * @example contactOf({ message: { contactId: 'ct_1' } }) // 'ct_1'
+ */
+export const contactOf = (data: unknown): string | undefined => {
+  const top = objectOf(data);
+  if (!top) return undefined;
+  if (typeof top.contactId === 'string') return top.contactId;
+  for (const [key, value] of Object.entries(top)) {
+    const inner = objectOf(value);
+    if (typeof inner?.contactId === 'string') return inner.contactId;
+    if (key === 'contact' && typeof inner?.id === 'string') return inner.id;
+  }
+  return undefined;
+};
+
+const text = (body: unknown): string =>
+  (typeof body === 'string' ? body : JSON.stringify(body ?? null)).slice(0, 64 * 1024);
+
+/**
+ * Delivers one event of `type` with `data` to every subscribed webhook of `account`, and keeps
+ * what happened in the account's activity (the dev console shows it).
  * @example await deliverEvent(state, account, settings, 'appointment.booked', { appointment })
  */
-export const deliverEvent = (
+export const deliverEvent = async (
+  state: EmulatorState,
+  account: AccountState,
+  settings: RouteSettings,
+  type: string,
+  data: unknown,
+  cause: { messageId?: string } = {},
+): Promise<DeliveryReport[]> => {
+  const { seq } = nextId(state, 'act');
+  const startedAt = Date.now();
+  const reports = await deliverToWebhooks(state, account, settings, type, data);
+  const record: DeliveryActivity = {
+    kind: 'delivery',
+    seq,
+    startedAt,
+    endedAt: Date.now(),
+    type,
+    contactId: contactOf(data),
+    messageId: cause.messageId,
+    deliveries: reports.map((report) =>
+      'skipped' in report
+        ? { webhookId: report.webhookId, skipped: report.skipped }
+        : {
+            webhookId: report.webhookId,
+            url: report.url,
+            status: report.status,
+            attempts: report.attempts,
+            delivered: report.delivered,
+            durationMs: report.durationMs,
+            body: report.error ?? text(report.body),
+          },
+    ),
+  };
+  recordActivity(account, record);
+  return reports;
+};
+
+const deliverToWebhooks = (
   state: EmulatorState,
   account: AccountState,
   settings: RouteSettings,

@@ -29,7 +29,15 @@ export const contactShape = (contact: ContactRecord): Body => ({
   createdAt: contact.createdAt,
 });
 
-export const messageShape = (message: MessageRecord): Body => ({ ...message });
+export const messageShape = (message: MessageRecord): Body => ({
+  id: message.id,
+  contactId: message.contactId,
+  channel: message.channel,
+  text: message.text,
+  direction: message.direction,
+  status: message.status,
+  createdAt: message.createdAt,
+});
 
 /** A webhook never carries its signing secret: that is the separate sub-resource. */
 export const webhookShape = (webhook: WebhookRecord): Body => ({

@@ -35,6 +35,8 @@ export interface ContactRecord {
 
 export interface MessageRecord {
   id: string;
+  /** Creation order; the list's cursor and the activity's order. */
+  seq: number;
   contactId: string;
   channel: string;
   text: string;
@@ -76,6 +78,53 @@ export interface SubAccountRecord {
   createdAt: string;
 }
 
+/** What the emulator did on its own: played the agent (a call) or delivered an event. */
+export type ActivityRecord = CallActivity | DeliveryActivity;
+
+interface ActivityBase {
+  /** The shared sequence: orders activity and messages together. */
+  seq: number;
+  /** Start and end, in ms since the epoch (messages sent in between belong to it). */
+  startedAt: number;
+  endedAt: number;
+}
+
+/** The emulator called a registered function, as the agent would (`npm run platform -- call`). */
+export interface CallActivity extends ActivityBase {
+  kind: 'call';
+  name: string;
+  arguments: Record<string, unknown>;
+  /** The function's url, its key masked. */
+  url: string;
+  status: number | null;
+  durationMs: number;
+  /** What the function answered (the text the model reads), or why there was no answer. */
+  body: string;
+}
+
+/** One event delivered to every subscribed webhook of the account, and what each answered. */
+export interface DeliveryActivity extends ActivityBase {
+  kind: 'delivery';
+  type: string;
+  /** The contact the event is about, when its data names one (data.contactId, data.message.contactId, ...). */
+  contactId: string | undefined;
+  /** For message.received: the customer's message that caused it. */
+  messageId: string | undefined;
+  deliveries: Array<{
+    webhookId: string;
+    url?: string;
+    status?: number | null;
+    attempts?: number;
+    delivered?: boolean;
+    durationMs?: number;
+    body?: string;
+    skipped?: string;
+  }>;
+}
+
+/** Activity kept per account, oldest first dropped. */
+export const ACTIVITY_LIMIT = 500;
+
 export interface AccountState {
   id: string;
   name: string;
@@ -87,6 +136,8 @@ export interface AccountState {
   webhooks: Map<string, WebhookRecord>;
   functions: Map<string, FunctionRecord>;
   subAccounts: Map<string, SubAccountRecord>;
+  /** The emulator's own calls and deliveries, for the dev console (GET /_emulator/activity). */
+  activity: ActivityRecord[];
 }
 
 /** What a caller may set of one seeded account. */
@@ -127,6 +178,7 @@ export const createState = (accounts: AccountOptions[] = PLANS.map((plan) => ({ 
     webhooks: new Map(),
     functions: new Map(),
     subAccounts: new Map(),
+    activity: [],
   })),
   nextSeq: 1,
 });
@@ -135,6 +187,12 @@ export const createState = (accounts: AccountOptions[] = PLANS.map((plan) => ({ 
 export const nextId = (state: EmulatorState, prefix: string): { id: string; seq: number } => {
   const seq = state.nextSeq++;
   return { id: `${prefix}_${String(seq).padStart(6, '0')}`, seq };
+};
+
+/** Keeps `record` in the account's activity, dropping the oldest past ACTIVITY_LIMIT. */
+export const recordActivity = (account: AccountState, record: ActivityRecord): void => {
+  account.activity.push(record);
+  if (account.activity.length > ACTIVITY_LIMIT) account.activity.splice(0, account.activity.length - ACTIVITY_LIMIT);
 };
 
 /** A new webhook signing secret. */

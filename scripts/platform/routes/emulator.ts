@@ -9,7 +9,8 @@ import { postJson } from '../outbound.ts';
 import type { Route } from '../route.ts';
 import { found, validBody } from '../route.ts';
 import { messageReceivedData, messageShape } from '../shapes.ts';
-import { nextId } from '../state.ts';
+import { nextId, recordActivity } from '../state.ts';
+import { activityShape } from './activity.ts';
 
 const callInput = z.object({
   name: z.string({ error: 'name is required: the registered function to call' }).regex(FUNCTION_NAME, {
@@ -33,6 +34,13 @@ const emitInput = z.object({
 
 export const emulatorRoutes: Route[] = [
   {
+    method: 'GET',
+    path: '/_emulator/activity',
+    // Emulator-only inspection (the dev console reads it): the account's calls played as the agent,
+    // its event deliveries with each webhook's answer, and its messages, after ?after=<seq>.
+    handler: async ({ account, url }) => ({ status: 200, body: activityShape(account, url) }),
+  },
+  {
     method: 'POST',
     path: '/_emulator/emit',
     // Something happened on the platform: every webhook subscribed to the type gets it, signed.
@@ -48,7 +56,7 @@ export const emulatorRoutes: Route[] = [
     method: 'POST',
     path: '/_emulator/call',
     // The agent's side of the loop: POST the arguments to the function's url, report the answer.
-    handler: async ({ account, request, settings }) => {
+    handler: async ({ state, account, request, settings }) => {
       const input = await validBody(request, callInput);
       const fn = [...account.functions.values()].find((candidate) => candidate.name === input.name);
       if (!fn) {
@@ -59,9 +67,26 @@ export const emulatorRoutes: Route[] = [
           `No custom function named "${input.name}" in this account. Registered: ${names.join(', ') || 'none yet (npm run dev registers every function of functions/; else npm run sync)'}.`,
         );
       }
+      const { seq } = nextId(state, 'act');
+      const startedAt = Date.now();
       const outcome = await postJson(fn.url, input.arguments, {
         secret: settings.functionSigningSecret,
         timeoutMs: settings.outboundTimeoutMs,
+      });
+      recordActivity(account, {
+        kind: 'call',
+        seq,
+        startedAt,
+        endedAt: Date.now(),
+        name: fn.name,
+        arguments: input.arguments,
+        url: outcome.url,
+        status: outcome.status,
+        durationMs: outcome.durationMs,
+        body: (outcome.error ?? (typeof outcome.body === 'string' ? outcome.body : JSON.stringify(outcome.body))).slice(
+          0,
+          64 * 1024,
+        ),
       });
       return { status: 200, body: { function: fn.name, ...outcome } };
     },
@@ -72,9 +97,10 @@ export const emulatorRoutes: Route[] = [
     handler: async ({ state, account, request, settings }) => {
       const input = await validBody(request, inboundInput);
       const contact = found(account.contacts, input.contactId, 'contact');
-      const { id } = nextId(state, 'msg');
+      const { id, seq } = nextId(state, 'msg');
       const message = {
         id,
+        seq,
         contactId: contact.id,
         channel: input.channel ?? contact.channel,
         text: input.text,
@@ -83,7 +109,16 @@ export const emulatorRoutes: Route[] = [
         createdAt: new Date().toISOString(),
       };
       account.messages.set(id, message);
-      const deliveries = await deliverEvent(state, account, settings, 'message.received', messageReceivedData(message));
+      const deliveries = await deliverEvent(
+        state,
+        account,
+        settings,
+        'message.received',
+        messageReceivedData(message),
+        {
+          messageId: id,
+        },
+      );
       return { status: 201, body: { message: messageShape(message), deliveries } };
     },
   },

@@ -2,11 +2,26 @@
 import { messageInput } from 'agent-functions/platform';
 import { EmulatorError } from '../http.ts';
 import type { Route } from '../route.ts';
-import { validBody } from '../route.ts';
-import { messageShape } from '../shapes.ts';
+import { paginate, validBody } from '../route.ts';
+import { messageShape, pageShape } from '../shapes.ts';
 import { nextId } from '../state.ts';
 
 export const messageRoutes: Route[] = [
+  {
+    method: 'GET',
+    path: '/v1/messages',
+    // The emulator's own (docs/local-development.md): the spec lets a client "read messages" but
+    // shows no route, so this is for looking at what functions and handlers sent, not for code to
+    // rely on. Pages like every list, oldest first; ?contactId= keeps one contact's.
+    handler: async ({ account, url, settings }) => {
+      const contactId = url.searchParams.get('contactId');
+      const messages = [...account.messages.values()].filter(
+        (message) => contactId === null || message.contactId === contactId,
+      );
+      const { page, next } = paginate(messages, url, settings.pageSize);
+      return { status: 200, body: pageShape(page.map(messageShape), next) };
+    },
+  },
   {
     method: 'POST',
     path: '/v1/messages',
@@ -26,9 +41,10 @@ export const messageRoutes: Route[] = [
           `contactId "${input.contactId.slice(0, 80)}" is not a contact of this account: create the contact first.`,
         );
       }
-      const { id } = nextId(state, 'msg');
+      const { id, seq } = nextId(state, 'msg');
       const message = {
         id,
+        seq,
         ...input,
         direction: 'outbound' as const,
         status: 'sent',
