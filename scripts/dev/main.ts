@@ -18,7 +18,7 @@ import { ManifestError, parseManifest, type ServedFunction } from '../sync/manif
 import { DEV_HELP, parseDevArgs } from './args.ts';
 import { type BrokenBuild, brokenEntry, brokenFunctions } from './builds.ts';
 import { loadDevConfig, runDevSetup } from './config.ts';
-import { type ConsoleFunction, maskKey, type RunningConsole, startConsole } from './console/server.ts';
+import { type ConsoleListing, maskKey, type RunningConsole, startConsole } from './console/server.ts';
 import { networkExposure } from './exposure.ts';
 import { howToCall, type ServedForCall } from './howToCall.ts';
 import { type LocalPlatform, startLocalPlatform } from './platform.ts';
@@ -202,11 +202,13 @@ export const main = async (argv: string[]): Promise<number> => {
   };
 
   const client = createPlatformClient({ baseUrl: local.emulator.url, apiKey: local.agencyKey });
-  const consoleFunctions = async (): Promise<ConsoleFunction[]> => {
+  const consoleFunctions = async (): Promise<ConsoleListing> => {
     const read = (await manifest()) ?? current;
     const full = read && 'full' in read ? read.full : [];
     const registered = await client.customFunctions.list().catch(() => []);
-    return full.map((fn) => {
+    // A broken definition fails the whole manifest: the console says so rather than "No functions".
+    const problem = read && 'error' in read ? { problem: read.error } : {};
+    const functions = full.map((fn) => {
       const remote = registered.find((r) => r.name === fn.name);
       return {
         name: fn.name,
@@ -216,6 +218,7 @@ export const main = async (argv: string[]): Promise<number> => {
         jsonSchema: fn.jsonSchema ?? {},
       };
     });
+    return { functions, ...problem };
   };
   const urlOf = async (name: string) => {
     const read = current && 'served' in current ? current.served : [];
@@ -232,7 +235,12 @@ export const main = async (argv: string[]): Promise<number> => {
     fail('the Worker did not answer within 2 minutes.');
     await stop(1);
   } else {
-    consoleServer = await startConsole({ port: args.consolePort ?? 8789, functions: consoleFunctions, urlOf });
+    consoleServer = await startConsole({
+      port: args.consolePort ?? 8789,
+      functions: consoleFunctions,
+      urlOf,
+      platform: { url: local.emulator.url, apiKey: local.agencyKey },
+    });
     if ('served' in current) {
       await syncNow(current.served);
     } else showProblem(current);

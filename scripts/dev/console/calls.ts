@@ -7,6 +7,9 @@ export interface LoggedCall {
   arguments: unknown;
   status: number;
   durationMs: number;
+  /** When the call was sent and answered, in ms since the epoch (messages sent in between are its own). */
+  startedAt: number;
+  endedAt: number;
   /** The response body as the Worker sent it: the text the model reads. */
   body: string;
 }

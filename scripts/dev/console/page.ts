@@ -23,6 +23,14 @@ button { margin-top: 10px; padding: 6px 14px; font: inherit; cursor: pointer; }
 .ok { color: #137333; } .refused { color: #b06000; } .failed { color: #c5221f; }
 .unregistered { color: #c5221f; }
 .message { background: #fff4e5; border-left: 3px solid #b06000; padding: 6px 8px; margin: 6px 0; }
+.problem { background: #fce8e6; border-left: 3px solid #c5221f; padding: 8px 10px; margin: 0 0 16px; white-space: pre-wrap; }
+#toc { background: #fff; border: 1px solid #ddd; border-radius: 8px; padding: 8px 16px; margin-bottom: 16px; columns: 3 12em; }
+#toc a { display: block; font-family: ui-monospace, monospace; font-size: 12.5px; text-decoration: none; color: #1a56c4; }
+#toc a.unregistered { color: #c5221f; }
+.source, .kind { font-size: 11px; color: #666; text-transform: uppercase; }
+.sent { background: #e6f4ea; border-left: 3px solid #137333; padding: 4px 8px; margin: 4px 0; font-size: 12.5px; }
+.sent.inbound { background: #e8f0fe; border-left-color: #1a56c4; }
+.hook { font-size: 12.5px; margin: 2px 0; }
 `;
 
 const SCRIPT = `
@@ -75,7 +83,7 @@ const argumentsOf = (form) => {
 };
 
 const render = (fn) => {
-  const section = el('section', { class: 'fn', 'data-name': fn.name }, el('h2', { text: fn.name }));
+  const section = el('section', { class: 'fn', id: 'fn-' + fn.name, 'data-name': fn.name }, el('h2', { text: fn.name }));
   if (fn.registered) {
     const params = el('table');
     for (const [name, type] of Object.entries(fn.registered.parameters)) params.append(el('tr', {}, el('td', { text: name }), el('td', { text: type })));
@@ -109,26 +117,78 @@ const render = (fn) => {
   return section;
 };
 
+const when = (ms) => new Date(ms).toISOString().slice(11, 19);
+
+// A message beside its cause: to or from which contact, on which channel, and when, if later.
+const sentLine = (message) => el('div', { class: 'sent ' + message.direction, 'data-message': message.id },
+  el('span', { class: 'kind', text: message.direction === 'inbound' ? 'customer wrote ' : 'message sent ' }),
+  (message.direction === 'inbound' ? 'from ' : 'to ') + message.contactId + ' via ' + message.channel
+    + (message.afterMs ? ' (' + (message.afterMs / 1000).toFixed(1) + ' s later)' : '') + ': ',
+  el('strong', { text: message.text }));
+
+const row = (item) => {
+  if (item.kind === 'call') {
+    const detail = el('td', {}, el('pre', { text: item.body }));
+    for (const message of item.messages) detail.append(sentLine(message));
+    return el('tr', { 'data-kind': 'call', 'data-source': item.source, 'data-status': String(item.status) },
+      el('td', { text: when(item.startedAt) }),
+      el('td', {}, el('span', { text: item.name }), el('br'), el('span', { class: 'source', text: item.source === 'console' ? 'console' : 'platform (agent)' })),
+      el('td', { class: 'status ' + kind(item.status), text: String(item.status || 'none') }),
+      el('td', { text: item.durationMs + ' ms' }), detail);
+  }
+  if (item.kind === 'delivery') {
+    const detail = el('td', {});
+    if (item.trigger) detail.append(sentLine(item.trigger));
+    if (item.deliveries.length === 0) detail.append(el('div', { class: 'hook', text: 'No webhook is subscribed to ' + item.type + ': nothing was delivered.' }));
+    for (const hook of item.deliveries) {
+      const line = hook.skipped ? 'not delivered: ' + hook.skipped
+        : 'POST ' + hook.url + ' answered ' + (hook.status ?? 'nothing') + ' after ' + hook.attempts + ' attempt(s)' + (hook.delivered ? '' : ': not delivered');
+      detail.append(el('div', { class: 'hook', text: line }));
+      if (hook.body) detail.append(el('pre', { text: hook.body }));
+    }
+    for (const message of item.messages) detail.append(sentLine(message));
+    const statuses = item.deliveries.map((hook) => hook.status ?? 0);
+    const worst = statuses.length ? Math.max(...statuses.map((status) => (status >= 200 && status < 300 ? 0 : status || 599))) : 0;
+    return el('tr', { 'data-kind': 'delivery', 'data-type': item.type },
+      el('td', { text: when(item.startedAt) }),
+      el('td', {}, el('span', { text: item.type }), el('br'), el('span', { class: 'source', text: 'event' + (item.contactId ? ' · ' + item.contactId : '') })),
+      el('td', { class: 'status ' + (worst ? kind(worst) : 'ok'), text: statuses.join(', ') || 'none' }),
+      el('td', { text: (item.endedAt - item.startedAt) + ' ms' }), detail);
+  }
+  return el('tr', { 'data-kind': 'message' },
+    el('td', { text: when(item.startedAt) }), el('td', { class: 'source', text: 'message' }), el('td'), el('td'),
+    el('td', {}, sentLine(item.message)));
+};
+
 const refreshLog = async () => {
-  const { calls } = await (await fetch('/api/calls')).json();
+  const { items, problem } = await (await fetch('/api/activity')).json();
   const rows = document.querySelector('#calls');
   rows.textContent = '';
-  for (const call of calls) {
-    rows.append(el('tr', { 'data-status': String(call.status) },
-      el('td', { text: call.at.slice(11, 19) }), el('td', { text: call.name }),
-      el('td', { class: 'status ' + kind(call.status), text: String(call.status || 'none') }),
-      el('td', { text: call.durationMs + ' ms' }), el('td', {}, el('pre', { text: call.body }))));
-  }
+  for (const item of items) rows.append(row(item));
+  const note = document.querySelector('#log-problem');
+  note.textContent = problem ? 'The platform side is missing: ' + problem + '.' : '';
 };
 
 const load = async () => {
-  const { functions } = await (await fetch('/api/functions')).json();
+  const { functions, problem } = await (await fetch('/api/functions')).json();
   const list = document.querySelector('#functions');
   list.textContent = '';
-  if (functions.length === 0) list.append(el('p', { text: 'No functions: add a file to functions/ (npm run new -- <name>).' }));
+  if (problem) list.append(el('p', { class: 'problem', id: 'problem', text: problem }));
+  if (functions.length === 0) {
+    list.append(el('p', { id: 'empty', text: problem
+      ? 'No function can be shown until this is fixed: the Worker describes its functions all together, and one definition is broken.'
+      : 'No functions: add a file to functions/ (npm run new -- <name>).' }));
+  }
+  if (functions.length > 1) {
+    const toc = el('nav', { id: 'toc' });
+    for (const fn of functions) toc.append(el('a', { href: '#fn-' + fn.name, class: fn.registered ? '' : 'unregistered', text: fn.name }));
+    list.append(toc);
+  }
   for (const fn of functions) list.append(render(fn));
   document.body.dataset.ready = 'true';
   await refreshLog();
+  // What happens elsewhere (npm run platform -- inbound, a handler's message) appears without a reload.
+  setInterval(() => void refreshLog().catch(() => {}), 2000);
 };
 load();
 `;
@@ -143,10 +203,10 @@ export const CONSOLE_PAGE = `<!doctype html>
 <style>${STYLE}</style>
 </head>
 <body>
-<header><h1>agent-functions console</h1><p>Each function exactly as the local platform holds it, a form that calls it through the Worker, and what the model got back.</p></header>
+<header><h1>agent-functions console</h1><p>Each function exactly as the local platform holds it, a form that calls it through the Worker, and what the model got back; beside it, what the local platform did: calls, event deliveries and the messages they sent.</p></header>
 <main>
 <div id="functions"><p>Loading...</p></div>
-<div id="log"><h2>Recent calls</h2><table><thead><tr><th>time</th><th>function</th><th>status</th><th>took</th><th>what the model got</th></tr></thead><tbody id="calls"></tbody></table></div>
+<div id="log"><h2>Activity</h2><p id="log-problem" class="source"></p><table><thead><tr><th>time</th><th>what</th><th>status</th><th>took</th><th>what the model got, what was delivered, messages sent</th></tr></thead><tbody id="calls"></tbody></table></div>
 </main>
 <script>${SCRIPT}</script>
 </body>

@@ -1,9 +1,13 @@
 // The local console of `npm run dev`: a page listing every function exactly as the platform received
-// it, a form per function that calls it through the Worker, and the log of those calls. Served by the
-// Node dev process on 127.0.0.1; nothing here is ever bundled into the Worker.
+// it, a form per function that calls it through the Worker, and one timeline of those calls and of
+// what the local platform did (its calls as the agent, event deliveries and their answers, the
+// messages sent, each beside its cause). Served by the Node dev process on 127.0.0.1; nothing here
+// is ever bundled into the Worker.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { localSurfaceRefusal } from 'agent-functions/worker';
+import type { ActivityAnswer } from '../../platform/routes/activity.ts';
+import { mergeActivity } from './activity.ts';
 import { createCallLog } from './calls.ts';
 import { CONSOLE_PAGE } from './page.ts';
 
@@ -16,11 +20,19 @@ export interface ConsoleFunction {
   jsonSchema: unknown;
 }
 
+/** The functions, and why none (or not all) can be shown: the Worker's manifest fails as a whole on a broken definition. */
+export interface ConsoleListing {
+  functions: ConsoleFunction[];
+  problem?: string;
+}
+
 export interface ConsoleOptions {
   /** Preferred port; when taken (or 0), a free one. */
   port: number;
   /** Every function, read fresh on each page load. */
-  functions: () => Promise<ConsoleFunction[]>;
+  functions: () => Promise<ConsoleFunction[] | ConsoleListing>;
+  /** The local platform and the account dev uses: its activity joins the console's timeline. */
+  platform?: { url: string; apiKey: string };
   /** The url the platform calls for `name` (key included): the console calls exactly that. */
   urlOf: (name: string) => Promise<string | undefined>;
 }
@@ -71,6 +83,7 @@ export const startConsole = async (options: ConsoleOptions): Promise<RunningCons
     const url = await options.urlOf(name);
     if (!url) return { status: 404, body: { error: `No function named "${name}" is served.` } };
     const started = performance.now();
+    const startedAt = Date.now();
     let status = 0;
     let body: string;
     try {
@@ -85,8 +98,31 @@ export const startConsole = async (options: ConsoleOptions): Promise<RunningCons
     } catch (error) {
       body = `No answer from the Worker: ${(error as Error).message}`;
     }
-    const entry = log.add({ name, arguments: args, status, durationMs: Math.round(performance.now() - started), body });
+    const entry = log.add({
+      name,
+      arguments: args,
+      status,
+      durationMs: Math.round(performance.now() - started),
+      startedAt,
+      endedAt: Date.now(),
+      body,
+    });
     return { status: 200, body: entry };
+  };
+
+  /** The platform's side, or why it cannot be read (the console's own calls are shown anyway). */
+  const platformActivity = async (): Promise<{ answer?: ActivityAnswer; problem?: string }> => {
+    if (!options.platform) return {};
+    try {
+      const response = await fetch(new URL('/_emulator/activity', options.platform.url), {
+        headers: { 'x-api-key': options.platform.apiKey },
+        signal: AbortSignal.timeout(5000),
+      });
+      if (!response.ok) return { problem: `the local platform answered ${response.status}` };
+      return { answer: (await response.json()) as ActivityAnswer };
+    } catch (error) {
+      return { problem: `the local platform did not answer (${(error as Error).message})` };
+    }
   };
 
   const server = createServer((request, response) => {
@@ -107,9 +143,14 @@ export const startConsole = async (options: ConsoleOptions): Promise<RunningCons
       try {
         if (request.method === 'GET' && pathname === '/') return send(response, 200, CONSOLE_PAGE, 'text/html');
         if (request.method === 'GET' && pathname === '/api/functions') {
-          return send(response, 200, { functions: await options.functions() });
+          const listing = await options.functions();
+          return send(response, 200, Array.isArray(listing) ? { functions: listing } : listing);
         }
         if (request.method === 'GET' && pathname === '/api/calls') return send(response, 200, { calls: log.list() });
+        if (request.method === 'GET' && pathname === '/api/activity') {
+          const { answer, problem } = await platformActivity();
+          return send(response, 200, { items: mergeActivity(log.list(), answer), ...(problem ? { problem } : {}) });
+        }
         if (request.method === 'POST' && callName) {
           const answer = await call(callName, ((await readJson(request)) as { arguments?: unknown }).arguments);
           return send(response, answer.status, answer.body);

@@ -1,83 +1,139 @@
-// The dev console calls functions with their keys and shows a log of customers' details: a web
-// page on another site must not make it call (a cross-site form post is text/plain with that
-// site's Origin), nor read it through a rebound host name. Its own page, on its own origin,
-// sending JSON, is served.
+// The console shows the platform's side beside its own calls: calls the platform made as the agent,
+// event deliveries and what each webhook answered, and the messages sent, each beside the call or
+// delivery that caused it (during it, or later about the same contact); and a broken definition
+// as the problem it is, not as "No functions".
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createPlatformClient } from 'agent-functions/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ActivityItem } from '../../dev/console/activity.ts';
 import { type RunningConsole, startConsole } from '../../dev/console/server.ts';
-import { rawRequest } from '../rawHttp.ts';
+import { type RunningEmulator, startEmulator } from '../../platform/emulator.ts';
 
+let emulator: RunningEmulator;
+let consoleServer: RunningConsole;
 let worker: Server;
-let workerUrl: string;
-const calls: string[] = [];
-let console_: RunningConsole;
+let base = '';
+let ada = '';
+let grace = '';
+let agencyKey = '';
+
+const client = () => createPlatformClient({ baseUrl: emulator.url, apiKey: agencyKey });
 
 beforeAll(async () => {
-  worker = createServer((request, response) => {
-    calls.push(request.url ?? '');
-    response.writeHead(200, { 'content-type': 'application/json' });
-    response.end('{"ok":true}');
+  emulator = await startEmulator({ port: 0, deliveryRetryDelayMs: 1 });
+  agencyKey = emulator.accounts.find((account) => account.plan === 'agency')?.apiKey ?? '';
+  ada = (await client().contacts.create({ name: 'Ada', phone: '+15550100', channel: 'whatsapp' })).id;
+  grace = (await client().contacts.create({ name: 'Grace', phone: '+15550101', channel: 'whatsapp' })).id;
+  // A stand-in Worker: its function and its events endpoint each send the contact a message.
+  worker = createServer(async (request, response) => {
+    let body = '';
+    for await (const chunk of request) body += chunk;
+    const parsed = JSON.parse(body || '{}') as { contactId?: string; data?: { message?: { contactId?: string } } };
+    const contactId = parsed.contactId ?? parsed.data?.message?.contactId ?? ada;
+    const path = request.url?.split('?')[0] ?? '';
+    await client().messages.send({ contactId, channel: 'whatsapp', text: `sent by ${path}` });
+    response.writeHead(path === '/events' ? 202 : 200, { 'content-type': 'application/json' });
+    response.end(JSON.stringify(path === '/events' ? { queued: true } : { summary: 'Booked.' }));
   });
   await new Promise<void>((resolve) => worker.listen(0, '127.0.0.1', resolve));
-  workerUrl = `http://127.0.0.1:${(worker.address() as AddressInfo).port}`;
-  console_ = await startConsole({
+  base = `http://127.0.0.1:${(worker.address() as AddressInfo).port}`;
+  await client().customFunctions.create({
+    name: 'book',
+    description: 'Books. Call it when the customer wants to book.',
+    url: `${base}/functions/book?key=k`,
+    parameters: {},
+  });
+  await client().webhooks.create({ url: `${base}/events`, events: ['message.received'] });
+  consoleServer = await startConsole({
     port: 0,
-    functions: async () => [{ name: 'notify_team', registered: null, jsonSchema: {} }],
-    urlOf: async (name) => `${workerUrl}/functions/${name}?key=secret-key`,
+    functions: async () => ({
+      functions: [],
+      problem: 'The Worker answered 500 to GET /functions: functions/zz_union.ts: "id" is a union.',
+    }),
+    urlOf: async (name) => `${base}/functions/${name}?key=k`,
+    platform: { url: emulator.url, apiKey: agencyKey },
   });
 });
 afterAll(async () => {
-  await console_.close();
-  await new Promise((resolve) => worker.close(resolve));
+  await consoleServer?.close();
+  await emulator?.close();
+  await new Promise((resolve) => worker?.close(resolve));
 });
 
-const consoleUrl = () => console_.url.replace(/\/$/, '');
-const callPath = () => `${consoleUrl()}/api/call/notify_team`;
+const activity = async (): Promise<ActivityItem[]> =>
+  ((await (await fetch(new URL('/api/activity', consoleServer.url))).json()) as { items: ActivityItem[] }).items;
 
-describe('the dev console', () => {
-  it('refuses a cross-site form post, and calls nothing', async () => {
-    const before = calls.length;
-    const answer = await rawRequest(callPath(), {
+describe('the console shows what the platform did', () => {
+  it("puts the message a function sent during the console's call beside that call", async () => {
+    const response = await fetch(new URL('/api/call/book', consoleServer.url), {
       method: 'POST',
-      headers: { 'content-type': 'text/plain', origin: 'https://evil.example' },
-      body: '{"arguments":{"summary":"x"}}',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ arguments: { contactId: ada } }),
     });
-    expect(answer.status).toBe(403);
-    expect(JSON.parse(answer.body)).toMatchObject({ error: expect.stringContaining('https://evil.example') });
-    expect(calls.length).toBe(before);
+    expect(response.status).toBe(200);
+    const [latest] = await activity();
+    expect(latest).toMatchObject({ kind: 'call', source: 'console', name: 'book', status: 200 });
+    expect(latest?.kind === 'call' && latest.messages.map((m) => m.text)).toEqual(['sent by /functions/book']);
   });
 
-  it('refuses a body that is not JSON even from its own origin, and calls nothing', async () => {
-    const before = calls.length;
-    const answer = await rawRequest(callPath(), {
+  it('shows a call the platform made as the agent (npm run platform -- call), with its message', async () => {
+    await fetch(`${emulator.url}/_emulator/call`, {
       method: 'POST',
-      headers: { 'content-type': 'text/plain', origin: consoleUrl() },
-      body: '{"arguments":{}}',
+      headers: { 'content-type': 'application/json', 'x-api-key': agencyKey },
+      body: JSON.stringify({ name: 'book', arguments: { contactId: grace } }),
     });
-    expect(answer.status).toBe(415);
-    expect(calls.length).toBe(before);
+    const [latest] = await activity();
+    expect(latest).toMatchObject({ kind: 'call', source: 'platform', name: 'book', status: 200 });
+    expect(latest?.kind === 'call' && latest.messages).toEqual([
+      expect.objectContaining({ contactId: grace, text: 'sent by /functions/book', direction: 'outbound' }),
+    ]);
   });
 
-  it('refuses its call log to a rebound host name', async () => {
-    const port = new URL(console_.url).port;
-    const answer = await rawRequest(`${consoleUrl()}/api/calls`, { headers: { host: `rebound.evil.example:${port}` } });
-    expect(answer.status).toBe(403);
-    expect(answer.body).not.toContain('notify_team');
+  it('shows a delivery: the customer message that caused it, what the webhook answered, what the handler sent', async () => {
+    await fetch(`${emulator.url}/_emulator/inbound`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': agencyKey },
+      body: JSON.stringify({ contactId: grace, text: 'STOP' }),
+    });
+    const [latest] = await activity();
+    expect(latest).toMatchObject({ kind: 'delivery', type: 'message.received', contactId: grace });
+    if (latest?.kind !== 'delivery') throw new Error('not a delivery');
+    expect(latest.trigger).toMatchObject({ text: 'STOP', direction: 'inbound' });
+    expect(latest.deliveries[0]).toMatchObject({ url: `${base}/events`, status: 202, delivered: true });
+    expect(latest.messages.map((m) => m.text)).toEqual(['sent by /events']);
   });
 
-  it('serves its own page: JSON from its own origin, by localhost too', async () => {
-    const before = calls.length;
-    const answer = await rawRequest(callPath(), {
+  it('puts a later message about the same contact (a follow-up) beside the call, marked as later', async () => {
+    await fetch(new URL('/api/call/book', consoleServer.url), {
       method: 'POST',
-      headers: { 'content-type': 'application/json', origin: consoleUrl() },
-      body: '{"arguments":{}}',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ arguments: { contactId: ada } }),
     });
-    expect(answer.status).toBe(200);
-    expect(calls.length).toBe(before + 1);
-    const port = new URL(console_.url).port;
-    expect((await rawRequest(`${consoleUrl()}/api/calls`, { headers: { host: `localhost:${port}` } })).status).toBe(
-      200,
-    );
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    await client().messages.send({ contactId: ada, channel: 'whatsapp', text: 'Reminder: tomorrow at 10.' });
+    const [latest] = await activity();
+    if (latest?.kind !== 'call') throw new Error('not a call');
+    const followUp = latest.messages.find((m) => m.text === 'Reminder: tomorrow at 10.');
+    expect(followUp?.afterMs).toBeGreaterThanOrEqual(50);
+  });
+
+  it('lists a message with no cause on its own', async () => {
+    const lonely = (await client().contacts.create({ name: 'Lin', phone: '+15550102', channel: 'whatsapp' })).id;
+    await client().messages.send({ contactId: lonely, channel: 'whatsapp', text: 'Hello from a script.' });
+    const [latest] = await activity();
+    expect(latest).toMatchObject({ kind: 'message', message: { contactId: lonely, text: 'Hello from a script.' } });
+  });
+
+  it('says why no function is listed when one definition breaks the manifest', async () => {
+    const listing = (await (await fetch(new URL('/api/functions', consoleServer.url))).json()) as {
+      functions: unknown[];
+      problem?: string;
+    };
+    expect(listing.functions).toEqual([]);
+    expect(listing.problem).toContain('functions/zz_union.ts');
+    const page = await (await fetch(consoleServer.url)).text();
+    expect(page).toContain('No function can be shown until this is fixed');
+    expect(page).toContain("id: 'toc'");
   });
 });

@@ -1,0 +1,148 @@
+// The console's one timeline: its own calls, and what the local platform did (calls it made as the
+// agent, event deliveries and each webhook's answer, messages), each message beside the call or
+// delivery that caused it. A message belongs to the call or delivery during which it was sent;
+// one sent later (a follow-up, or an event handler that runs from the queue after the delivery was
+// answered) belongs to the latest earlier call or delivery about the same contact.
+import type { ActivityAnswer, ActivityMessage } from '../../platform/routes/activity.ts';
+import type { DeliveryActivity } from '../../platform/state.ts';
+import type { LoggedCall } from './calls.ts';
+
+/** A message as the console shows it. */
+export interface ShownMessage {
+  id: string;
+  contactId: string;
+  channel: string;
+  text: string;
+  direction: 'outbound' | 'inbound';
+  at: number;
+  /** Sent after the call or delivery had been answered: this many ms after its end. */
+  afterMs?: number;
+}
+
+export type ActivityItem =
+  | {
+      kind: 'call';
+      /** Who made it: the console's form, or the local platform playing the agent (npm run platform -- call). */
+      source: 'console' | 'platform';
+      startedAt: number;
+      endedAt: number;
+      name: string;
+      arguments: unknown;
+      status: number;
+      durationMs: number;
+      body: string;
+      messages: ShownMessage[];
+    }
+  | {
+      kind: 'delivery';
+      startedAt: number;
+      endedAt: number;
+      type: string;
+      contactId: string | undefined;
+      /** The customer's message that caused a message.received delivery. */
+      trigger: ShownMessage | undefined;
+      deliveries: DeliveryActivity['deliveries'];
+      messages: ShownMessage[];
+    }
+  | { kind: 'message'; startedAt: number; message: ShownMessage };
+
+/** How long after a call or delivery a message about the same contact is still its consequence. */
+const FOLLOW_UP_MS = 10 * 60_000;
+/** Clock slack between the console's and the platform's stamps (same process in dev; ms apart). */
+const SLACK_MS = 5;
+
+const shown = (message: ActivityMessage): ShownMessage => ({
+  id: String(message.id),
+  contactId: String(message.contactId),
+  channel: String(message.channel),
+  text: String(message.text),
+  direction: message.direction === 'inbound' ? 'inbound' : 'outbound',
+  at: message.at,
+});
+
+/** The contact a call is about: the platform adds `contactId` beside the arguments (contract §9). */
+const contactOfCall = (args: unknown): string | undefined => {
+  const value = (args as { contactId?: unknown } | null)?.contactId;
+  return typeof value === 'string' ? value : undefined;
+};
+
+/**
+ * The timeline, newest first.
+ * @example mergeActivity(log.list(), await platformActivity())
+ */
+export const mergeActivity = (calls: LoggedCall[], platform: ActivityAnswer | undefined): ActivityItem[] => {
+  const causes: Array<Exclude<ActivityItem, { kind: 'message' }> & { contact: string | undefined }> = [];
+  for (const call of calls) {
+    causes.push({
+      kind: 'call',
+      source: 'console',
+      startedAt: call.startedAt,
+      endedAt: call.endedAt,
+      name: call.name,
+      arguments: call.arguments,
+      status: call.status,
+      durationMs: call.durationMs,
+      body: call.body,
+      messages: [],
+      contact: contactOfCall(call.arguments),
+    });
+  }
+  const triggers = new Map<string, Extract<ActivityItem, { kind: 'delivery' }>>();
+  for (const record of platform?.activity ?? []) {
+    if (record.kind === 'call') {
+      causes.push({
+        kind: 'call',
+        source: 'platform',
+        startedAt: record.startedAt,
+        endedAt: record.endedAt,
+        name: record.name,
+        arguments: record.arguments,
+        status: record.status ?? 0,
+        durationMs: record.durationMs,
+        body: record.body,
+        messages: [],
+        contact: contactOfCall(record.arguments),
+      });
+    } else {
+      const delivery = {
+        kind: 'delivery' as const,
+        startedAt: record.startedAt,
+        endedAt: record.endedAt,
+        type: record.type,
+        contactId: record.contactId,
+        trigger: undefined,
+        deliveries: record.deliveries,
+        messages: [],
+        contact: record.contactId,
+      };
+      causes.push(delivery);
+      if (record.messageId) triggers.set(record.messageId, delivery);
+    }
+  }
+  const loose: ActivityItem[] = [];
+  for (const message of (platform?.messages ?? []).map(shown)) {
+    const triggered = triggers.get(message.id);
+    if (triggered) {
+      triggered.trigger = message;
+      continue;
+    }
+    const latest = (candidates: typeof causes) => candidates.toSorted((a, b) => b.startedAt - a.startedAt)[0];
+    const during = causes.filter((c) => c.startedAt - SLACK_MS <= message.at && message.at <= c.endedAt + SLACK_MS);
+    const owner =
+      latest(during.filter((c) => c.contact === message.contactId)) ??
+      latest(during) ??
+      latest(
+        causes.filter(
+          (c) => c.contact === message.contactId && c.startedAt <= message.at && message.at - c.endedAt <= FOLLOW_UP_MS,
+        ),
+      );
+    if (!owner) {
+      loose.push({ kind: 'message', startedAt: message.at, message });
+      continue;
+    }
+    const late = message.at - owner.endedAt;
+    owner.messages.push(late > SLACK_MS ? { ...message, afterMs: late } : message);
+  }
+  const items: ActivityItem[] = [...causes.map(({ contact: _contact, ...item }) => item as ActivityItem), ...loose];
+  return items.toSorted((a, b) => b.startedAt - a.startedAt);
+};
