@@ -151,7 +151,7 @@ const row = (item) => {
     const worst = statuses.length ? Math.max(...statuses.map((status) => (status >= 200 && status < 300 ? 0 : status || 599))) : 0;
     return el('tr', { 'data-kind': 'delivery', 'data-type': item.type },
       el('td', { text: when(item.startedAt) }),
-      el('td', {}, el('span', { text: item.type }), el('br'), el('span', { class: 'source', text: 'event' + (item.contactId ? ' · ' + item.contactId : '') })),
+      el('td', {}, el('span', { text: item.type }), el('br'), el('span', { class: 'source', text: 'event' }), item.contactId ? ' · ' + item.contactId : ''),
       el('td', { class: 'status ' + (worst ? kind(worst) : 'ok'), text: statuses.join(', ') || 'none' }),
       el('td', { text: (item.endedAt - item.startedAt) + ' ms' }), detail);
   }
