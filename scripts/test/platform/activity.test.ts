@@ -38,7 +38,9 @@ afterAll(() => new Promise((resolve) => server.close(resolve)));
 
 const agency = () => keyOf(emulator.current, 'agency');
 const activity = async (after = 0): Promise<ActivityAnswer> =>
-  (await (await raw(emulator.current, `/_emulator/activity?after=${after}`, { key: agency() })).json()) as ActivityAnswer;
+  (await (
+    await raw(emulator.current, `/_emulator/activity?after=${after}`, { key: agency() })
+  ).json()) as ActivityAnswer;
 
 describe('what the local platform did', () => {
   it('lists sent messages with GET /v1/messages, one contact with ?contactId=', async () => {
