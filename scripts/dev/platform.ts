@@ -2,6 +2,7 @@
 // unknown program that happens to hold the default port). What a project's functions need in it
 // (a contact to write to, say) its dev.config.ts creates.
 import { DEFAULT_PORT, type RunningEmulator, startEmulator } from '../platform/emulator.ts';
+import { DEV_ACCOUNT } from '../platform/state.ts';
 
 export interface LocalPlatform {
   emulator: RunningEmulator;
@@ -31,7 +32,8 @@ export const startLocalPlatform = async (
     emulator = await startEmulator({ port: 0 });
     note = `port ${defaultPort} is taken by another program, so dev's own local platform listens on ${emulator.url}.`;
   }
-  const agency = emulator.accounts.find((account) => account.plan === 'agency');
+  // The account the platform CLI's agent commands use by default too (DEV_ACCOUNT).
+  const agency = emulator.accounts.find((account) => account.plan === DEV_ACCOUNT);
   if (!agency) throw new Error('The emulator has no Agency account.');
   return { emulator, agencyKey: agency.apiKey, ...(note ? { note } : {}) };
 };

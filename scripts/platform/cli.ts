@@ -6,10 +6,15 @@ import { readDevState } from '../dev/state.ts';
 import { projectRoot } from '../project.ts';
 import { DEFAULT_PORT, type EmulatorOptions, startEmulator } from './emulator.ts';
 import type { FaultOptions } from './faults.ts';
-import { type AccountOptions, DEFAULT_CHANNELS, defaultKey, PLAN_NAMES, PLANS, type Plan } from './state.ts';
-
-/** The account `npm run dev` registers on and seeds (scripts/dev/platform.ts): the agent commands' default. */
-export const DEV_ACCOUNT: Plan = 'agency';
+import {
+  type AccountOptions,
+  DEFAULT_CHANNELS,
+  DEV_ACCOUNT,
+  defaultKey,
+  PLAN_NAMES,
+  PLANS,
+  type Plan,
+} from './state.ts';
 
 const HELP = `The local platform: an in-memory emulator of the messaging platform's REST API.
 

@@ -157,6 +157,12 @@ export interface SeededAccount {
   channels: string[];
 }
 
+/**
+ * The account `npm run dev` registers every function on, seeds through dev.config.ts and gives the
+ * Worker (scripts/dev/platform.ts); `npm run platform -- call|inbound|emit` use it by default.
+ */
+export const DEV_ACCOUNT: Plan = 'agency';
+
 /** The well-known key of a plan's seeded account: local only, shown at start, never a real key. */
 export const defaultKey = (plan: Plan): string => `local-${plan.replaceAll('_', '-')}-key`;
 

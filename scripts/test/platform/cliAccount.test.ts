@@ -3,6 +3,8 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startLocalPlatform } from '../../dev/platform.ts';
+import { DEV_ACCOUNT, defaultKey } from '../../platform/state.ts';
 import { PROJECT_ROOT } from '../repo.ts';
 import { clientOf, useEmulator } from './helpers.ts';
 import { startReceiver } from './receiver.ts';
@@ -39,6 +41,16 @@ const cli = (...args: string[]) =>
   });
 
 describe("the platform CLI uses dev's account", () => {
+  it('is one constant: dev syncs to the account whose key the CLI sends by default', async () => {
+    const local = await startLocalPlatform(0);
+    try {
+      expect(local.agencyKey).toBe(defaultKey(DEV_ACCOUNT));
+      expect(DEV_ACCOUNT).toBe('agency');
+    } finally {
+      await local.emulator.close();
+    }
+  });
+
   it("inbound finds a contact of dev's Agency account without --account", async () => {
     const { code, stdout, stderr } = await cli('inbound', contactId, 'STOP');
     expect(stderr).toBe('');
