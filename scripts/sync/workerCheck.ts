@@ -13,16 +13,31 @@ export interface WorkerCheck {
 }
 
 const TIMEOUT_MS = 10_000;
+/** A refusal is read once more after this pause: a secret put just before (the release workflow) may not have reached every location yet. */
+const CONFIRM_AFTER_MS = 2000;
 
 /**
- * GETs `${origin}/functions` with the manifest key of `secret`, and says what that means.
+ * GETs `${origin}/functions` with the manifest key of `secret`, and says what that means; a
+ * refusal is confirmed by a second read before it is reported.
  * @example const check = await checkWorker('https://fns.example.dev', secret, served)
  */
 export const checkWorker = async (
   origin: string,
   secret: string,
   served: readonly ServedFunction[],
-  options: { env?: string | undefined; fetchWorker?: typeof fetch } = {},
+  options: { env?: string | undefined; fetchWorker?: typeof fetch; confirmAfterMs?: number } = {},
+): Promise<WorkerCheck> => {
+  const first = await readOnce(origin, secret, served, options);
+  if (first.verdict !== 'refused') return first;
+  await new Promise((resolve) => setTimeout(resolve, options.confirmAfterMs ?? CONFIRM_AFTER_MS));
+  return readOnce(origin, secret, served, options);
+};
+
+const readOnce = async (
+  origin: string,
+  secret: string,
+  served: readonly ServedFunction[],
+  options: { env?: string | undefined; fetchWorker?: typeof fetch },
 ): Promise<WorkerCheck> => {
   const fetchWorker = options.fetchWorker ?? fetch;
   const put = `npm run secrets -- put${options.env ? ` --env ${options.env}` : ''}`;

@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { manifestKey } from 'agent-functions/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseManifest, type ServedFunction } from '../../sync/manifest.ts';
+import { checkWorker } from '../../sync/workerCheck.ts';
 import { PROJECT_ROOT } from '../repo.ts';
 import { emulatorPerTest, sync } from './helpers.ts';
 
@@ -84,5 +85,18 @@ describe('sync checks the deployed Worker accepts the keys it registered', () =>
     const result = await run(WORKER_SECRET, [], `http://127.0.0.1:${port}`);
     expect(result.exitCode).toBe(0);
     expect(result.stderr).toContain(`Could not reach the Worker at http://127.0.0.1:${port} to check its keys`);
+  });
+
+  it('confirms a refusal with a second read, so a secret put a moment before is not reported as refused', async () => {
+    const answers = [401, 200];
+    const check = await checkWorker(origin, WORKER_SECRET, served, {
+      confirmAfterMs: 0,
+      fetchWorker: async () => {
+        const status = answers.shift() ?? 200;
+        return new Response(JSON.stringify(status === 200 ? { functions: served } : { error: {} }), { status });
+      },
+    });
+    expect(check.verdict).toBe('accepted');
+    expect(answers).toEqual([]);
   });
 });
