@@ -4,7 +4,7 @@
 // Emulator-only, for the dev console; never part of the platform's API.
 import { EmulatorError } from '../http.ts';
 import { messageShape } from '../shapes.ts';
-import type { AccountState, ActivityRecord } from '../state.ts';
+import { ACTIVITY_LIMIT, type AccountState, type ActivityRecord } from '../state.ts';
 
 /** One message as the activity lists it: its shape, its place in the sequence, and its time in ms. */
 export type ActivityMessage = ReturnType<typeof messageShape> & { seq: number; at: number };
@@ -24,8 +24,10 @@ export const activityShape = (account: AccountState, url: URL): ActivityAnswer =
     throw new EmulatorError(400, 'invalid_after', 'after must be the "last" value of a previous answer.');
   }
   const activity = account.activity.filter((record) => record.seq > after);
+  // The newest messages only, as many as activity is kept: the console polls this every 2 s.
   const messages = [...account.messages.values()]
     .filter((message) => message.seq > after)
+    .slice(-ACTIVITY_LIMIT)
     .map((message) => ({ ...messageShape(message), seq: message.seq, at: Date.parse(message.createdAt) }));
   const last = Math.max(after, ...activity.map((record) => record.seq), ...messages.map((message) => message.seq));
   return { activity, messages, last };
