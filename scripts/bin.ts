@@ -45,7 +45,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ main: Ma
     summary: "list or revoke the OAuth clients of the deployed Worker's /mcp",
     load: () => import('./mcp/main.ts'),
   },
-  lint: { summary: "the project's checks beside biome (workflows)", load: () => import('./lint/main.ts') },
+  lint: { summary: "the project's checks beside biome (workflows, functions)", load: () => import('./lint/main.ts') },
 };
 
 /** This package's version, from its package.json (beside bin.ts, or one level up from dist/). */

@@ -15,7 +15,8 @@ import { workerEventsAccounts } from './sync/accounts.ts';
 /** Function names from the files in `dir`; throws on a file whose name the platform would refuse. */
 export const functionNames = (dir: string): string[] =>
   readdirSync(dir)
-    .filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts') && !file.startsWith('_'))
+    // Golden prompts (name.prompts.ts) sit beside their function; only the CLI reads them.
+    .filter((file) => file.endsWith('.ts') && !/\.(test|prompts)\.ts$/.test(file) && !file.startsWith('_'))
     .map((file) => {
       const name = file.slice(0, -3);
       if (!FUNCTION_NAME.test(name)) {

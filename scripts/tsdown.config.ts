@@ -21,6 +21,7 @@ const library = {
   'platform/index': 'platform/index.ts',
   'platform/emulator': 'platform/emulator.ts',
   'dev/index': 'dev/index.ts',
+  'lint/index': 'lint/functions/index.ts',
 };
 
 export default defineConfig([

@@ -13,6 +13,10 @@ const manifestSchema = z.object({
       path: z.string().startsWith('/'),
       secrets: z.array(z.string()).optional(),
       vars: z.array(z.string()).optional(),
+      // Not registered, but what the description linter reads beside the description.
+      jsonSchema: z.record(z.string(), z.unknown()).optional(),
+      annotations: z.record(z.string(), z.boolean()).optional(),
+      effect: z.string().optional(),
     }),
   ),
 });
