@@ -6,12 +6,12 @@ import { emailSchema, normalizeEmail, normalizePhone, phoneSchema } from '../lib
 import { CALENDAR, spokenTime } from '../lib/slots.ts';
 
 export default defineFunction({
-  description: `Books ${CALENDAR.label} for the customer at a free time from check_availability. Call it once the customer has chosen a time and given their name and phone number. Calling it again with the same time and phone number returns the same booking, never a second one. Read the booking reference to the customer: they need it to cancel or reschedule.`,
+  description: `Books ${CALENDAR.label} for the customer at a time check_availability listed. Call it once the customer has chosen a time and given their name and phone number. To move a booking, use reschedule_appointment. Called again with the same time and phone, it returns the same booking, never a second one. Read the booking reference to the customer: cancel_appointment and reschedule_appointment need it.`,
   parameters: z.object({
     start: startSchema(CALENDAR, 'The chosen slot\'s "start" exactly as check_availability listed it'),
     name: z.string().trim().min(1).max(100).describe("The customer's full name"),
-    phone: phoneSchema("The customer's phone number, in international format with the country code"),
-    email: emailSchema("The customer's email address, if they gave one, for the confirmation").optional(),
+    phone: phoneSchema('The customer\'s phone number with the country code, like "+44 7700 900123"'),
+    email: emailSchema('For the confirmation, if they gave one').optional(),
     notes: z.string().max(500).optional().describe('What the customer wants to discuss, in one or two sentences'),
   }),
   // Adds a booking in this Worker's calendar; the same time and phone return the same booking.

@@ -9,7 +9,7 @@ export default defineFunction({
   description: `Cancels a booking of ${CALENDAR.label}, found by its booking reference and the phone number it was booked with. Call it when the customer asks to cancel and has confirmed which booking. To move a booking instead, use reschedule_appointment.`,
   parameters: z.object({
     reference: referenceSchema(),
-    phone: phoneSchema('The phone number the booking was made with, in international format'),
+    phone: phoneSchema('The phone number the booking was made with, like "+44 7700 900123"'),
   }),
   // Removes a booking; cancelling it again changes nothing more.
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },

@@ -27,11 +27,11 @@ const tierOf = (budgetFits: boolean | undefined, soon: boolean | undefined): Tie
 };
 
 export default defineFunction({
-  description: `Saves the customer as a sales lead (one platform contact per phone number, never a duplicate) and qualifies it by need, monthly budget and start. Call it once the customer has said what they need and given their name; pass budget and timeline if they mention them. Follow the "nextStep" it returns.`,
+  description: `Saves a customer interested in our services as a sales lead (one contact per phone, never a duplicate), qualified by need, monthly budget and start. Call it once they have said what they need and given their name and phone; pass budget and timeline if said. For a plan's price, use quote_price. Follow the "nextStep" it returns.`,
   parameters: z.object({
     name: z.string().trim().min(1).max(100).describe("The customer's name"),
-    phone: phoneSchema("The customer's phone number with its country code"),
-    channel: z.enum(CHANNELS).default('whatsapp').describe('The channel the customer is writing on'),
+    phone: phoneSchema('The customer\'s phone number, like "+44 7700 900123"'),
+    channel: z.enum(CHANNELS).default('whatsapp').describe('Where the customer writes'),
     need: z.string().trim().min(3).max(500).describe('What the customer needs, in their words'),
     monthlyBudget: z
       .number()
@@ -42,7 +42,7 @@ export default defineFunction({
     timeline: z
       .enum(['now', 'this_month', 'this_quarter', 'later', 'unknown'])
       .default('unknown')
-      .describe('When the customer wants to start'),
+      .describe('When they want to start'),
   }),
   secrets: ['PLATFORM_API_KEY'],
   vars: ['PLATFORM_BASE_URL'],

@@ -34,7 +34,7 @@ const describeHours = (day: number) => {
 
 export default defineFunction({
   description:
-    'Says whether the shop is open at a given moment (now by default) and when it next opens. Call it when the customer asks about opening hours or whether they can visit or call.',
+    'Says whether the shop is open at a given moment (now by default) and when it next opens. Call it when the customer asks about opening hours or whether they can visit or call. Not for appointment times: use check_availability.',
   parameters: z.object({
     at: z.iso
       .datetime({ offset: true })

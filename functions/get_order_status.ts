@@ -53,7 +53,7 @@ const unavailable = (why: string) =>
 
 export default defineFunction({
   description:
-    "Looks up the status of the customer's order in the shop: whether it is being prepared, on its way (with the carrier and tracking) or delivered. Call it when the customer asks where their order is. It needs both the order number and the email address the order was placed with.",
+    "Looks up the status of the customer's order in the shop: whether it is being prepared, on its way (with the carrier and tracking) or delivered. Call it when the customer asks where their order is. It needs both the order number and the email address the order was placed with. Not for a complaint about an order: use handoff_to_human.",
   parameters: z.object({
     orderNumber: z
       .string()

@@ -13,23 +13,23 @@ const REASONS = {
 
 export default defineFunction({
   description:
-    'Hands the conversation to the human team: sends them a summary you write, so a colleague can take over. Call it when the customer asks for a person, is upset, or needs something you cannot do. Then tell the customer what the result\'s "tellCustomer" says; do not promise more.',
+    'Hands the conversation to the human team with a summary you write, so a colleague can take over. Call it once when the customer asks for a person, complains (a broken or wrong order), is upset, or needs what you cannot do. Then tell the customer what the result\'s "tellCustomer" says; do not promise more.',
   parameters: z.object({
     summary: z
       .string()
       .trim()
       .min(20)
       .max(1500)
-      .describe(
-        'For the colleague taking over: who the customer is, what they want, what was already tried or said, and what they are waiting for',
-      ),
-    reason: z.enum(Object.keys(REASONS) as [keyof typeof REASONS]).describe('Why a person is needed'),
+      .describe('For the colleague: who the customer is, what they want, what was tried, what they wait for'),
+    reason: z
+      .enum(Object.keys(REASONS) as [keyof typeof REASONS])
+      .describe('"customer_asked" when they ask for a person, "complaint" when they complain, else the closest'),
     urgency: z
       .enum(['normal', 'urgent'])
       .default('normal')
       .describe('"urgent" only when waiting would harm the customer'),
     customerName: z.string().trim().min(1).max(100).optional().describe("The customer's name, if known"),
-    customerPhone: phoneSchema("The customer's phone number, if known, in international format").optional(),
+    customerPhone: phoneSchema('The customer\'s phone number, if known, like "+44 7700 900123"').optional(),
   }),
   secrets: ['PLATFORM_API_KEY'],
   vars: ['PLATFORM_BASE_URL', 'HANDOFF_CONTACT_ID'],

@@ -12,7 +12,7 @@ const YEARLY_DISCOUNT = 0.2;
 
 export default defineFunction({
   description:
-    'Quotes the price of a subscription plan for a number of seats. Call it when the customer asks what a plan costs, or compares plans.',
+    'Quotes the price of a subscription plan for a number of seats. Call it when the customer asks what a plan costs, or compares plans. It only quotes: to save an interested customer as a lead, use capture_lead.',
   parameters: z.object({
     plan: z.enum(['starter', 'growth', 'scale']).describe('The plan the customer asked about'),
     seats: z.int().min(1).max(500).describe('How many users will need access'),

@@ -6,10 +6,10 @@ import { normalizePhone, phoneSchema } from '../lib/customer.ts';
 import { CALENDAR, spokenTime } from '../lib/slots.ts';
 
 export default defineFunction({
-  description: `Moves a booking of ${CALENDAR.label} to another free time, keeping its reference. Call it when the customer wants a different time and has chosen one from check_availability; it needs the booking reference and the phone number the booking was made with.`,
+  description: `Moves a booking of ${CALENDAR.label} to another time check_availability listed, keeping its reference. Call it when the customer wants a different time and has chosen one from check_availability; it needs the booking reference and the phone number the booking was made with. For a new booking, use book_appointment instead.`,
   parameters: z.object({
     reference: referenceSchema(),
-    phone: phoneSchema('The phone number the booking was made with, in international format'),
+    phone: phoneSchema('The phone number the booking was made with, like "+44 7700 900123"'),
     newStart: startSchema(CALENDAR, 'The new slot\'s "start" exactly as check_availability listed it'),
   }),
   // Replaces a booking's time; asking for the same new time again changes nothing more.

@@ -46,6 +46,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ main: Ma
     load: () => import('./mcp/main.ts'),
   },
   lint: { summary: "the project's checks beside biome (workflows, functions)", load: () => import('./lint/main.ts') },
+  eval: {
+    summary: 'ask a real model the golden prompts k times and report pass^k per function',
+    load: () => import('./eval/main.ts'),
+  },
 };
 
 /** This package's version, from its package.json (beside bin.ts, or one level up from dist/). */

@@ -2,37 +2,47 @@
 // weighted by how rare they are across the set; a prompt must point to its own function first, a
 // negative must not point to it, and each expected argument must be reachable from what was said.
 import type { JsonSchema } from 'agent-functions/worker';
-import { finding } from './rules.ts';
+import { finding, OTHER_CASE } from './rules.ts';
 import type { Finding, GoldenCall, LintFunction, PromptSet } from './types.ts';
-import { authorText, squash, terms, words } from './words.ts';
+import { authorText, sentences, squash, terms, words } from './words.ts';
 
-/** The words the model has to choose by: the name, the author's description and each parameter's description. */
-const documentOf = (fn: LintFunction): Set<string> => {
-  const params = Object.values(fn.jsonSchema?.properties ?? {}).map((p) => p.description ?? '');
-  return terms([fn.name.replace(/_/g, ' '), authorText(fn.description), ...params].join(' '));
+/** The words the model has to choose by, each with its weight: the name's count double (the model reads it first), then the author's description, each parameter's description and enum values. */
+const documentOf = (fn: LintFunction): Map<string, number> => {
+  const params = Object.values(fn.jsonSchema?.properties ?? {}).flatMap((p) => [
+    p.description ?? '',
+    ...(p.enum ?? []).map((v) => String(v).replace(/_/g, ' ')),
+  ]);
+  // A "when not" sentence names the other case: its words belong to the alternative, not to this function.
+  const own = sentences(authorText(fn.description)).filter((s) => !OTHER_CASE.test(s));
+  const doc = new Map([...terms([...own, ...params].join(' '))].map((t) => [t, 1]));
+  for (const t of terms(fn.name.replace(/_/g, ' '))) doc.set(t, 2);
+  return doc;
 };
+
+/** What a customer said, as terms: addresses and links out (their parts are not words about the task). */
+const saidTerms = (text: string): Set<string> => terms(text.replace(/\S+@\S+|https?:\/\/\S+/g, ' '));
 
 /** Scores prompts against a set of functions. */
 export interface Router {
   /** Each function's score for `text`, highest first. */
   rank(text: string): { name: string; score: number; matched: string[] }[];
-  document(name: string): Set<string> | undefined;
+  document(name: string): Map<string, number> | undefined;
 }
 
 /** A router over `functions`: a prompt's score for a function is the summed rarity of the words they share. */
 export const createRouter = (functions: LintFunction[]): Router => {
   const documents = new Map(functions.map((fn) => [fn.name, documentOf(fn)]));
   const df = new Map<string, number>();
-  for (const doc of documents.values()) for (const t of doc) df.set(t, (df.get(t) ?? 0) + 1);
+  for (const doc of documents.values()) for (const t of doc.keys()) df.set(t, (df.get(t) ?? 0) + 1);
   const n = documents.size;
   const idf = (t: string) => Math.log(1 + n / (df.get(t) ?? n));
   return {
     rank(text) {
-      const said = terms(text);
+      const said = saidTerms(text);
       return [...documents]
         .map(([name, doc]) => {
           const matched = [...said].filter((t) => doc.has(t));
-          return { name, matched, score: matched.reduce((sum, t) => sum + idf(t), 0) };
+          return { name, matched, score: matched.reduce((sum, t) => sum + idf(t) * (doc.get(t) ?? 0), 0) };
         })
         .sort((a, b) => b.score - a.score || a.name.localeCompare(b.name));
     },
@@ -74,7 +84,7 @@ export const reachable = (value: unknown, schema: JsonSchema | undefined, text: 
     if (own.size > 0 && [...own].every((t) => said.has(t))) return true;
     // The parameter's description ties the value to words: '"urgent" only when waiting would harm'.
     const clause = (p.description ?? schema?.description ?? '')
-      .split(/[.;]/)
+      .split(/[.;,]/)
       .find((c) => c.includes(`"${s}"`) || c.includes(`'${s}'`));
     if (clause && [...terms(clause.replace(s, ''))].some((t) => said.has(t))) return true;
   }
@@ -89,7 +99,7 @@ const checkCall = (fn: LintFunction, call: GoldenCall, router: Router): Finding[
   const own = ranked.find((r) => r.name === fn.name);
   const rival = ranked.find((r) => r.name !== fn.name);
   if (!own || own.score === 0 || (rival && rival.score >= own.score)) {
-    const missing = [...terms(call.say)].filter((t) => !router.document(fn.name)?.has(t));
+    const missing = [...saidTerms(call.say)].filter((t) => !router.document(fn.name)?.has(t));
     out.push(
       finding(
         'golden-top1',

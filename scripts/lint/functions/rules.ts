@@ -22,7 +22,10 @@ const PARAMETER_NAME = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
 const WHEN =
   /\b(call|use|run|ask for|trigger)\b[^.]*\b(when|whenever|once|after|before|if|as soon as)\b|\b(when|whenever|once|if) (the )?(customer|user|caller|person|they)\b/i;
 /** A sentence that says when not to, or what to use instead. */
-const WHEN_NOT = /\b(do not|don't|never|not for|not when|instead|only (when|if|once|after)|rather than|unless)\b/i;
+export const WHEN_NOT =
+  /\b(do not|don't|never|not for|not when|instead|only (when|if|once|after)|rather than|unless)\b|\buse [a-z][a-z0-9]*_[a-z0-9_]+/i;
+/** A sentence about another case ("Not for…", "To move it instead, use x"): its words are the alternative's. */
+export const OTHER_CASE = /\b(do not|don't|not for|not when|instead|rather than)\b|\buse [a-z][a-z0-9]*_[a-z0-9_]+/i;
 /** Verbs that say a call changes something. */
 const CHANGE =
   /\b(book|books|booked|cancel|cancels|creat|save|saves|send|sends|updat|delet|remov|add|adds|mov|chang|replac|record|writ|submit|charg|pay|refund|schedul|reschedul|register|hand|hands|transfer|notif|post|stor|set|sets|assign|clos|open|subscrib|unsubscrib|order|place|reserv|confirm)\w*/i;
@@ -54,9 +57,9 @@ export const RULES: readonly Rule[] = [
   { id: 'repeat-unstated', category: 'behaviour', severity: 'warning', checks: 'a write that is not idempotent does not say what a second call does' },
   { id: 'param-undescribed', category: 'parameters', severity: 'error', checks: 'a parameter has no description (.describe())' },
   { id: 'param-restates-name', category: 'parameters', severity: 'warning', checks: "a parameter's description says no more than its name" },
-  { id: 'param-unconstrained', category: 'parameters', severity: 'warning', checks: 'a string or number parameter states no constraint (length, range, format, values) and no example' },
+  { id: 'param-unconstrained', category: 'parameters', severity: 'warning', checks: 'a string or number parameter states no constraint (length, range, format, values) and shows no example' },
   { id: 'choices-in-prose', category: 'parameters', severity: 'warning', checks: 'a parameter lists its choices in words but is not an enum' },
-  { id: 'format-unexampled', category: 'parameters', severity: 'warning', checks: 'a phone, date, email, reference or code parameter has no format and no example' },
+  { id: 'format-unexampled', category: 'parameters', severity: 'warning', checks: 'a phone, date, reference or code parameter shows no format and no example in the registered description' },
   { id: 'description-too-long', category: 'limits', severity: 'error', checks: `the registered description (parameter list included) is over ${DESCRIPTION_LIMIT} characters` },
   { id: 'description-near-limit', category: 'limits', severity: 'warning', checks: `the registered description is over 85% of ${DESCRIPTION_LIMIT} characters` },
   { id: 'set-too-large', category: 'limits', severity: 'warning', checks: 'more than 128 functions, the tool limit of common function-calling APIs' },
@@ -179,7 +182,6 @@ const constrained = (p: JsonSchema): boolean =>
   p.maximum !== undefined ||
   p.exclusiveMinimum !== undefined ||
   p.exclusiveMaximum !== undefined ||
-  (p.examples?.length ?? 0) > 0 ||
   p.default !== undefined ||
   (p.anyOf ?? p.oneOf ?? []).some(constrained);
 
@@ -207,7 +209,9 @@ const parameterRules = (fn: LintFunction): Finding[] => {
       out.push(finding('param-restates-name', fn.name, line, `The description of "${name}" says no more than its name.`, 'Say where the value comes from and what it looks like.', name));
     }
     const type = Array.isArray(p.type) ? p.type.find((t) => t !== 'null') : p.type;
-    if ((type === 'string' || type === 'number' || type === 'integer') && !constrained(schema) && !HAS_EXAMPLE.test(described)) {
+    // Examples in the JSON Schema reach MCP and OpenAPI clients, not the registered description: read the line.
+    const shown = HAS_EXAMPLE.test(described) || /\b(e\.g\.|example)/i.test(line);
+    if ((type === 'string' || type === 'number' || type === 'integer') && !constrained(schema) && !shown) {
       out.push(
         finding('param-unconstrained', fn.name, line, `"${name}" states no constraint and no example.`, type === 'string' ? 'Give it a .max(), a format (z.email(), z.iso.date()), an enum or .meta({ examples: [...] }).' : 'Give it .min() and .max(), or .int().', name),
       );
@@ -216,8 +220,8 @@ const parameterRules = (fn: LintFunction): Finding[] => {
       out.push(finding('choices-in-prose', fn.name, line, `"${name}" lists its choices in words; the model may send anything.`, 'Make it z.enum([...]): the values are then listed and checked.', name));
     }
     const hinted = `${name.replace(/([a-z])([A-Z])/g, '$1 $2')} ${described}`;
-    if (type === 'string' && SHAPED.test(hinted) && !p.format && !p.enum && !(p.examples?.length ?? 0) && !HAS_EXAMPLE.test(described)) {
-      out.push(finding('format-unexampled', fn.name, line, `"${name}" has a shape the model must get right, but no format and no example.`, 'Show one in the description (like "+447700900123") or add .meta({ examples: [...] }).', name));
+    if (type === 'string' && SHAPED.test(hinted) && !p.format && !p.enum && !shown) {
+      out.push(finding('format-unexampled', fn.name, line, `"${name}" has a shape the model must get right, but the registered description shows no format and no example.`, 'Show one in its .describe() text: like "+44 7700 900123" (an example in .meta() reaches MCP and OpenAPI only).', name));
     }
     if (type === 'string' && p.pattern && !p.format && !(p.examples?.length ?? 0) && p.default === undefined) {
       out.push(

@@ -6,7 +6,7 @@ const STOP = new Set(
   their they them he she his her you your we our us i me my can could would should will shall may might must do does
   did not no so than then there here what which who whom when where why how all any each both some such one only
   own same too very just also into about over under again out up down off once per via e g eg ie etc it's don't i'm
-  i'd i've i'll let please want like get got have has had need needs am s t`.split(/\s+/),
+  i'd i've i'll let please want like get got have has had am s t`.split(/\s+/),
 );
 
 /** A crude stem: plural, past and -ing endings off, so word forms meet. */

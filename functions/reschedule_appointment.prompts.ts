@@ -1,0 +1,13 @@
+import type { GoldenPrompts } from 'agent-functions-cli/lint';
+import type rescheduleAppointment from './reschedule_appointment.ts';
+
+export default {
+  calls: [
+    {
+      say: 'Can you move my booking K7M2-Q9TX to the Thursday 14:30 slot? My phone is +44 7700 900123.',
+      context: 'check_availability listed Thursday 2 April at 14:30 with start "2026-04-02T14:30:00+01:00".',
+      args: { reference: 'K7M2-Q9TX', phone: '+44 7700 900123', newStart: '2026-04-02T14:30:00+01:00' },
+    },
+  ],
+  not: ['Please cancel my booking K7M2-Q9TX.', 'I would like to book a consultation.'],
+} satisfies GoldenPrompts<typeof rescheduleAppointment>;
