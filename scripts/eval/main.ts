@@ -2,10 +2,10 @@
 // environment) each golden prompt k times, with every function as a tool, and reports pass^k per
 // function. Never part of npm test: it costs money and a model is not deterministic.
 import { parseArgs } from 'node:util';
-import { projectRoot } from '../project.ts';
 import { loadPrompts, servedFunctions } from '../lint/functions/load.ts';
 import type { LintSource } from '../lint/functions/main.ts';
 import type { GoldenCall } from '../lint/functions/types.ts';
+import { projectRoot } from '../project.ts';
 import { askModel, type ModelChoice, type ModelConfig, toolsOf } from './model.ts';
 import { calledAsExpected, type FunctionScore, type PromptResult, scoreOf } from './passk.ts';
 
@@ -32,7 +32,14 @@ Options:
 Exit codes: 0 done, 1 a function under --min, 2 bad usage or no model configured.`;
 
 /** A prompt's k trials against the model; the first failure is kept to show. */
-const trial = async (config: ModelConfig, tools: ReturnType<typeof toolsOf>, name: string, k: number, prompt: GoldenCall, kind: 'call' | 'not'): Promise<PromptResult> => {
+const trial = async (
+  config: ModelConfig,
+  tools: ReturnType<typeof toolsOf>,
+  name: string,
+  k: number,
+  prompt: GoldenCall,
+  kind: 'call' | 'not',
+): Promise<PromptResult> => {
   let passed = 0;
   let failure: ModelChoice | undefined;
   for (let i = 0; i < k; i++) {
@@ -61,13 +68,22 @@ const pooled = async <T>(jobs: (() => Promise<T>)[], limit: number): Promise<T[]
 const line = (s: FunctionScore) =>
   `${s.name.padEnd(28)} pass^k ${s.passK.toFixed(2)}  pass@1 ${s.pass1.toFixed(2)}  (${s.prompts.length} prompts)${s.prompts
     .filter((p) => p.passed < p.trials)
-    .map((p) => `\n    ${p.kind === 'not' ? 'should not call' : 'should call'}: "${p.say}" passed ${p.passed}/${p.trials}; the model ${p.failure?.name ? `called ${p.failure.name} ${JSON.stringify(p.failure.args)}` : 'called nothing'}`)
+    .map(
+      (p) =>
+        `\n    ${p.kind === 'not' ? 'should not call' : 'should call'}: "${p.say}" passed ${p.passed}/${p.trials}; the model ${p.failure?.name ? `called ${p.failure.name} ${JSON.stringify(p.failure.args)}` : 'called nothing'}`,
+    )
     .join('')}`;
 
 /** The CLI: returns the exit code. */
 export const main = async (
   argv: string[],
-  io: { out?: NodeJS.WritableStream; err?: NodeJS.WritableStream; env?: NodeJS.ProcessEnv; source?: LintSource; root?: string } = {},
+  io: {
+    out?: NodeJS.WritableStream;
+    err?: NodeJS.WritableStream;
+    env?: NodeJS.ProcessEnv;
+    source?: LintSource;
+    root?: string;
+  } = {},
 ): Promise<number> => {
   const { out = process.stdout, err = process.stderr, env = process.env } = io;
   const { values } = parseArgs({
@@ -94,7 +110,9 @@ export const main = async (
   const url = env.EVAL_MODEL_URL;
   const model = env.EVAL_MODEL;
   if (!url || !model || !/^https?:\/\//.test(url)) {
-    err.write('Set EVAL_MODEL_URL (an OpenAI-compatible chat-completions url), EVAL_MODEL_KEY and EVAL_MODEL to run the eval.\n');
+    err.write(
+      'Set EVAL_MODEL_URL (an OpenAI-compatible chat-completions url), EVAL_MODEL_KEY and EVAL_MODEL to run the eval.\n',
+    );
     return 2;
   }
   const config: ModelConfig = { url, model, ...(env.EVAL_MODEL_KEY ? { key: env.EVAL_MODEL_KEY } : {}) };
@@ -102,7 +120,9 @@ export const main = async (
   const source = io.source ?? { functions: servedFunctions, prompts: loadPrompts };
   const [functions, prompts] = await Promise.all([source.functions(root), source.prompts(root)]);
   const tools = toolsOf(functions);
-  const names = functions.map((fn) => fn.name).filter((name) => prompts[name] && (!values.only || values.only.includes(name)));
+  const names = functions
+    .map((fn) => fn.name)
+    .filter((name) => prompts[name] && (!values.only || values.only.includes(name)));
   const scores = await Promise.all(
     names.map(async (name) => {
       const set = prompts[name] ?? { calls: [] };

@@ -20,7 +20,7 @@ const MAX_ANSWER = 1024 * 1024;
 
 /** The system prompt of every trial: a customer-facing agent, nothing about the functions beyond their tools. */
 export const SYSTEM_PROMPT =
-  "You are the assistant of a business, talking with a customer on a messaging channel. Call a function when one fits what the customer says; otherwise answer in words. Never invent an argument the customer has not given.";
+  'You are the assistant of a business, talking with a customer on a messaging channel. Call a function when one fits what the customer says; otherwise answer in words. Never invent an argument the customer has not given.';
 
 /** The functions as chat-completions tools: the registered description and the JSON Schema of the arguments. */
 export const toolsOf = (functions: LintFunction[]) =>
@@ -48,7 +48,10 @@ export const askModel = async (
   prompt: Pick<GoldenCall, 'say' | 'context'>,
 ): Promise<ModelChoice> => {
   const messages = [
-    { role: 'system', content: SYSTEM_PROMPT + (prompt.context ? `\n\nEarlier in this conversation: ${prompt.context}` : '') },
+    {
+      role: 'system',
+      content: SYSTEM_PROMPT + (prompt.context ? `\n\nEarlier in this conversation: ${prompt.context}` : ''),
+    },
     { role: 'user', content: prompt.say },
   ];
   let response: Response;

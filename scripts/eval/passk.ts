@@ -11,7 +11,11 @@ export const sameValue = (expected: unknown, got: unknown): boolean => {
 };
 
 /** A positive trial: the function was called first, with every expected argument. */
-export const calledAsExpected = (name: string, expected: Record<string, unknown> | undefined, choice: ModelChoice): boolean =>
+export const calledAsExpected = (
+  name: string,
+  expected: Record<string, unknown> | undefined,
+  choice: ModelChoice,
+): boolean =>
   choice.name === name && Object.entries(expected ?? {}).every(([key, value]) => sameValue(value, choice.args?.[key]));
 
 /** One prompt's k trials. */

@@ -50,8 +50,21 @@ export const createRouter = (functions: LintFunction[]): Router => {
   };
 };
 
-const NUMBER_WORDS = 'zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty'.split(' ');
-const TENS: Record<string, number> = { thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90, hundred: 100, thousand: 1000 };
+const NUMBER_WORDS =
+  'zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty'.split(
+    ' ',
+  );
+const TENS: Record<string, number> = {
+  thirty: 30,
+  forty: 40,
+  fifty: 50,
+  sixty: 60,
+  seventy: 70,
+  eighty: 80,
+  ninety: 90,
+  hundred: 100,
+  thousand: 1000,
+};
 
 const numbersIn = (text: string): Set<number> => {
   const found = new Set<number>();
@@ -64,7 +77,8 @@ const numbersIn = (text: string): Set<number> => {
   return found;
 };
 
-const core = (p: JsonSchema | undefined): JsonSchema | undefined => (p?.anyOf ?? p?.oneOf ?? []).find((m) => m.type !== 'null') ?? p;
+const core = (p: JsonSchema | undefined): JsonSchema | undefined =>
+  (p?.anyOf ?? p?.oneOf ?? []).find((m) => m.type !== 'null') ?? p;
 
 /** Whether the model can get `value` from `text` with what the schema says of the parameter. */
 export const reachable = (value: unknown, schema: JsonSchema | undefined, text: string): boolean => {
@@ -116,7 +130,16 @@ const checkCall = (fn: LintFunction, call: GoldenCall, router: Router): Finding[
   const text = `${call.say} ${call.context ?? ''}`;
   for (const [key, value] of Object.entries(call.args ?? {})) {
     if (!Object.hasOwn(fn.parameters, key)) {
-      out.push(finding('golden-invalid', fn.name, clip(call.say), `The prompt expects an argument "${key}" that ${fn.name} does not have.`, `Use one of: ${Object.keys(fn.parameters).join(', ')}.`, key));
+      out.push(
+        finding(
+          'golden-invalid',
+          fn.name,
+          clip(call.say),
+          `The prompt expects an argument "${key}" that ${fn.name} does not have.`,
+          `Use one of: ${Object.keys(fn.parameters).join(', ')}.`,
+          key,
+        ),
+      );
       continue;
     }
     if (!reachable(value, properties[key], text)) {
@@ -136,19 +159,37 @@ const checkCall = (fn: LintFunction, call: GoldenCall, router: Router): Finding[
 };
 
 /** The offline check of every function's golden prompts against the whole set. */
-export const checkGolden = (functions: LintFunction[], prompts: PromptSet, router: Router = createRouter(functions)): Finding[] => {
+export const checkGolden = (
+  functions: LintFunction[],
+  prompts: PromptSet,
+  router: Router = createRouter(functions),
+): Finding[] => {
   const out: Finding[] = [];
   const byName = new Map(functions.map((fn) => [fn.name, fn]));
   for (const name of Object.keys(prompts)) {
     if (!byName.has(name)) {
-      out.push(finding('golden-invalid', name, `functions/${name}.prompts.ts`, `Golden prompts for "${name}", which is not served.`, 'Rename the file after its function, or delete it.'));
+      out.push(
+        finding(
+          'golden-invalid',
+          name,
+          `functions/${name}.prompts.ts`,
+          `Golden prompts for "${name}", which is not served.`,
+          'Rename the file after its function, or delete it.',
+        ),
+      );
     }
   }
   for (const fn of functions) {
     const set = prompts[fn.name];
     if (!set || set.calls.length === 0 || (set.not ?? []).length === 0) {
       out.push(
-        finding('golden-missing', fn.name, `functions/${fn.name}.prompts.ts`, set ? 'It needs prompts that should call it and prompts that should not.' : 'No golden prompts.', `Write functions/${fn.name}.prompts.ts: a few things customers say that should call it (with the arguments), and a few that should not.`),
+        finding(
+          'golden-missing',
+          fn.name,
+          `functions/${fn.name}.prompts.ts`,
+          set ? 'It needs prompts that should call it and prompts that should not.' : 'No golden prompts.',
+          `Write functions/${fn.name}.prompts.ts: a few things customers say that should call it (with the arguments), and a few that should not.`,
+        ),
       );
     }
     for (const call of set?.calls ?? []) out.push(...checkCall(fn, call, router));
@@ -156,7 +197,13 @@ export const checkGolden = (functions: LintFunction[], prompts: PromptSet, route
       const [top, second] = router.rank(say);
       if (top?.name === fn.name && top.score > 0 && (second === undefined || second.score < top.score)) {
         out.push(
-          finding('golden-negative', fn.name, clip(say), `This prompt should not call ${fn.name}, but its words point to it first (${top.matched.join(', ')}).`, `Put the words that mark this case in the description of the function that should take it, or say in ${fn.name}'s when not to call it and what to use instead.`),
+          finding(
+            'golden-negative',
+            fn.name,
+            clip(say),
+            `This prompt should not call ${fn.name}, but its words point to it first (${top.matched.join(', ')}).`,
+            `Put the words that mark this case in the description of the function that should take it, or say in ${fn.name}'s when not to call it and what to use instead.`,
+          ),
         );
       }
     }

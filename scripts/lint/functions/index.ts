@@ -61,4 +61,6 @@ export const lintFunctions = (functions: LintFunction[], prompts?: PromptSet): L
 
 /** The findings about one function (the console shows them beside it). */
 export const findingsOf = (report: LintReport, name: string): Finding[] =>
-  report.findings.filter((f) => f.function === name || (f.rule === 'siblings-confusable' && f.text.includes(` ~ ${name} `)));
+  report.findings.filter(
+    (f) => f.function === name || (f.rule === 'siblings-confusable' && f.text.includes(` ~ ${name} `)),
+  );

@@ -49,7 +49,9 @@ export const PROMPTS_SUFFIX = '.prompts.ts';
 export const loadPrompts = async (root: string): Promise<PromptSet> => {
   const dir = join(root, 'functions');
   if (!existsSync(dir)) return {};
-  const files = readdirSync(dir).filter((file) => file.endsWith(PROMPTS_SUFFIX)).sort();
+  const files = readdirSync(dir)
+    .filter((file) => file.endsWith(PROMPTS_SUFFIX))
+    .sort();
   const set: PromptSet = {};
   for (const file of files) {
     let loaded: { default?: unknown };
@@ -60,7 +62,9 @@ export const loadPrompts = async (root: string): Promise<PromptSet> => {
     }
     const parsed = promptsSchema.safeParse(loaded.default);
     if (!parsed.success) {
-      throw new PromptsError(`functions/${file}: its default export is not golden prompts: ${z.prettifyError(parsed.error)}`);
+      throw new PromptsError(
+        `functions/${file}: its default export is not golden prompts: ${z.prettifyError(parsed.error)}`,
+      );
     }
     set[file.slice(0, -PROMPTS_SUFFIX.length)] = parsed.data;
   }

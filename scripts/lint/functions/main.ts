@@ -34,7 +34,8 @@ export const runFunctionLint = async (
   }
   if (options.json) out.write(`${JSON.stringify(report, null, 2)}\n`);
   else {
-    const paint = (color: 'red' | 'yellow') => (s: string) => styleText(color, s, { stream: out, validateStream: true });
+    const paint = (color: 'red' | 'yellow') => (s: string) =>
+      styleText(color, s, { stream: out, validateStream: true });
     out.write(`${formatReport(report, { red: paint('red'), yellow: paint('yellow') })}\n`);
   }
   return report.errors > 0 ? 1 : 0;

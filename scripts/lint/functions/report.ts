@@ -17,7 +17,10 @@ const line = (f: Finding) =>
   `  ${f.severity === 'error' ? 'error  ' : f.severity === 'warning' ? 'warning' : 'info   '} ${f.function}${f.parameter ? `.${f.parameter}` : ''} [${f.rule}] ${f.message}\n      "${f.text}"\n      fix: ${f.fix}`;
 
 /** The report as lines for a terminal; `paint` colours the severity words when given. */
-export const formatReport = (report: LintReport, paint: { red?: (s: string) => string; yellow?: (s: string) => string } = {}): string => {
+export const formatReport = (
+  report: LintReport,
+  paint: { red?: (s: string) => string; yellow?: (s: string) => string } = {},
+): string => {
   const out: string[] = [];
   for (const category of CATEGORIES) {
     const group = report.findings.filter((f) => f.category === category);
@@ -25,7 +28,13 @@ export const formatReport = (report: LintReport, paint: { red?: (s: string) => s
     out.push(`${TITLES[category]}:`);
     for (const f of group) {
       const text = line(f);
-      out.push(f.severity === 'error' ? (paint.red?.(text) ?? text) : f.severity === 'warning' ? (paint.yellow?.(text) ?? text) : text);
+      out.push(
+        f.severity === 'error'
+          ? (paint.red?.(text) ?? text)
+          : f.severity === 'warning'
+            ? (paint.yellow?.(text) ?? text)
+            : text,
+      );
     }
   }
   const size = `${report.functions} function(s), ${report.totalCharacters} characters of descriptions (about ${report.approxTokens} tokens on every model turn)${report.longest ? `, longest ${report.longest.name} (${report.longest.characters})` : ''}.`;

@@ -14,10 +14,16 @@ const descriptionTerms = (fn: LintFunction): Set<string> =>
   new Set([...terms(authorText(fn.description))].filter((t) => !COMMON.has(t)));
 
 /** How alike two functions read to the model: mostly their descriptions, partly their parameter names. */
-export const similarity = (a: LintFunction, b: LintFunction, cache: Map<LintFunction, Set<string>> = new Map()): number => {
+export const similarity = (
+  a: LintFunction,
+  b: LintFunction,
+  cache: Map<LintFunction, Set<string>> = new Map(),
+): number => {
   const of = (fn: LintFunction) => {
-    let t = cache.get(fn);
-    if (!t) cache.set(fn, (t = descriptionTerms(fn)));
+    const known = cache.get(fn);
+    if (known) return known;
+    const t = descriptionTerms(fn);
+    cache.set(fn, t);
     return t;
   };
   const params = jaccard(new Set(Object.keys(a.parameters)), new Set(Object.keys(b.parameters)));

@@ -62,7 +62,9 @@ export interface GoldenCall<A = Record<string, unknown>> {
  * Golden prompts of one function, in `functions/<name>.prompts.ts` beside it (docs/descriptions.md).
  * @example export default { calls: [{ say: 'Where is my order 10452?', args: { orderNumber: '10452' } }], not: ['Are you open on Sunday?'] } satisfies GoldenPrompts<typeof getOrderStatus>;
  */
-export interface GoldenPrompts<F extends { parameters: z.ZodType } = { parameters: z.ZodType<Record<string, unknown>> }> {
+export interface GoldenPrompts<
+  F extends { parameters: z.ZodType } = { parameters: z.ZodType<Record<string, unknown>> },
+> {
   calls: GoldenCall<Partial<z.input<F['parameters']>>>[];
   /** Utterances that must not call it (most often: ones a sibling should take). */
   not?: string[];

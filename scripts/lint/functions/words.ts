@@ -22,7 +22,11 @@ export const stem = (word: string): string => {
 };
 
 /** Every word, lower case, in order (digits kept, `snake_case` split). */
-export const words = (text: string): string[] => text.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+export const words = (text: string): string[] =>
+  text
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
 
 /** The content words of `text`, stemmed, as a set. */
 export const terms = (text: string): Set<string> =>
