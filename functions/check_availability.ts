@@ -6,7 +6,7 @@ import { addDays, CALENDAR, isRealDate, localDate, spokenDate } from '../lib/slo
 const MAX_DAYS = 14;
 
 export default defineFunction({
-  description: `Lists the free appointment times for ${CALENDAR.label}, for one day or several days in a row. Call it when the customer wants to book, asks when they can come, or a time they wanted is taken. Times are in the business's timezone (${CALENDAR.timezone}); book one with book_appointment, passing the slot's "start". Not for the shop's opening hours: use check_opening_hours.`,
+  description: `Lists the availability: the free appointment times for ${CALENDAR.label}, for one day or several days in a row. Call it when the customer wants to book, asks when they can come, or a time they wanted is taken. Times are in the business's timezone (${CALENDAR.timezone}); book one with book_appointment, passing the slot's "start". Not for the shop's opening hours: use check_opening_hours.`,
   parameters: z.object({
     date: z.iso
       .date()

@@ -6,7 +6,7 @@ import { normalizePhone, phoneSchema } from '../lib/customer.ts';
 import { CALENDAR, spokenTime } from '../lib/slots.ts';
 
 export default defineFunction({
-  description: `Moves a booking of ${CALENDAR.label} to another time check_availability listed, keeping its reference. Call it when the customer wants a different time and has chosen one from check_availability; it needs the booking reference and the phone number the booking was made with. For a new booking, use book_appointment instead.`,
+  description: `Reschedules a booking of ${CALENDAR.label}: moves it to another time check_availability listed, keeping its reference. Call it when the customer wants a different time and has chosen one from check_availability; it needs the booking reference and the phone number the booking was made with. For a new booking, use book_appointment instead.`,
   parameters: z.object({
     reference: referenceSchema(),
     phone: phoneSchema('The phone number the booking was made with, like "+44 7700 900123"'),

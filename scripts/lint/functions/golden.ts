@@ -2,7 +2,8 @@
 // weighted by how rare they are across the set; a prompt must point to its own function first, a
 // negative must not point to it, and each expected argument must be reachable from what was said.
 import type { JsonSchema } from 'agent-functions/worker';
-import { finding, OTHER_CASE } from './rules.ts';
+import { OTHER_CASE } from './patterns.ts';
+import { finding } from './ruleList.ts';
 import type { Finding, GoldenCall, LintFunction, PromptSet } from './types.ts';
 import { authorText, sentences, squash, terms, words } from './words.ts';
 

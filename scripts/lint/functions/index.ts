@@ -7,7 +7,7 @@ import { CATEGORIES, type Finding, type LintFunction, type LintReport, type Prom
 
 export { createRouter, reachable } from './golden.ts';
 export { formatReport } from './report.ts';
-export { RULES, type Rule } from './rules.ts';
+export { RULES, type Rule } from './ruleList.ts';
 export { CONFUSABLE_AT, confusableSiblings, similarity } from './siblings.ts';
 export type * from './types.ts';
 export { CATEGORIES } from './types.ts';

@@ -1,6 +1,6 @@
 // Confusable siblings: two functions whose descriptions and parameters are so alike that the model
 // may pick either, unless one description names the other as the alternative.
-import { finding } from './rules.ts';
+import { finding } from './ruleList.ts';
 import type { Finding, LintFunction } from './types.ts';
 import { authorText, jaccard, terms } from './words.ts';
 
