@@ -11,7 +11,7 @@ export const OTHER_CASE: RegExp =
   /\b(do not|don't|not for|not when|instead|rather than)\b|\buse [a-z][a-z0-9]*_[a-z0-9_]+/i;
 /** Verbs that say a call changes something. */
 export const CHANGE: RegExp =
-  /\b(book|cancel|creat|save|send|updat|delet|remov|add|mov|chang|replac|record|writ|submit|charg|pay|refund|schedul|reschedul|register|hand|transfer|notif|post|stor|set|assign|clos|subscrib|unsubscrib|order|place|reserv|confirm)\w*/i;
+  /\b(book|cancel|creat|save|send|updat|delet|remov|adds?\b|mov|chang|replac|record|writ|submit|charg|pays?\b|refund|schedul|reschedul|register|hands?\b|transfer|notif|assign|subscrib|unsubscrib|reserv|confirm)\w*/i;
 /** Verbs that say a call destroys or overwrites something. */
 export const DESTROY: RegExp = /\b(cancel|delet|remov|replac|overwrit|mov|clear|revok|void|refund|reschedul|drop)\w*/i;
 /** Verbs that say it only reads. */

@@ -58,6 +58,8 @@ export const behaviourRules = (fn: LintFunction, own: string): Finding[] => {
   const out: Finding[] = [];
   const a = fn.annotations;
   const isWrite = writes(fn);
+  // Other functions' names (use handoff_to_human) are not verbs of this one.
+  const text = own.replace(/\b[a-z][a-z0-9]*_[a-z0-9_]+/g, '');
   const first = sentences(own)[0] ?? own;
   if (isWrite === undefined) {
     const fix = 'Set annotations: { readOnlyHint: true } for a look-up, or readOnlyHint: false and the other hints.';
@@ -69,7 +71,7 @@ export const behaviourRules = (fn: LintFunction, own: string): Finding[] => {
   if ((fn.effect === 'read' && a?.readOnlyHint === false) || (fn.effect === 'write' && a?.readOnlyHint === true)) {
     out.push(hit('effect-conflict', declared, 'effect and readOnlyHint disagree.', 'Make them agree.'));
   }
-  if (isWrite === true && !CHANGE.test(own)) {
+  if (isWrite === true && !CHANGE.test(text)) {
     const fix = 'Say what a call changes ("Books…", "Sends…", "Saves…") and what the customer will notice.';
     out.push(hit('write-unstated', clip(own), 'It writes, but the description names no change.', fix));
   }

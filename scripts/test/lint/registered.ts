@@ -1,0 +1,39 @@
+// Functions in their registered form, as the Worker's manifest derives them, for the linter's tests.
+import type { FunctionDefinition } from 'agent-functions';
+import { describeFunction } from 'agent-functions/worker';
+import { z } from 'zod';
+import type { LintFunction } from '../../lint/functions/types.ts';
+import { PROJECT_ROOT } from '../repo.ts';
+
+type Definition = Pick<FunctionDefinition, 'description' | 'parameters' | 'annotations'>;
+
+/** What the Worker's manifest says of `definition` under `name`, as the linter reads it. */
+export const registered = (name: string, definition: Definition, effect?: string): LintFunction => {
+  const m = describeFunction(name, { ...definition, handler: () => null });
+  return {
+    name,
+    description: m.description,
+    parameters: m.parameters,
+    jsonSchema: m.jsonSchema,
+    ...(m.annotations ? { annotations: m.annotations } : {}),
+    ...(effect ? { effect } : {}),
+  };
+};
+
+/** A function every rule is content with. */
+export const goodDefinition = (): Definition => ({
+  description:
+    "Looks up the status of the customer's order: whether it is being prepared, on its way or delivered. Call it when the customer asks where their order is. Not for complaints: use handoff_to_human.",
+  parameters: z.object({
+    orderNumber: z.string().max(32).describe('The order number from the confirmation email, like "10452"'),
+  }),
+  annotations: { readOnlyHint: true, openWorldHint: true },
+});
+
+let examples: Promise<LintFunction[]> | undefined;
+
+/** The example project's functions, read once from its Worker (started locally, as sync reads them). */
+export const exampleFunctions = (): Promise<LintFunction[]> => {
+  examples ??= import('../../lint/functions/load.ts').then(({ servedFunctions }) => servedFunctions(PROJECT_ROOT));
+  return examples;
+};
