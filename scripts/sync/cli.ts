@@ -6,6 +6,9 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RetryInfo } from 'agent-functions/platform';
 import { eventTypes } from '../generate.ts';
+import { lintFunctions } from '../lint/functions/index.ts';
+import { toLintFunction } from '../lint/functions/load.ts';
+import type { LintReport } from '../lint/functions/types.ts';
 import { PLACEHOLDER_DESCRIPTION } from '../new/templates.ts';
 import { projectRoot } from '../project.ts';
 import {
@@ -28,6 +31,9 @@ import { type AccountReport, emptyReport, exitCodeOf, reportJson } from './repor
 import { desiredWebhook, webhookApi } from './webhook.ts';
 import { checkWorker, type WorkerCheck } from './workerCheck.ts';
 
+/** The rules and confusable siblings on the served functions (golden prompts are npm test's part). */
+const lintServed = (served: ServedFunction[]): LintReport => lintFunctions(served.map(toLintFunction));
+
 export interface SyncIo {
   env: Record<string, string | undefined>;
   stdout: NodeJS.WritableStream;
@@ -48,6 +54,11 @@ export interface SyncIo {
    * false skips the check (dev, whose Worker in development mode serves its manifest to anyone).
    */
   fetchWorker?: typeof fetch | false;
+  /**
+   * The description linter on what the model will read (default: on; errors stop the run, warnings
+   * are shown); false skips it (the dev loop shows findings in its console instead).
+   */
+  lint?: false | ((served: ServedFunction[]) => LintReport);
   /** The event types to subscribe the webhook to (default: the files in events/). */
   eventTypes?: string[];
   maxRounds?: number;
@@ -118,6 +129,20 @@ export const runSync = async (argv: string[], io: SyncIo): Promise<SyncRun> => {
     return fail([
       `Still the scaffold's placeholder description: ${unwritten.map((name) => `functions/${name}.ts`).join(', ')}. Write what each function does and when the agent should call it; nothing was synced.`,
     ]);
+  }
+  if (io.lint !== false) {
+    const report = (io.lint ?? lintServed)(served);
+    const lines = (severity: string) =>
+      report.findings
+        .filter((f) => f.severity === severity)
+        .map((f) => `${severity} ${f.function}${f.parameter ? `.${f.parameter}` : ''} [${f.rule}] ${f.message}`);
+    for (const line of lines('warning')) io.stderr.write(`${line}\n`);
+    if (report.errors > 0) {
+      return fail([
+        ...lines('error'),
+        `${report.errors} error(s) in what the model reads; nothing was synced. npm run lint:functions shows each with its fix (docs/descriptions.md).`,
+      ]);
+    }
   }
   const names = new Set(served.map((fn) => fn.name));
   const unknown = (args.only ?? []).filter((name) => !names.has(name));

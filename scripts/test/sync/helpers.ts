@@ -90,6 +90,8 @@ export const sync = async (
     eventTypes: [],
     // Hermetic: a deployed Worker at ORIGIN that accepts the keys (workerCheck.test.ts uses a real one).
     fetchWorker: async () => Response.json({ functions: served }),
+    // These tests are about syncing; scripts/test/sync/lint.test.ts runs the description linter.
+    lint: false,
     ...options.io,
   });
   return { ...run, stdout: stdout.text(), stderr: stderr.text() };
