@@ -67,6 +67,10 @@ describe('the console', () => {
       await expect.poll(() => fn.locator('.description').textContent()).toContain('Parameters:');
       expect(await fn.locator('.url').textContent()).toMatch(/\/functions\/quote_plan\?key=\*\*\*$/);
       expect(await fn.locator('table').textContent()).toContain('seatsnumber');
+      // The description linter's findings beside the function (it has no golden prompts).
+      expect(await fn.locator('.finding').allTextContents()).toContainEqual(
+        expect.stringContaining('[golden-missing]'),
+      );
 
       await fn.locator('[data-arg="plan"]').selectOption({ label: 'growth' });
       await fn.locator('[data-arg="seats"]').fill('3');

@@ -12,6 +12,8 @@ import { styleText } from 'node:util';
 import { createPlatformClient } from 'agent-functions/platform';
 import { functionUrl } from 'agent-functions/worker';
 import { eventTypes, functionNames } from '../generate.ts';
+import { findingsOf, lintFunctions } from '../lint/functions/index.ts';
+import { loadPrompts, toLintFunction } from '../lint/functions/load.ts';
 import { projectPaths, projectRoot } from '../project.ts';
 import { runSync } from '../sync/cli.ts';
 import { ManifestError, parseManifest, type ServedFunction } from '../sync/manifest.ts';
@@ -210,6 +212,8 @@ export const main = async (argv: string[]): Promise<number> => {
     const registered = await client.customFunctions.list().catch(() => []);
     // A broken definition fails the whole manifest: the console says so rather than "No functions".
     const problem = read && 'error' in read ? { problem: read.error } : {};
+    const served = read && 'served' in read ? read.served : [];
+    const report = lintFunctions(served.map(toLintFunction), await loadPrompts(projectRoot()).catch(() => undefined));
     const functions = full.map((fn) => {
       const remote = registered.find((r) => r.name === fn.name);
       return {
@@ -218,6 +222,13 @@ export const main = async (argv: string[]): Promise<number> => {
           ? { description: remote.description, parameters: remote.parameters, url: maskKey(remote.url) }
           : null,
         jsonSchema: fn.jsonSchema ?? {},
+        findings: findingsOf(report, fn.name).map(({ severity, rule, parameter, message, fix }) => ({
+          severity,
+          rule,
+          parameter,
+          message,
+          fix,
+        })),
       };
     });
     return { functions, ...problem };

@@ -22,6 +22,7 @@ button { margin-top: 10px; padding: 6px 14px; font: inherit; cursor: pointer; }
 .status { font-weight: 700; }
 .ok { color: #137333; } .refused { color: #b06000; } .failed { color: #c5221f; }
 .unregistered { color: #c5221f; }
+.finding { font-size: 13px; margin: 2px 0; } .finding.error { color: #c5221f; } .finding.warning { color: #b06000; }
 .message { background: #fff4e5; border-left: 3px solid #b06000; padding: 6px 8px; margin: 6px 0; }
 .problem { background: #fce8e6; border-left: 3px solid #c5221f; padding: 8px 10px; margin: 0 0 16px; white-space: pre-wrap; }
 #toc { background: #fff; border: 1px solid #ddd; border-radius: 8px; padding: 8px 16px; margin-bottom: 16px; columns: 3 12em; }
@@ -94,6 +95,10 @@ const render = (fn) => {
     );
   } else {
     section.append(el('p', { class: 'unregistered', text: 'Not registered on the local platform yet: see the dev output.' }));
+  }
+  if (fn.findings && fn.findings.length) {
+    section.append(el('h3', { text: 'description lint (npm run lint:functions)' }));
+    for (const f of fn.findings) section.append(el('p', { class: 'finding ' + f.severity, text: f.severity + ' [' + f.rule + '] ' + (f.parameter ? f.parameter + ': ' : '') + f.message + ' Fix: ' + f.fix }));
   }
   const form = el('form', { novalidate: '' }, el('h3', { text: 'call it' }));
   const schema = fn.jsonSchema || {};

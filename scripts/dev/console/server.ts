@@ -6,6 +6,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { localSurfaceRefusal } from 'agent-functions/worker';
+import type { Finding } from '../../lint/functions/types.ts';
 import type { ActivityAnswer } from '../../platform/routes/activity.ts';
 import { mergeActivity } from './activity.ts';
 import { createCallLog } from './calls.ts';
@@ -18,6 +19,8 @@ export interface ConsoleFunction {
   registered: { description: string; parameters: Record<string, string>; url: string } | null;
   /** The Worker's JSON Schema of the arguments, for the form. */
   jsonSchema: unknown;
+  /** What the description linter finds in what the model reads (agent-functions lint functions). */
+  findings?: Pick<Finding, 'severity' | 'rule' | 'parameter' | 'message' | 'fix'>[];
 }
 
 /** The functions, and why none (or not all) can be shown: the Worker's manifest fails as a whole on a broken definition. */

@@ -8,7 +8,13 @@ import { emulatorPerTest, sync, writesIn } from './helpers.ts';
 
 const start = emulatorPerTest();
 const served = (...fns: ReturnType<typeof registered>[]): ServedFunction[] =>
-  fns.map((fn) => ({ ...fn, path: `/functions/${fn.name}`, annotations: fn.annotations as Record<string, boolean> }));
+  fns.map((fn) => ({
+    ...fn,
+    parameters: fn.parameters as ServedFunction['parameters'],
+    jsonSchema: fn.jsonSchema as Record<string, unknown>,
+    annotations: fn.annotations as Record<string, boolean>,
+    path: `/functions/${fn.name}`,
+  }));
 const good = goodDefinition();
 const lintOn = { io: { lint: undefined } };
 
