@@ -62,6 +62,8 @@ export const USER_SCRIPTS = [
   'generate',
   'platform',
   'mcp',
+  'eval',
+  'lint:functions',
   'format',
   'test:watch',
 ] as const;
@@ -119,7 +121,7 @@ export const packageJson = (
   // tsconfig.node.json: the Node side of the project (dev.config.ts and its stand-ins), beside the Worker's.
   scripts.typecheck = `agent-functions generate --check && tsc${nodeCode ? ' && tsc -p tsconfig.node.json' : ''}`;
   scripts.lint = workflows ? 'biome check . && agent-functions lint workflows' : 'biome check .';
-  scripts.test = 'npm run typecheck && npm run lint && vitest run';
+  scripts.test = 'npm run typecheck && npm run lint && npm run lint:functions && vitest run';
   const pkg = {
     name,
     version: '0.1.0',
@@ -250,7 +252,9 @@ and every \`npm run\` and \`npm test\` uses it.
 
 | command | does |
 | --- | --- |
-| \`npm test\` | \`agent-functions generate --check\`, \`tsc\`, \`biome check .\`${examples ? ', `agent-functions lint workflows`' : ''} and \`vitest run\` |
+| \`npm test\` | \`agent-functions generate --check\`, \`tsc\`, \`biome check .\`${examples ? ', `agent-functions lint workflows`' : ''}, \`agent-functions lint functions\` and \`vitest run\` |
+| \`npm run lint:functions\` | checks what the model reads of each function, and the golden prompts in \`functions/<name>.prompts.ts\` |
+| \`npm run eval\` | asks a real model the golden prompts k times (\`EVAL_MODEL_URL\`, \`EVAL_MODEL_KEY\`, \`EVAL_MODEL\`) |
 | \`npm run format\` | rewrites files the way \`biome check\` wants them |
 | \`npm run new -- <name>\` | scaffolds \`functions/<name>.ts\` and its test (\`--event <type>\`: an event handler) |
 | \`npm run dev\` | the functions, a local platform and a console on your machine |

@@ -229,7 +229,7 @@ describe('agent-functions init: with the examples', () => {
       // The Worker's code, then the Node side (dev.config.ts and its stand-ins).
       typecheck: 'agent-functions generate --check && tsc && tsc -p tsconfig.node.json',
       lint: 'biome check . && agent-functions lint workflows',
-      test: 'npm run typecheck && npm run lint && vitest run',
+      test: 'npm run typecheck && npm run lint && npm run lint:functions && vitest run',
     });
     expect(pkg.allowScripts).toEqual(rootPackage.allowScripts);
     expect(pkg.workspaces).toBeUndefined();
@@ -309,7 +309,7 @@ describe('agent-functions init --no-examples', () => {
     const pkg = JSON.parse(files.get('package.json') as string);
     expect(pkg.scripts.lint).toBe('biome check .');
     expect(pkg.scripts.typecheck).toBe('agent-functions generate --check && tsc');
-    expect(pkg.scripts.test).toBe('npm run typecheck && npm run lint && vitest run');
+    expect(pkg.scripts.test).toBe('npm run typecheck && npm run lint && npm run lint:functions && vitest run');
   });
 
   it('has the Env type that wrangler types derives from its wrangler.toml and .dev.vars.example', () => {
