@@ -22,7 +22,7 @@ export interface BenchSettings {
 }
 
 /** The parts of a run, in the order they run. */
-export const PARTS = ['size', 'invocation', 'memory', 'sync'] as const;
+export const PARTS = ['size', 'invocation', 'memory', 'sync', 'lint'] as const;
 export type Part = (typeof PARTS)[number];
 
 export interface BenchArgs {
@@ -41,7 +41,7 @@ Measures the project against baselines run on this machine in this run (ratios, 
 speeds): invocation through the project's Worker and a hand-written Worker on local workerd (and
 signed event deliveries against function calls), bundle size and start-up CPU against a bare zod
 Worker (each optional feature on and off), sync of 200 functions against the local platform
-emulator, and heap per registered function. The default run takes about 5 minutes.
+emulator, heap per registered function, and the offline description check of 100 functions. The default run takes about 5 minutes.
 
 Options:
   --json      Print one JSON document on stdout (progress still goes to stderr).

@@ -9,10 +9,12 @@ import { HELP, parseBenchArgs } from './args.ts';
 import { type BuiltWorker, buildWorker } from './buildWorker.ts';
 import { measureEventAck } from './events.ts';
 import { measureInvocation, measureInvocationCpu } from './invocation.ts';
+import { measureLint } from './lintBench.ts';
 import { measureMemory } from './memory.ts';
 import {
   allTables,
   type BenchResults,
+  LINT_FUNCTIONS,
   measuredLine,
   resultsTable,
   type SizeResult,
@@ -189,6 +191,10 @@ const main = async (): Promise<number> => {
     if (args.parts.includes('sync')) {
       progress(`sync: ${SYNC_FUNCTIONS} functions against the local emulator`);
       results.sync = await measureSync(SYNC_FUNCTIONS, { storm: settings.storm });
+    }
+    if (args.parts.includes('lint')) {
+      progress(`lint: the offline description check of ${LINT_FUNCTIONS} functions`);
+      results.lint = await measureLint(LINT_FUNCTIONS, 5);
     }
   } finally {
     await rm(dir, { recursive: true, force: true });

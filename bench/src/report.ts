@@ -2,6 +2,7 @@
 import type { BenchSettings } from './args.ts';
 import type { EventAckRounds } from './events.ts';
 import type { CaseId, InvocationCpu, InvocationRounds } from './invocation.ts';
+import type { LintBenchResult } from './lintBench.ts';
 import type { LoadResult } from './loadTest.ts';
 import type { MemoryResult } from './memory.ts';
 import { median, pairedDifference, pairedDifferences, pairedRatio, percentile } from './stats.ts';
@@ -28,6 +29,8 @@ export interface BenchResults {
   size?: SizeResult[];
   sync?: SyncRunResult[] | { pending: string };
   memory?: MemoryResult[];
+  /** Part 5: the offline description check (rules, siblings, golden prompts). */
+  lint?: LintBenchResult;
 }
 
 /** One target of docs/performance.md and whether this run met it. */
@@ -36,6 +39,10 @@ export interface TargetVerdict {
   measured: string;
   met: boolean;
 }
+
+/** Functions the offline description check is measured on, and its target in ms (on 2 cores). */
+export const LINT_FUNCTIONS = 100;
+export const LINT_TARGET_MS = 5000;
 
 /** Functions whose sync is measured, and the emulator's list page size (its default). */
 export const SYNC_FUNCTIONS = 200;
@@ -265,6 +272,16 @@ export const memoryTable = (memory: MemoryResult[]): Table => ({
   notes: ['heapUsed after gc, minus the same before, divided by the functions (about 1,000 in all per row).'],
 });
 
+/** Part 5 as a table. */
+export const lintTable = (lint: LintBenchResult): Table => ({
+  title: `5. Offline description check of ${lint.functions} functions (agent-functions lint functions, no Worker start)`,
+  columns: ['functions', 'golden prompts', 'median ms', 'max ms', 'errors', 'warnings'],
+  rows: [[lint.functions, lint.prompts, lint.medianMs, lint.maxMs, lint.errors, lint.warnings]],
+  notes: [
+    `Translation to the registered form, every rule, confusable siblings and the golden prompts; median of ${lint.runs} runs. The generated set is verb x thing, so same-verb and same-thing pairs are reported as confusable.`,
+  ],
+});
+
 /** Every target of the issue that this run has numbers for, met or not. */
 export const targetVerdicts = (results: BenchResults): TargetVerdict[] => {
   const verdicts: TargetVerdict[] = [];
@@ -318,6 +335,13 @@ export const targetVerdicts = (results: BenchResults): TargetVerdict[] => {
       });
     }
   }
+  if (results.lint) {
+    verdicts.push({
+      target: `offline check of ${results.lint.functions} functions < ${LINT_TARGET_MS / 1000} s`,
+      measured: `${Math.round(results.lint.medianMs)} ms (max ${Math.round(results.lint.maxMs)} ms)`,
+      met: results.lint.maxMs < LINT_TARGET_MS,
+    });
+  }
   return verdicts;
 };
 
@@ -336,6 +360,7 @@ export const allTables = (results: BenchResults): Table[] => [
   ...(results.size ? [sizeTable(results.size)] : []),
   ...(results.sync ? [syncTable(results.sync)] : []),
   ...(results.memory ? [memoryTable(results.memory)] : []),
+  ...(results.lint ? [lintTable(results.lint)] : []),
   targetsTable(targetVerdicts(results)),
 ];
 

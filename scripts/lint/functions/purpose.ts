@@ -71,7 +71,10 @@ export const behaviourRules = (fn: LintFunction, own: string): Finding[] => {
   if ((fn.effect === 'read' && a?.readOnlyHint === false) || (fn.effect === 'write' && a?.readOnlyHint === true)) {
     out.push(hit('effect-conflict', declared, 'effect and readOnlyHint disagree.', 'Make them agree.'));
   }
-  if (isWrite === true && !CHANGE.test(text)) {
+  // "Renews…", "Enrols…": an opening verb that is not a look-up says what changes, listed or not.
+  const opener = words(first)[0] ?? '';
+  const opensWithChange = /^[a-z]{3,}s$/.test(opener) && !READ.test(opener) && !VAGUE.test(opener);
+  if (isWrite === true && !CHANGE.test(text) && !opensWithChange) {
     const fix = 'Say what a call changes ("Books…", "Sends…", "Saves…") and what the customer will notice.';
     out.push(hit('write-unstated', clip(own), 'It writes, but the description names no change.', fix));
   }

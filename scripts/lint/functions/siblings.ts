@@ -6,6 +6,8 @@ import { authorText, jaccard, terms } from './words.ts';
 
 /** From this similarity on (0..1), a pair must be told apart. */
 export const CONFUSABLE_AT = 0.3;
+/** ...and only when their descriptions alone are this alike: the same parameters never make a pair by themselves. */
+const DESCRIPTIONS_ALIKE_AT = 0.2;
 
 // Words every description of a customer-facing function uses: they tell nothing apart.
 const COMMON = new Set(['call', 'customer', 'agent', 'use', 'ask', 'say', 'give', 'tell', 'function']);
@@ -13,7 +15,7 @@ const COMMON = new Set(['call', 'customer', 'agent', 'use', 'ask', 'say', 'give'
 const descriptionTerms = (fn: LintFunction): Set<string> =>
   new Set([...terms(authorText(fn.description))].filter((t) => !COMMON.has(t)));
 
-/** How alike two functions read to the model: mostly their descriptions, partly their parameter names. */
+/** How alike two functions read to the model: mostly their descriptions, partly their parameter names (0..1). */
 export const similarity = (
   a: LintFunction,
   b: LintFunction,
@@ -27,7 +29,8 @@ export const similarity = (
     return t;
   };
   const params = jaccard(new Set(Object.keys(a.parameters)), new Set(Object.keys(b.parameters)));
-  return 0.7 * jaccard(of(a), of(b)) + 0.3 * params;
+  const described = jaccard(of(a), of(b));
+  return described < DESCRIPTIONS_ALIKE_AT ? described : 0.7 * described + 0.3 * params;
 };
 
 /** Whether `fn`'s own description names `other` (its exact name, as a word). */
