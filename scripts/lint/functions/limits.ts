@@ -38,7 +38,7 @@ export const nameRules = (fn: LintFunction): Finding[] => {
   }
   const parts = words(fn.name.replace(/_/g, ' '));
   if (parts.length < 2 || parts.every((p) => VAGUE_NAMES.has(p))) {
-    const fix = 'Name it verb_object: get_order_status, book_appointment.';
+    const fix = 'Name it verb_object: lookup_order, reserve_table.';
     return [hit('name-vague', fn.name, `"${fn.name}" does not say what it acts on.`, fix)];
   }
   return [];

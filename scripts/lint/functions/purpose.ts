@@ -28,7 +28,7 @@ export const purposeRules = (fn: LintFunction, own: string): Finding[] => {
     out.push(hit('purpose-restates-name', first, `The first sentence says little more than "${fn.name}".`, fix));
   }
   if (![...nameTerms].some((t) => firstTerms.has(t))) {
-    const fix = 'Open with what the name says ("check_availability: Lists the availability…"), or rename it.';
+    const fix = 'Open with what the name says ("list_slots: Lists the free slots…"), or rename it.';
     out.push(hit('purpose-off-name', first, `The first sentence shares no word with the name "${fn.name}".`, fix));
   }
   if (VAGUE.test(first)) {
@@ -58,7 +58,7 @@ export const behaviourRules = (fn: LintFunction, own: string): Finding[] => {
   const out: Finding[] = [];
   const a = fn.annotations;
   const isWrite = writes(fn);
-  // Other functions' names (use handoff_to_human) are not verbs of this one.
+  // Other functions' names (use pass_to_team) are not verbs of this one.
   const text = own.replace(/\b[a-z][a-z0-9]*_[a-z0-9_]+/g, '');
   const first = sentences(own)[0] ?? own;
   if (isWrite === undefined) {

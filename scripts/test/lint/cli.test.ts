@@ -9,7 +9,7 @@ import type { LintReport } from '../../lint/functions/types.ts';
 import { PROJECT_ROOT } from '../repo.ts';
 import { exampleFunctions, goodDefinition, registered } from './registered.ts';
 
-const run = async (json: boolean, fns = [registered('get_order_status', goodDefinition())]) => {
+const run = async (json: boolean, fns = [registered('lookup_order', goodDefinition())]) => {
   const out = new PassThrough();
   let text = '';
   out.on('data', (c) => (text += c));
@@ -24,12 +24,12 @@ describe('agent-functions lint functions', () => {
   it('prints the findings grouped by what a description must carry, with the set size, and exits 0 on warnings only', async () => {
     const { code, text } = await run(false);
     expect(code).toBe(0);
-    expect(text).toContain('Golden prompts:\n  warning get_order_status [golden-missing] No golden prompts.');
+    expect(text).toContain('Golden prompts:\n  warning lookup_order [golden-missing] No golden prompts.');
     expect(text).toMatch(/1 function\(s\), \d+ characters of descriptions \(about \d+ tokens on every model turn\)/);
   });
 
   it('exits 1 on an error and prints JSON with --json', async () => {
-    const vague = registered('get_order_status', { ...goodDefinition(), description: 'Gets the order status.' });
+    const vague = registered('lookup_order', { ...goodDefinition(), description: 'Looks up an order.' });
     const { code, text } = await run(true, [vague]);
     expect(code).toBe(1);
     const report = JSON.parse(text) as LintReport;

@@ -8,7 +8,7 @@ import { main } from '../../eval/main.ts';
 import type { LintSource } from '../../lint/functions/main.ts';
 import { goodDefinition, registered } from './registered.ts';
 
-const order = registered('get_order_status', goodDefinition());
+const order = registered('lookup_order', goodDefinition());
 const menu = registered('show_menu', {
   description: "Shows today's menu with prices. Call it when the customer asks what there is to eat. Not for orders.",
   parameters: z.object({}),
@@ -17,7 +17,7 @@ const menu = registered('show_menu', {
 const source: LintSource = {
   functions: async () => [order, menu],
   prompts: async () => ({
-    get_order_status: {
+    lookup_order: {
       calls: [
         { say: 'Where is my order 10452?', args: { orderNumber: '10452' } },
         { say: 'Has order 777 shipped?', args: { orderNumber: '777' } },
@@ -50,9 +50,9 @@ const toolCall = (name: string, args: object) => ({
 });
 // Right every time for 10452 and the menu; for 777, right only on every third call.
 const answer = (say: string) => {
-  if (say.includes('10452')) return toolCall('get_order_status', { orderNumber: '#10452' });
+  if (say.includes('10452')) return toolCall('lookup_order', { orderNumber: '#10452' });
   if (say.includes('777'))
-    return flaky++ % 3 === 0 ? toolCall('get_order_status', { orderNumber: '777' }) : toolCall('show_menu', {});
+    return flaky++ % 3 === 0 ? toolCall('lookup_order', { orderNumber: '777' }) : toolCall('show_menu', {});
   return toolCall('show_menu', {});
 };
 const read = async (request: IncomingMessage) => {
@@ -101,7 +101,7 @@ describe('npm run eval (against a fake model server)', () => {
     };
     expect(report).toMatchObject({ model: 'fake-1', k: 3 });
     const [score] = report.functions;
-    expect(score?.name).toBe('get_order_status');
+    expect(score?.name).toBe('lookup_order');
     // 10452 passes 3/3 ("#10452" is the same value), 777 passes 1/3, the negative 3/3.
     expect(score?.prompts.map((p) => p.passed)).toEqual([3, 1, 3]);
     expect(score?.passK).toBeCloseTo(2 / 3);
@@ -111,14 +111,14 @@ describe('npm run eval (against a fake model server)', () => {
     expect(first?.authorization).toBe('Bearer test-key-123');
     expect(first?.body.model).toBe('fake-1');
     expect(first?.body.tools.map((t) => t.function)).toEqual([
-      { name: 'get_order_status', description: order.description, parameters: order.jsonSchema },
+      { name: 'lookup_order', description: order.description, parameters: order.jsonSchema },
       { name: 'show_menu', description: menu.description, parameters: menu.jsonSchema },
     ]);
   });
 
   it('says what the model did when a prompt fails, and never prints the key', async () => {
     const { text } = await run(['--k', '2']);
-    expect(text).toContain('get_order_status');
+    expect(text).toContain('lookup_order');
     expect(text).toMatch(/should call: "Has order 777 shipped\?" passed \d\/2; the model called show_menu/);
     expect(text).not.toContain('test-key-123');
   });

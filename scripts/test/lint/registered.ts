@@ -23,7 +23,7 @@ export const registered = (name: string, definition: Definition, effect?: string
 /** A function every rule is content with. */
 export const goodDefinition = (): Definition => ({
   description:
-    "Looks up the status of the customer's order: whether it is being prepared, on its way or delivered. Call it when the customer asks where their order is. Not for complaints: use handoff_to_human.",
+    "Looks up the status of the customer's order: whether it is being prepared, on its way or delivered. Call it when the customer asks where their order is. Not for complaints: use pass_to_team.",
   parameters: z.object({
     orderNumber: z.string().max(32).describe('The order number from the confirmation email, like "10452"'),
   }),

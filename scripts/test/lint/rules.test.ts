@@ -1,8 +1,11 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { lintFunctions } from '../../lint/functions/index.ts';
 import { RULES } from '../../lint/functions/ruleList.ts';
 import type { LintFunction } from '../../lint/functions/types.ts';
+import { PROJECT_ROOT } from '../repo.ts';
 import { goodDefinition, registered } from './registered.ts';
 
 // Every rule must be shown to fire by some test here (or in golden.test.ts / siblings.test.ts).
@@ -17,18 +20,18 @@ const phrase = (description: string) => ({ ...good, description });
 
 describe('agent-functions lint functions: the rules on one function', () => {
   it('finds nothing in a function that says what it does, when (and when not) to call it, and describes its parameter', () => {
-    expect(rulesOf([registered('get_order_status', good)])).toEqual([]);
+    expect(rulesOf([registered('lookup_order', good)])).toEqual([]);
   });
 
   it('quotes the exact text, says how to fix it and names the parameter', () => {
-    const fn = registered('get_order_status', { ...good, parameters: z.object({ orderNumber: z.string() }) });
+    const fn = registered('lookup_order', { ...good, parameters: z.object({ orderNumber: z.string() }) });
     const { findings } = lintFunctions([fn]);
     fired.add('param-undescribed');
     expect(findings).toContainEqual({
       rule: 'param-undescribed',
       severity: 'error',
       category: 'parameters',
-      function: 'get_order_status',
+      function: 'lookup_order',
       parameter: 'orderNumber',
       text: '- orderNumber (required, string)',
       message: '"orderNumber" has no description.',
@@ -37,34 +40,32 @@ describe('agent-functions lint functions: the rules on one function', () => {
   });
 
   it('refuses a purpose that restates the name, a vague opening and one that matches another name', () => {
-    expect(rulesOf([registered('get_order_status', phrase(`Gets the order status. ${good.description}`))])).toContain(
+    expect(rulesOf([registered('lookup_order', phrase(`Looks up an order. ${good.description}`))])).toContain(
       'purpose-restates-name',
     );
     const vague = `Handles orders for the shop and their delivery. ${good.description.split('. ').slice(1).join('. ')}`;
-    expect(rulesOf([registered('get_order_status', phrase(vague))])).toContain('purpose-vague');
-    expect(rulesOf([registered('quote_price', good)])).toContain('purpose-off-name');
+    expect(rulesOf([registered('lookup_order', phrase(vague))])).toContain('purpose-vague');
+    expect(rulesOf([registered('reserve_table', good)])).toContain('purpose-off-name');
   });
 
   it('wants a sentence saying when to call it, and one saying when not', () => {
     const noWhen = "Looks up the status of the customer's order: whether it is being prepared or delivered.";
-    expect(rulesOf([registered('get_order_status', phrase(noWhen))])).toEqual(
+    expect(rulesOf([registered('lookup_order', phrase(noWhen))])).toEqual(
       expect.arrayContaining(['when-missing', 'when-not-missing']),
     );
   });
 
   it('checks what a write says it changes against effect and the MCP annotations', () => {
     const write = { readOnlyHint: false, destructiveHint: false, idempotentHint: true };
-    expect(rulesOf([registered('get_order_status', { ...good, annotations: write })])).toContain('write-unstated');
+    expect(rulesOf([registered('lookup_order', { ...good, annotations: write })])).toContain('write-unstated');
     const sends = phrase(
       'Sends the customer a coupon by email. Call it when the customer asks for a discount. Not for refunds.',
     );
     expect(rulesOf([registered('send_coupon', { ...sends, annotations: { readOnlyHint: true } })])).toContain(
       'effect-conflict',
     );
-    expect(rulesOf([registered('get_order_status', good, 'write')])).toContain('effect-conflict');
-    expect(rulesOf([registered('get_order_status', { ...good, annotations: undefined })])).toContain(
-      'annotations-missing',
-    );
+    expect(rulesOf([registered('lookup_order', good, 'write')])).toContain('effect-conflict');
+    expect(rulesOf([registered('lookup_order', { ...good, annotations: undefined })])).toContain('annotations-missing');
     const cancel = phrase(
       'Cancels the order before it ships. Call it when the customer asks to cancel. Never after shipping.',
     );
@@ -85,7 +86,7 @@ describe('agent-functions lint functions: the rules on one function', () => {
         .regex(/^[A-Z]{3}$/)
         .describe('The three-letter store code of the branch'),
     });
-    expect(rulesOf([registered('get_order_status', { ...good, parameters })])).toEqual(
+    expect(rulesOf([registered('lookup_order', { ...good, parameters })])).toEqual(
       expect.arrayContaining([
         'param-restates-name',
         'param-unconstrained',
@@ -94,17 +95,17 @@ describe('agent-functions lint functions: the rules on one function', () => {
         'error-no-example',
       ]),
     );
-    const odd = { ...registered('get_order_status', good), parameters: { 'order-number': 'string' } };
+    const odd = { ...registered('lookup_order', good), parameters: { 'order-number': 'string' } };
     expect(rulesOf([odd])).toContain('parameter-name-invalid');
   });
 
   it('keeps the registered description within the platform budget of 1,024 characters and reports the set size', () => {
     const long = phrase(`${good.description} ${'It reads the order from the shop. '.repeat(30)}`);
-    expect(rulesOf([registered('get_order_status', long)])).toContain('description-too-long');
+    expect(rulesOf([registered('lookup_order', long)])).toContain('description-too-long');
     const near = phrase(`${good.description} ${'It reads the order from the shop. '.repeat(18)}`);
-    expect(rulesOf([registered('get_order_status', near)])).toContain('description-near-limit');
+    expect(rulesOf([registered('lookup_order', near)])).toContain('description-near-limit');
     const many = Array.from({ length: 129 }, (_, i) => ({
-      ...registered('get_order_status', good),
+      ...registered('lookup_order', good),
       name: `get_order_${i}`,
     }));
     const report = lintFunctions(many);
@@ -115,8 +116,8 @@ describe('agent-functions lint functions: the rules on one function', () => {
   });
 
   it('checks names: the platform rule, and a name that says what it acts on', () => {
-    expect(rulesOf([{ ...registered('get_order_status', good), name: 'Get-Order' }])).toContain('name-invalid');
-    expect(rulesOf([{ ...registered('get_order_status', good), name: 'handle' }])).toContain('name-vague');
+    expect(rulesOf([{ ...registered('lookup_order', good), name: 'Get-Order' }])).toContain('name-invalid');
+    expect(rulesOf([{ ...registered('lookup_order', good), name: 'handle' }])).toContain('name-vague');
   });
 
   it("refuses the scaffold's placeholder and nothing else about it", async () => {
@@ -134,5 +135,10 @@ describe('the rule list', () => {
   it('has unique, stable ids, each with a category, a severity and what it checks', () => {
     expect(new Set(RULES.map((r) => r.id)).size).toBe(RULES.length);
     for (const rule of RULES) expect(rule.checks.length, rule.id).toBeGreaterThan(10);
+  });
+
+  it('is documented rule by rule, with each severity, in docs/descriptions.md', () => {
+    const docs = readFileSync(join(PROJECT_ROOT, 'docs', 'descriptions.md'), 'utf8');
+    for (const rule of RULES) expect(docs, rule.id).toContain(`| \`${rule.id}\` | ${rule.severity} |`);
   });
 });
