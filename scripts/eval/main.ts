@@ -123,15 +123,23 @@ export const main = async (
   const names = functions
     .map((fn) => fn.name)
     .filter((name) => prompts[name] && (!values.only || values.only.includes(name)));
-  const scores = await Promise.all(
-    names.map(async (name) => {
-      const set = prompts[name] ?? { calls: [] };
-      const jobs = [
-        ...set.calls.map((call) => () => trial(config, tools, name, k, call, 'call')),
-        ...(set.not ?? []).map((say) => () => trial(config, tools, name, k, { say }, 'not')),
-      ];
-      return scoreOf(name, await pooled(jobs, 4));
-    }),
+  // One pool for every prompt of every function, so a large project never floods the model's API.
+  const jobs = names.flatMap((name) => {
+    const set = prompts[name] ?? { calls: [] };
+    return [
+      ...set.calls.map((call) => async () => ({ name, result: await trial(config, tools, name, k, call, 'call') })),
+      ...(set.not ?? []).map((say) => async () => ({
+        name,
+        result: await trial(config, tools, name, k, { say }, 'not'),
+      })),
+    ];
+  });
+  const results = await pooled(jobs, 4);
+  const scores = names.map((name) =>
+    scoreOf(
+      name,
+      results.filter((r) => r.name === name).map((r) => r.result),
+    ),
   );
   if (values.json) out.write(`${JSON.stringify({ model, k, functions: scores }, null, 2)}\n`);
   else out.write(`${model}, k = ${k}:\n${scores.map(line).join('\n')}\n`);

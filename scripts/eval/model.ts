@@ -8,6 +8,8 @@ export interface ModelConfig {
   key?: string;
   model: string;
   timeoutMs?: number;
+  /** Retries of a 429 or 5xx answer (default 2). */
+  retries?: number;
 }
 
 /** What the model did with one prompt. */
@@ -41,7 +43,29 @@ export class ModelError extends Error {
   }
 }
 
-/** Asks the model once; resolves with the first tool call it made, or `{}` when it answered in words. */
+/** The body as text, refused past MAX_ANSWER bytes without reading the rest. */
+const boundedText = async (response: Response): Promise<string> => {
+  const reader = response.body?.getReader();
+  if (!reader) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_ANSWER) {
+      await reader.cancel();
+      throw new ModelError('The model answered more than 1 MB.');
+    }
+    chunks.push(value);
+  }
+  return new TextDecoder().decode(Buffer.concat(chunks));
+};
+
+/** Waits before retry `attempt` (1, 2): a second, then four. */
+const pause = (attempt: number) => new Promise((resolve) => setTimeout(resolve, 1000 * 4 ** (attempt - 1)));
+
+/** Asks the model once (retrying a 429 or 5xx twice); resolves with its first tool call, or `{}` when it answered in words. */
 export const askModel = async (
   config: ModelConfig,
   tools: ReturnType<typeof toolsOf>,
@@ -54,24 +78,36 @@ export const askModel = async (
     },
     { role: 'user', content: prompt.say },
   ];
-  let response: Response;
-  try {
-    response = await fetch(config.url, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        ...(config.key ? { authorization: `Bearer ${config.key}` } : {}),
-      },
-      body: JSON.stringify({ model: config.model, messages, tools, tool_choice: 'auto' }),
-      redirect: 'error',
-      signal: AbortSignal.timeout(config.timeoutMs ?? 60_000),
-    });
-  } catch (error) {
-    throw new ModelError(`The model at ${new URL(config.url).origin} could not be reached (${(error as Error).name}).`);
+  const body = JSON.stringify({ model: config.model, messages, tools, tool_choice: 'auto' });
+  let response: Response | undefined;
+  for (let attempt = 0; attempt <= (config.retries ?? 2); attempt++) {
+    if (attempt > 0) await pause(attempt);
+    try {
+      response = await fetch(config.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          ...(config.key ? { authorization: `Bearer ${config.key}` } : {}),
+        },
+        body,
+        // A redirect could carry the key to another host.
+        redirect: 'error',
+        signal: AbortSignal.timeout(config.timeoutMs ?? 60_000),
+      });
+    } catch (error) {
+      throw new ModelError(
+        `The model at ${new URL(config.url).origin} could not be reached (${(error as Error).name}).`,
+      );
+    }
+    if (response.status !== 429 && response.status < 500) break;
+    await response.body?.cancel();
   }
-  const text = await response.text();
-  if (!response.ok) throw new ModelError(`The model answered ${response.status}: ${text.slice(0, 200)}`);
-  if (text.length > MAX_ANSWER) throw new ModelError('The model answered more than 1 MB.');
+  if (!response) throw new ModelError('The model was not asked.');
+  const text = await boundedText(response);
+  if (!response.ok) {
+    const shown = config.key ? text.replaceAll(config.key, '***') : text;
+    throw new ModelError(`The model answered ${response.status}: ${shown.slice(0, 200)}`);
+  }
   let call: { function?: { name?: string; arguments?: string } } | undefined;
   try {
     call = (JSON.parse(text) as { choices?: { message?: { tool_calls?: (typeof call)[] } }[] }).choices?.[0]?.message

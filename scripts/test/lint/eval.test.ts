@@ -60,9 +60,16 @@ const read = async (request: IncomingMessage) => {
   for await (const chunk of request) text += chunk;
   return JSON.parse(text);
 };
+// What the next answers are, when not the tool calls above.
+let trouble: ('busy' | 'refuse' | 'huge')[] = [];
 const server = createServer(async (request, response) => {
   const body = await read(request);
   asked.push({ authorization: request.headers.authorization, body });
+  const next = trouble.shift();
+  if (next === 'busy') return void response.writeHead(429).end('slow down');
+  if (next === 'refuse')
+    return void response.writeHead(401).end(`Incorrect API key provided: ${request.headers.authorization}`);
+  if (next === 'huge') return void response.writeHead(200).end('x'.repeat(2 * 1024 * 1024));
   const say = body.messages.at(-1).content as string;
   response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer(say)));
 });
@@ -128,6 +135,18 @@ describe('npm run eval (against a fake model server)', () => {
     expect((await run(['--k', '1', '--min', '1'])).code).toBe(0);
     flaky = 1;
     expect((await run(['--k', '3', '--min', '0.9'])).code).toBe(1);
+  });
+
+  it('retries a 429, and stops on a refusal without printing the key or reading more than 1 MB', async () => {
+    flaky = 0;
+    trouble = ['busy'];
+    expect((await run(['--k', '1', '--only', 'lookup_order'])).code).toBe(0);
+    trouble = ['refuse'];
+    await expect(run(['--k', '1'])).rejects.toThrow(
+      /^The model answered 401: Incorrect API key provided: Bearer \*\*\*$/,
+    );
+    trouble = ['huge'];
+    await expect(run(['--k', '1'])).rejects.toThrow('The model answered more than 1 MB.');
   });
 
   it('refuses to run without a model in the environment, and bad options', async () => {
