@@ -81,4 +81,11 @@ describe('wrangler.toml environments', () => {
     expect(production.observability).toMatchObject({ redact_query_string: true });
     expect(staging.observability).toMatchObject({ redact_query_string: true });
   });
+
+  it('limits OAuth registrations and owner-secret guesses to 5 a minute per address in both (src/test/mcp/trust.test.ts counts to the same 5)', () => {
+    for (const config of [production, staging]) {
+      const limit = items(config.ratelimits).find((item) => item.name === 'OAUTH_RATE_LIMIT');
+      expect(limit).toMatchObject({ simple: { limit: 5, period: 60 } });
+    }
+  });
 });

@@ -26,7 +26,25 @@ beforeAll(loadMcp, MCP_IMPORT_TIMEOUT_MS);
 
 const kv = (testEnv as Env).OAUTH_KV as KVNamespace;
 
-const fresh = (): string => `198.51.100.${Math.floor(Math.random() * 250) + 1}`;
+let addresses = 0;
+/** A client address no other test used (the limits count per address). */
+const fresh = (): string => `198.51.${100 + Math.floor(++addresses / 250)}.${(addresses % 250) + 1}`;
+
+/**
+ * OAUTH_RATE_LIMIT as wrangler.toml sets it (5 a minute per key), counted without windows:
+ * Cloudflare's binding counts in fixed 60 s windows, so a loop that crosses a window's end would
+ * start over and the test would depend on the clock.
+ */
+const fiveAMinute = (): RateLimit => {
+  const counts = new Map<string, number>();
+  return {
+    limit: async ({ key }: RateLimitOptions) => {
+      const count = (counts.get(key) ?? 0) + 1;
+      counts.set(key, count);
+      return { success: count <= 5 };
+    },
+  } as RateLimit;
+};
 
 describe('OAuth client registration', () => {
   it('is refused while no client could be approved: no owner secret, or a weak one', async () => {
@@ -49,13 +67,13 @@ describe('OAuth client registration', () => {
   });
 
   it('limits registrations per client address', async () => {
-    const ip = fresh();
-    const send = sender(fixture.fetch, ip);
+    const limited = fixtureWith({ OAUTH_RATE_LIMIT: fiveAMinute() });
+    const send = sender(limited.fetch, fresh());
     const statuses: number[] = [];
     for (let i = 0; i < 7; i++) statuses.push((await registration(send)).status);
     expect(statuses.slice(0, 5)).toEqual(Array(5).fill(201));
     expect(statuses.slice(5)).toEqual([429, 429]);
-    expect((await registration(sender(fixture.fetch, fresh()))).status).toBe(201);
+    expect((await registration(sender(limited.fetch, fresh()))).status).toBe(201);
   });
 
   it('keeps a client that never finishes a grant for 7 days at most, not 90', async () => {
@@ -78,7 +96,7 @@ describe('the consent page', () => {
   });
 
   it('limits wrong guesses of the owner secret per client address, then refuses even the right one', async () => {
-    const send = sender(fixture.fetch, fresh());
+    const send = sender(fixtureWith({ OAUTH_RATE_LIMIT: fiveAMinute() }).fetch, fresh());
     const clientId = await register(send);
     const { challenge } = await pkce();
     const path = authorizeUrl(clientId, challenge);
