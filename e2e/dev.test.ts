@@ -3,10 +3,11 @@
 // while it runs. It serves the fixture functions (scripts/test/project.ts), so it passes whatever
 // functions/ holds; e2e/examples.test.ts calls the examples under dev.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import chromium from '@sparticuz/chromium';
+import { createPlatformClient } from 'agent-functions/platform';
 import { chromium as playwright } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DevRun, newcomerFiles, startDev } from '../scripts/test/dev/harness.ts';
@@ -155,5 +156,86 @@ describe('npm run dev, when a function file is broken', () => {
     await dev.waitFor(/\+ deal\.moved \(event\)/, 60_000);
     rmSync(file);
     await dev.waitFor(/- deal\.moved \(event\)/, 60_000);
+  }, 150_000);
+});
+
+/** A function file with this description. */
+const definition = (description: string) =>
+  [
+    "import { z } from 'zod';",
+    "import { defineFunction } from 'agent-functions';",
+    'export default defineFunction({',
+    `  description: '${description}',`,
+    '  parameters: z.object({}),',
+    '  handler: () => ({}),',
+    '});',
+    '',
+  ].join('\n');
+
+/** dev's local platform, as its start-up line names it. */
+const platform = () => {
+  const [, baseUrl = '', apiKey = ''] =
+    /local platform on (\S+) \(Agency account key: (\S+)\)/.exec(dev.output()) ?? [];
+  return createPlatformClient({ baseUrl, apiKey });
+};
+const registered = async (name: string) => (await platform().customFunctions.list()).find((fn) => fn.name === name);
+const descriptionOf = async (name: string) => (await registered(name))?.description;
+const POLL = { timeout: 60_000, interval: 500 };
+
+describe('npm run dev keeps the platform in step with the Worker', () => {
+  it('sees a save by rename (vim, JetBrains safe write, sed -i) and registers the new description', async () => {
+    const file = join(dev.dir, 'functions', 'zz_saved.ts');
+    writeFileSync(file, definition('First words. Call it never.'));
+    await expect.poll(() => descriptionOf('zz_saved'), POLL).toContain('First words');
+    // As sed -i does: a new file beside it, renamed over it.
+    const temp = join(dev.dir, 'functions', 'sedX4b2c9');
+    writeFileSync(temp, definition('Second words. Call it never.'));
+    renameSync(temp, file);
+    await expect.poll(() => descriptionOf('zz_saved'), POLL).toContain('Second words');
+  }, 150_000);
+
+  it('notices after a reload that the platform no longer holds what the Worker serves, says so and syncs it back', async () => {
+    const record = await registered('zz_saved');
+    expect(record).toBeDefined();
+    await platform().customFunctions.update(record?.id as string, {
+      description: 'Changed behind dev. Call it never.',
+    });
+    // Any reload: a helper file that changes no function.
+    writeFileSync(join(dev.dir, 'functions', '_zz_helper.ts'), 'export const helper = 1;\n');
+    await dev.waitFor(/the local platform's zz_saved differs from what the Worker serves \(description\)/, 60_000);
+    await expect.poll(() => descriptionOf('zz_saved'), POLL).toContain('Second words');
+    rmSync(join(dev.dir, 'functions', 'zz_saved.ts'));
+    await expect.poll(() => registered('zz_saved'), POLL).toBeUndefined();
+  }, 150_000);
+
+  it('keeps the last good registration of a function whose file stops building, and says so', async () => {
+    const file = join(dev.dir, 'functions', 'zz_kept.ts');
+    writeFileSync(file, definition('Kept words. Call it never.'));
+    await expect.poll(() => descriptionOf('zz_kept'), POLL).toContain('Kept words');
+    const before = dev.output().length;
+    writeFileSync(file, 'export default {\n  description: "x",,\n};\n');
+    await dev.waitFor(/zz_kept keeps its last good registration on the local platform/, 60_000);
+    // Long enough for a reload and a sync that would delete it.
+    await sleep(8000);
+    expect(dev.output().slice(before)).not.toMatch(/- delete +zz_kept/);
+    expect(await descriptionOf('zz_kept')).toContain('Kept words');
+    // A file removed is a function gone: that one is deleted.
+    rmSync(file);
+    await expect.poll(() => registered('zz_kept'), POLL).toBeUndefined();
+  }, 150_000);
+
+  it('names a file whose name is no function name in the one line of start-up, and keeps serving the rest', async () => {
+    const before = dev.output().length;
+    const file = join(dev.dir, 'functions', 'Quote-Price.ts');
+    writeFileSync(file, definition('A bad name. Call it never.'));
+    await dev.waitFor(/functions\/Quote-Price\.ts: a function's file name is its name on the platform/, 60_000);
+    await sleep(3000);
+    const said = dev.output().slice(before);
+    expect(said).not.toMatch(/^\s+at /m);
+    expect(said).not.toMatch(/Error:/);
+    expect((await dev.post('quote_plan', { plan: 'growth', seats: 3 })).status).toBe(200);
+    rmSync(file);
+    await dev.waitFor(/every file builds again|every function file has a valid name again/, 60_000);
+    expect((await dev.post('quote_plan', { plan: 'growth', seats: 3 })).status).toBe(200);
   }, 150_000);
 });

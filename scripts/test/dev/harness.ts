@@ -2,7 +2,7 @@
 // stand-in, the console) in a throw-away copy of the project (../project.ts), on free ports, and
 // reads its output.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -32,6 +32,8 @@ export const freePort = async (): Promise<number> => {
 export interface DevRun {
   dir: string;
   origin: string;
+  /** dev's own process id (a process group of its own, as a terminal's foreground job). */
+  pid: number;
   /** Everything dev (and wrangler under it) printed so far, stdout and stderr together. */
   output(): string;
   /** POSTs `args` to function `name` of the local Worker, without a key; status and JSON body. */
@@ -42,10 +44,10 @@ export interface DevRun {
   stop(): Promise<void>;
 }
 
-/** Starts `agent-functions dev` in `dir`, as `npm run dev` does, on free ports. */
-export const startDev = async (dir: string): Promise<DevRun> => {
+/** Starts `agent-functions dev` in `dir`, as `npm run dev` does, on free ports (or on `options.port`). */
+export const startDev = async (dir: string, options: { port?: number } = {}): Promise<DevRun> => {
   const [port, inspector, platform, consolePort] = [
-    await freePort(),
+    options.port ?? (await freePort()),
     await freePort(),
     await freePort(),
     await freePort(),
@@ -76,6 +78,7 @@ export const startDev = async (dir: string): Promise<DevRun> => {
   const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return {
     dir,
+    pid: child.pid as number,
     origin: `http://127.0.0.1:${port}`,
     output: () => text,
     post: async (name, args) => {
@@ -104,4 +107,41 @@ export const startDev = async (dir: string): Promise<DevRun> => {
       if (child.exitCode === null && child.pid) process.kill(-child.pid, 'SIGKILL');
     },
   };
+};
+
+/** Every process below `pid` (children, grandchildren, ...), from /proc. */
+export const descendants = (pid: number): number[] => {
+  const parentOf = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // "pid (name) state ppid ...": the name may hold spaces and parentheses, so read after the last ")".
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      parentOf.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  const found: number[] = [];
+  const queue = [pid];
+  while (queue.length > 0) {
+    const parent = queue.shift() as number;
+    for (const [child, ppid] of parentOf) {
+      if (ppid === parent && !found.includes(child)) {
+        found.push(child);
+        queue.push(child);
+      }
+    }
+  }
+  return found;
+};
+
+/** Whether `pid` still runs (a zombie, waiting to be reaped, does not). */
+export const running = (pid: number): boolean => {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return false;
+  }
 };
