@@ -187,11 +187,13 @@ describe('npm run dev keeps the platform in step with the Worker', () => {
     const file = join(dev.dir, 'functions', 'zz_saved.ts');
     writeFileSync(file, definition('First words. Call it never.'));
     await expect.poll(() => descriptionOf('zz_saved'), POLL).toContain('First words');
-    // As sed -i does: a new file beside it, renamed over it.
-    const temp = join(dev.dir, 'functions', 'sedX4b2c9');
-    writeFileSync(temp, definition('Second words. Call it never.'));
-    renameSync(temp, file);
-    await expect.poll(() => descriptionOf('zz_saved'), POLL).toContain('Second words');
+    // As sed -i does, save after save: a new file beside it, renamed over it.
+    for (const words of ['Second words', 'Third words', 'Fourth words']) {
+      const temp = join(dev.dir, 'functions', 'sedX4b2c9');
+      writeFileSync(temp, definition(`${words}. Call it never.`));
+      renameSync(temp, file);
+      await expect.poll(() => descriptionOf('zz_saved'), POLL).toContain(words);
+    }
   }, 150_000);
 
   it('notices after a reload that the platform no longer holds what the Worker serves, says so and syncs it back', async () => {
@@ -203,7 +205,7 @@ describe('npm run dev keeps the platform in step with the Worker', () => {
     // Any reload: a helper file that changes no function.
     writeFileSync(join(dev.dir, 'functions', '_zz_helper.ts'), 'export const helper = 1;\n');
     await dev.waitFor(/the local platform's zz_saved differs from what the Worker serves \(description\)/, 60_000);
-    await expect.poll(() => descriptionOf('zz_saved'), POLL).toContain('Second words');
+    await expect.poll(() => descriptionOf('zz_saved'), POLL).toContain('Fourth words');
     rmSync(join(dev.dir, 'functions', 'zz_saved.ts'));
     await expect.poll(() => registered('zz_saved'), POLL).toBeUndefined();
   }, 150_000);

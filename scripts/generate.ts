@@ -12,21 +12,34 @@ import { EVENT_NAME, FUNCTION_NAME } from 'agent-functions/platform';
 import { projectRoot } from './project.ts';
 import { workerEventsAccounts } from './sync/accounts.ts';
 
-/** Function names from the files in `dir`; throws on a file whose name the platform would refuse. */
-export const functionNames = (dir: string): string[] =>
-  readdirSync(dir)
+/**
+ * The function files in `dir`: the names of those named as the platform wants, and one line for
+ * each that is not (`npm run dev` prints these and serves the rest; everywhere else they fail).
+ */
+export const functionFiles = (dir: string): { names: string[]; badNames: string[] } => {
+  const names: string[] = [];
+  const badNames: string[] = [];
+  for (const file of readdirSync(dir)
     // Golden prompts (name.prompts.ts) sit beside their function; only the CLI reads them.
     .filter((file) => file.endsWith('.ts') && !/\.(test|prompts)\.ts$/.test(file) && !file.startsWith('_'))
-    .map((file) => {
-      const name = file.slice(0, -3);
-      if (!FUNCTION_NAME.test(name)) {
-        throw new Error(
-          `functions/${file}: a function's file name is its name on the platform and must be snake_case (${FUNCTION_NAME}), e.g. functions/check_order.ts`,
-        );
-      }
-      return name;
-    })
-    .sort();
+    .sort()) {
+    const name = file.slice(0, -3);
+    if (FUNCTION_NAME.test(name)) names.push(name);
+    else {
+      badNames.push(
+        `functions/${file}: a function's file name is its name on the platform and must be snake_case (${FUNCTION_NAME}), e.g. functions/check_order.ts`,
+      );
+    }
+  }
+  return { names: names.sort(), badNames };
+};
+
+/** Function names from the files in `dir`; throws on a file whose name the platform would refuse. */
+export const functionNames = (dir: string): string[] => {
+  const { names, badNames } = functionFiles(dir);
+  if (badNames[0] !== undefined) throw new Error(badNames[0]);
+  return names;
+};
 
 /** The registry module's source for these names. */
 export const registrySource = (names: string[]): string =>
@@ -101,9 +114,17 @@ const writeIfChanged = (target: string, source: string) => {
   }
 };
 
-/** Writes the registries when they changed, without the functions in `leaveOut`; returns the function names written. */
-export const generate = (base: string = projectRoot(), leaveOut: ReadonlySet<string> = new Set()): string[] => {
-  const names = functionNames(join(base, 'functions')).filter((name) => !leaveOut.has(name));
+/**
+ * Writes the registries when they changed, without the functions in `leaveOut`; returns the function
+ * names written. Throws on a file whose name is no function name, unless `skipBadNames` (dev).
+ */
+export const generate = (
+  base: string = projectRoot(),
+  leaveOut: ReadonlySet<string> = new Set(),
+  skipBadNames = false,
+): string[] => {
+  const dir = join(base, 'functions');
+  const names = (skipBadNames ? functionFiles(dir).names : functionNames(dir)).filter((name) => !leaveOut.has(name));
   writeIfChanged(join(base, 'generated', 'functions.ts'), registrySource(names));
   const types = eventTypes(join(base, 'events'));
   writeIfChanged(
@@ -168,15 +189,17 @@ export const main = async (argv: string[]): Promise<number> => {
   }
   const root = projectRoot();
   try {
-    // Under `npm run dev` only: a function file that does not build is left out, so the others are
-    // still served (dev prints why). Everywhere else a broken file fails the build, as it must.
+    // Under `npm run dev` only: a function file that does not build, or whose name is no function
+    // name, is left out, so the others are still served (dev prints why). Everywhere else it fails
+    // the build, as it must.
+    const dev = process.env.AGENT_FUNCTIONS_DEV === '1';
     let leaveOut = new Set<string>();
-    if (process.env.AGENT_FUNCTIONS_DEV === '1') {
+    if (dev) {
       const { brokenFunctions } = await import('./dev/builds.ts');
-      const broken = await brokenFunctions(root, functionNames(join(root, 'functions')));
+      const broken = await brokenFunctions(root, functionFiles(join(root, 'functions')).names);
       leaveOut = new Set(broken.map((b) => b.file.replace(/^functions\/(.*)\.ts$/, '$1')));
     }
-    generate(root, leaveOut);
+    generate(root, leaveOut, dev);
   } catch (error) {
     process.stderr.write(`${(error as Error).message}\n`);
     return 1;

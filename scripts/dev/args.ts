@@ -12,7 +12,9 @@ Options:
   --platform-port <n>  port of the local platform (default 8788, or a free one when 8788 is taken)
   --console-port <n>   port of the console (default 8789, or a free one when taken)
   -h, --help           this text
-Anything else goes to wrangler dev, e.g. --port 9000 (default 8787), --ip 0.0.0.0, --var NAME:value.
+Anything else goes to wrangler dev, e.g. --port 9000 (default 8787, or a free one when 8787 is
+taken; a --port that is taken is refused), --ip 0.0.0.0, --var NAME:value. wrangler's own keys
+([b], [d], [x]) are off: it runs in a process group of its own, which Ctrl-C ends as a whole.
 
 What the local Worker reads:
   .dev.vars            yours (git-ignored): FUNCTIONS_SECRET (then every call needs its key; without
@@ -33,6 +35,10 @@ export interface DevArgs {
   /** wrangler's --port and --ip, for the urls dev prints. */
   port: number;
   ip: string;
+  /** Whether --port was given (else dev may choose a free port when the default is taken). */
+  portGiven: boolean;
+  /** Whether --ip was given (else wrangler listens on localhost: both loopbacks). */
+  ipGiven: boolean;
 }
 
 const portOf = (flag: string, value: string | undefined): number => {
@@ -72,5 +78,7 @@ export const parseDevArgs = (argv: string[]): DevArgs => {
     wrangler,
     port: portOf('--port', wranglerFlag('--port') ?? '8787'),
     ip: wranglerFlag('--ip') ?? '127.0.0.1',
+    portGiven: wranglerFlag('--port') !== undefined,
+    ipGiven: wranglerFlag('--ip') !== undefined,
   };
 };

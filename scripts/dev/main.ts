@@ -1,29 +1,34 @@
 // `npm run dev`: the whole loop on a laptop, no account needed. The local platform (8788, or a free
 // port), the project's own stand-ins (dev.config.ts), the Worker under wrangler dev (8787,
 // development mode) wired to them, the console, and a sync of every function (and the events
-// webhook) to the platform's Agency account on start and whenever functions/ or events/ changes.
+// webhook) to the platform's Agency account on start and whenever functions/, events/ or lib/
+// changes, then a check that the platform holds what the Worker serves.
 // `npm run dev -- --help` for the flags.
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, type FSWatcher, watch } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { styleText } from 'node:util';
 import { createPlatformClient } from 'agent-functions/platform';
 import { functionUrl } from 'agent-functions/worker';
-import { eventTypes, functionNames } from '../generate.ts';
+import { type FSWatcher, watch } from 'chokidar';
+import { eventTypes, functionFiles } from '../generate.ts';
 import { findingsOf, lintFunctions } from '../lint/functions/index.ts';
 import { loadPrompts, toLintFunction } from '../lint/functions/load.ts';
 import { projectPaths, projectRoot } from '../project.ts';
 import { runSync } from '../sync/cli.ts';
-import { ManifestError, parseManifest, type ServedFunction } from '../sync/manifest.ts';
+import { desiredFunctions, ManifestError, parseManifest, type ServedFunction } from '../sync/manifest.ts';
 import { DEV_HELP, parseDevArgs } from './args.ts';
 import { type BrokenBuild, brokenEntry, brokenFunctions } from './builds.ts';
+import { endGroup, spawnGroup } from './children.ts';
 import { loadDevConfig, runDevSetup } from './config.ts';
 import { type ConsoleListing, maskKey, type RunningConsole, startConsole } from './console/server.ts';
+import { driftLines } from './drift.ts';
 import { networkExposure } from './exposure.ts';
 import { howToCall, type ServedForCall } from './howToCall.ts';
 import { type LocalPlatform, startLocalPlatform } from './platform.ts';
+import { chooseWorkerPort, hostsOf } from './ports.ts';
 import { clearDevState, writeDevState } from './state.ts';
 import { devVars } from './vars.ts';
 
@@ -45,25 +50,51 @@ export const main = async (argv: string[]): Promise<number> => {
     process.exit(0);
   }
   const host = args.ip === '0.0.0.0' || args.ip === '::' ? '127.0.0.1' : args.ip;
-  const origin = `http://${host.includes(':') ? `[${host}]` : host}:${args.port}`;
 
   let platform: LocalPlatform | undefined;
   let stopStandIns: () => Promise<void> = async () => {};
   let consoleServer: RunningConsole | undefined;
   let worker: ChildProcess | undefined;
-  const watchers: FSWatcher[] = [];
+  let watcher: FSWatcher | undefined;
   let stopping = false;
   const stop = async (code = 0) => {
     if (stopping) return;
     stopping = true;
-    for (const watcher of watchers) watcher.close();
     clearDevState(projectRoot());
-    if (worker && worker.exitCode === null) worker.kill('SIGINT');
-    await Promise.allSettled([platform?.emulator.close(), stopStandIns(), consoleServer?.close()]);
+    await Promise.allSettled([
+      watcher?.close(),
+      endGroup(worker),
+      platform?.emulator.close(),
+      stopStandIns(),
+      consoleServer?.close(),
+    ]);
     process.exit(code);
   };
-  process.on('SIGINT', () => void stop());
-  process.on('SIGTERM', () => void stop());
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void stop());
+  // Whatever goes wrong in dev itself is one line, and nothing it started is left running.
+  const crash = (error: unknown) => {
+    fail(`dev stopped on an unexpected error: ${String((error as Error)?.message ?? error).split('\n')[0]}`);
+    void stop(1);
+  };
+  process.on('uncaughtException', crash);
+  process.on('unhandledRejection', crash);
+
+  // The Worker's port, before anything starts: a --port that is taken is refused, a taken default
+  // replaced by a free port that wrangler is then given.
+  let port: number;
+  try {
+    const chosen = await chooseWorkerPort(
+      args.portGiven ? args.port : undefined,
+      hostsOf(args.ipGiven ? args.ip : undefined),
+    );
+    port = chosen.port;
+    if (chosen.note) warn(chosen.note);
+  } catch (error) {
+    fail((error as Error).message);
+    return stop(1).then(() => 1);
+  }
+  const wranglerArgs = args.portGiven && args.port !== 0 ? args.wrangler : [...args.wrangler, '--port', String(port)];
+  const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
   let standInVars: Record<string, string> = {};
   try {
@@ -100,19 +131,37 @@ export const main = async (argv: string[]): Promise<number> => {
   // a secret of this session only.
   const secret = settings.secret ?? randomBytes(24).toString('base64url');
 
+  // What the last sync registered, by name: a function whose file stops building keeps it.
+  let lastGood = new Map<string, ServedFunction>();
+  // The function files that do not build now, by name.
+  let brokenNames = new Set<string>();
+  /** The served functions, plus the last good registration of each function whose file is broken. */
+  const withKept = (served: ServedFunction[]): ServedFunction[] => [
+    ...served,
+    ...[...brokenNames]
+      .filter((name) => !served.some((fn) => fn.name === name))
+      .flatMap((name) => lastGood.get(name) ?? []),
+  ];
+
   /** Prints what does not build; returns a fingerprint so the same problem is not printed twice. */
   let lastBroken = '';
   const reportBuilds = async () => {
-    const broken: BrokenBuild[] = [
-      ...(await brokenFunctions(projectRoot(), functionNames(join(projectRoot(), 'functions')))),
-    ];
+    const { names, badNames } = functionFiles(join(projectRoot(), 'functions'));
+    const broken: BrokenBuild[] = await brokenFunctions(projectRoot(), names);
+    brokenNames = new Set(broken.map((b) => b.file.replace(/^functions\/(.*)\.ts$/, '$1')));
     const entry = await brokenEntry(projectRoot());
-    const fingerprint = JSON.stringify([broken, entry]);
+    const fingerprint = JSON.stringify([badNames, broken, entry]);
     if (fingerprint === lastBroken) return;
-    if (lastBroken && !entry && broken.length === 0) say('every file builds again.');
+    if (lastBroken && !entry && broken.length === 0 && badNames.length === 0) say('every file builds again.');
     lastBroken = fingerprint;
+    for (const line of badNames) fail(`${line} (left out; the other functions are still served)`);
     for (const { file, message } of broken) {
-      fail(`${file} does not build, so it is left out (the other functions are still served):\n${message}`);
+      const name = file.replace(/^functions\/(.*)\.ts$/, '$1');
+      fail(
+        lastGood.has(name)
+          ? `${file} does not build, so the Worker leaves it out; ${name} keeps its last good registration on the local platform, and calls to it answer 404 until the file builds again:\n${message}`
+          : `${file} does not build, so it is left out (the other functions are still served):\n${message}`,
+      );
     }
     if (entry) {
       fail(
@@ -123,9 +172,8 @@ export const main = async (argv: string[]): Promise<number> => {
   await reportBuilds();
 
   const wireVars = Object.entries(settings.vars).flatMap(([name, value]) => ['--var', `${name}:${value}`]);
-  worker = spawn('wrangler', ['dev', ...wireVars, ...args.wrangler], {
+  worker = spawnGroup('wrangler', ['dev', ...wireVars, ...wranglerArgs], {
     cwd: projectRoot(),
-    stdio: 'inherit',
     env: {
       ...process.env,
       // No Request.cf lookup: it reaches out to the network at every start, and only warns when offline.
@@ -136,10 +184,14 @@ export const main = async (argv: string[]): Promise<number> => {
       AGENT_FUNCTIONS_DEV: '1',
     },
   });
-  worker.on('exit', (code) => {
+  worker.on('error', (error) => {
+    fail(`wrangler dev could not start: ${error.message}`);
+    void stop(1);
+  });
+  worker.on('exit', (code, signal) => {
     if (!stopping) {
-      fail(`wrangler dev stopped (exit ${code}).`);
-      void stop(code ?? 1);
+      fail(`wrangler dev stopped (${code === null ? signal : `exit ${code}`}); dev stops too.`);
+      void stop(code || 1);
     }
   });
 
@@ -175,8 +227,10 @@ export const main = async (argv: string[]): Promise<number> => {
     }
   };
   let lastSynced = '';
-  const syncNow = async (served: ServedFunction[]) => {
+  const syncNow = async (manifestServed: ServedFunction[]) => {
+    const served = withKept(manifestServed);
     lastSynced = syncedState(served);
+    lastGood = new Map(served.map((fn) => [fn.name, fn]));
     try {
       eventTypes(join(projectRoot(), 'events'));
     } catch (error) {
@@ -268,30 +322,49 @@ export const main = async (argv: string[]): Promise<number> => {
     }
   }
 
-  // On a change in functions/ or events/, check the files build, then wait for wrangler's reload to
-  // show a new manifest (or a new set of event types), and sync it.
+  /** Compares what the local platform holds with what the Worker serves; on a difference says so and syncs. */
+  const checkDrift = async () => {
+    if (!current || !('served' in current) || stopping) return;
+    const desired = await desiredFunctions(withKept(current.served), origin, secret);
+    const lines = driftLines(desired, await client.customFunctions.list(), origin);
+    if (lines.length === 0) return;
+    for (const line of lines) warn(`${line}; syncing again.`);
+    await syncNow(current.served);
+  };
+
+  // On a change in functions/, events/ or lib/, check the files build, then wait for wrangler's
+  // reload to show a new manifest (or a new set of event types), sync it, and check the platform.
   let timer: NodeJS.Timeout | undefined;
   let busy = Promise.resolve();
+  const reload = async () => {
+    await reportBuilds();
+    // A change of a handler only leaves the manifest as it was: a few looks, then nothing to sync.
+    await sleep(1000);
+    for (let i = 0; i < 8 && !stopping; i++) {
+      const next = await manifest();
+      if (next) current = next;
+      if (next && 'error' in next) return showProblem(next);
+      if (next && syncedState(withKept(next.served)) !== lastSynced) {
+        await syncNow(next.served);
+        break;
+      }
+      await sleep(1000);
+    }
+    await checkDrift();
+  };
   const onChange = () => {
     clearTimeout(timer);
     timer = setTimeout(() => {
-      busy = busy.then(async () => {
-        await reportBuilds();
-        // A change of a handler only leaves the manifest as it was: a few looks, then nothing to do.
-        await sleep(1000);
-        for (let i = 0; i < 8 && !stopping; i++) {
-          const next = await manifest();
-          if (next) current = next;
-          if (next && 'error' in next) return showProblem(next);
-          if (next && syncedState(next.served) !== lastSynced) return syncNow(next.served);
-          await sleep(1000);
-        }
-      });
+      busy = busy.then(reload).catch((error: Error) => fail(`after that change: ${error.message.split('\n')[0]}`));
     }, 300);
   };
-  for (const folder of ['functions', 'events']) {
-    const dir = join(projectRoot(), folder);
-    if (!stopping && existsSync(dir)) watchers.push(watch(dir, { recursive: true }, onChange));
+  // chokidar sees every save, also an editor's that writes a new file and renames it over the old
+  // (vim, JetBrains' safe write, sed -i), which Node's recursive fs.watch misses after the first.
+  const folders = ['functions', 'events', 'lib'].map((folder) => join(projectRoot(), folder)).filter(existsSync);
+  if (!stopping && folders.length > 0) {
+    watcher = watch(folders, { ignoreInitial: true });
+    watcher.on('all', onChange);
+    watcher.on('error', (error) => warn(`watching ${folders.join(', ')}: ${(error as Error).message}`));
   }
   // Dev ends by stop(), which exits the process.
   return new Promise<number>(() => {});

@@ -6,6 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { parseArgs, parseEnv } from 'node:util';
 import { weakSecretProblem } from 'agent-functions/worker';
+import { devSuppliedNames } from '../dev/supplied.ts';
 import { eventTypes } from '../generate.ts';
 import { projectRoot } from '../project.ts';
 import {
@@ -36,7 +37,8 @@ Worker reads each account's webhook signing secret.
 
 Commands:
   list               Print each setting, its kind and the functions that need it (a Markdown table).
-  check --local      Check .dev.vars (and wrangler.toml [vars]) before npm run dev: one line per missing one.
+  check --local      Check .dev.vars (and wrangler.toml [vars]) before npm run dev: one line per missing
+                     one, counting what dev supplies itself (its local platform, dev.config.ts's stand-ins).
   check [--env NAME] Check a deployed Worker before deploy: wrangler.toml [vars] of that environment,
                      the secrets already on its Worker (wrangler secret list), and the values this
                      run could put (see put). One line per missing one; exit 1 when any is.
@@ -66,6 +68,8 @@ export interface SecretsIo {
   eventTypes?: string[];
   /** The accounts (default: the environment's accounts file, as sync reads it). */
   config?: AccountsConfig;
+  /** With check --local: the names npm run dev sets itself (default: run the project's dev setup to see). */
+  devSupplied?: (root: string) => Promise<string[]>;
 }
 
 /** Names of wrangler.toml [vars] and KV bindings of an environment, read as wrangler reads them. */
@@ -172,14 +176,27 @@ export const runSecrets = async (argv: string[], io: SecretsIo): Promise<number>
   if (command === 'check' && values.local) {
     const file = resolve(root, (values['dev-vars'] as string | undefined) ?? '.dev.vars');
     const local = existsSync(file) ? parseEnv(readFileSync(file, 'utf8')) : {};
-    const available = new Set([...vars, ...Object.keys(local).filter((name) => local[name]?.trim())]);
+    let supplied: string[];
+    try {
+      supplied = await (io.devSupplied ?? devSuppliedNames)(root);
+    } catch (error) {
+      return fail([`${(error as Error).message.split('\n')[0]} (needed to see what npm run dev supplies).`]);
+    }
+    const fromFile = Object.keys(local).filter((name) => local[name]?.trim());
+    const fromDev = settings
+      .map((setting) => setting.name)
+      .filter((name) => supplied.includes(name) && !fromFile.includes(name) && !vars.includes(name));
+    const available = new Set([...vars, ...fromFile, ...fromDev]);
     const missing = missingLines(
       settings,
       available,
       () => `add it to ${relative(root, file)} (see .dev.vars.example).`,
     );
     if (missing.length > 0) return fail(missing);
-    io.stdout.write(`All ${settings.length} settings are set for local development.\n`);
+    const named = fromDev.map((name) => (name === 'FUNCTIONS_SECRET' ? `${name} (none: no key needed)` : name));
+    io.stdout.write(
+      `All ${settings.length} settings are set for local development${named.length > 0 ? ` (npm run dev supplies ${named.join(', ')})` : ''}.\n`,
+    );
     return 0;
   }
 

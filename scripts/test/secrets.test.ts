@@ -1,12 +1,14 @@
 // npm run secrets: the functions' declared secrets and vars, listed, checked against a target (one
 // line per missing one) and put by the deploy; .dev.vars.example names every one the project declares.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runSecrets, type SecretsIo } from '../secrets/cli.ts';
 import { settingsOf } from '../secrets/settings.ts';
+import { copyProject } from './project.ts';
+import { PROJECT_ROOT } from './repo.ts';
 
 const functions = [
   { name: 'lookup_order', secrets: ['SHOP_API_KEY'], vars: ['SHOP_API_URL'] },
@@ -43,6 +45,8 @@ const run = async (
       err += t;
     }),
     readFunctions: async () => functions,
+    // What npm run dev sets itself when .dev.vars does not: its local platform, a Worker without a key.
+    devSupplied: async () => ['FUNCTIONS_SECRET', 'PLATFORM_API_KEY', 'PLATFORM_BASE_URL'],
     wrangler: async (args, options = {}) => {
       calls.push({ args, ...(options.input === undefined ? {} : { input: options.input }) });
       if (args[1] === 'list') {
@@ -251,20 +255,60 @@ describe('the MCP owner secret', () => {
 });
 
 describe('npm run secrets -- check --local', () => {
-  it('names each setting .dev.vars lacks', async () => {
+  it('names each setting neither .dev.vars nor npm run dev sets', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'secrets-'));
     const file = join(dir, 'dev.vars');
-    writeFileSync(
-      file,
-      'FUNCTIONS_SECRET=x\nSHOP_API_KEY=\n# PLATFORM_API_KEY=p\nSHOP_API_URL=https://s\nHELPDESK_CONTACT_ID=c\nPLATFORM_BASE_URL=http://127.0.0.1:8788\n',
-    );
+    writeFileSync(file, 'SHOP_API_KEY=\n# HELPDESK_CONTACT_ID=c\nSHOP_API_URL=https://s\n');
     const result = await run(['check', '--local', '--dev-vars', file]);
     expect(result.code).toBe(1);
     expect(result.err.trim().split('\n')).toEqual([
-      expect.stringMatching(/^Missing PLATFORM_API_KEY \(secret of notify_team\): add it to .*dev\.vars/),
+      expect.stringMatching(/^Missing HELPDESK_CONTACT_ID \(var of notify_team\): add it to .*dev\.vars/),
       expect.stringMatching(/^Missing SHOP_API_KEY \(secret of lookup_order\)/),
     ]);
   });
+
+  it('counts what npm run dev supplies itself: its local platform, the stand-ins of dev.config.ts, a Worker without a key', async () => {
+    // The README's step: cp .dev.vars.example .dev.vars, left as it is.
+    const root = copyProject({ '.dev.vars': readFileSync(join(PROJECT_ROOT, '.dev.vars.example'), 'utf8') });
+    try {
+      let out = '';
+      let err = '';
+      const sink = (append: (text: string) => void) =>
+        new Writable({
+          write(chunk, _encoding, done) {
+            append(String(chunk));
+            done();
+          },
+        });
+      const code = await runSecrets(['check', '--local'], {
+        env: {},
+        root,
+        stdout: sink((t) => {
+          out += t;
+        }),
+        stderr: sink((t) => {
+          err += t;
+        }),
+        // The examples' declarations, as their manifest lists them.
+        readFunctions: async () => [
+          { name: 'get_order_status', secrets: ['STORE_API_KEY'], vars: ['STORE_API_URL'] },
+          {
+            name: 'handoff_to_human',
+            secrets: ['PLATFORM_API_KEY'],
+            vars: ['PLATFORM_BASE_URL', 'HANDOFF_CONTACT_ID'],
+          },
+        ],
+      });
+      expect(err).toBe('');
+      expect(code).toBe(0);
+      expect(out).toMatch(/^All 6 settings are set for local development/);
+      expect(out).toContain(
+        'npm run dev supplies FUNCTIONS_SECRET (none: no key needed), HANDOFF_CONTACT_ID, PLATFORM_API_KEY, PLATFORM_BASE_URL, STORE_API_KEY, STORE_API_URL',
+      );
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  }, 60_000);
 
   it('shows --help, and refuses an unknown command', async () => {
     expect((await run(['--help'])).out).toContain('check [--env NAME]');
