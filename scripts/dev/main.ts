@@ -131,31 +131,32 @@ export const main = async (argv: string[]): Promise<number> => {
   // a secret of this session only.
   const secret = settings.secret ?? randomBytes(24).toString('base64url');
 
-  // What the last sync registered, by name: a function whose file stops building keeps it.
+  // What the last sync registered, by name. A function the Worker leaves out while its file is
+  // still there (it does not build, or wrangler has not reloaded yet) keeps that registration: a
+  // syntax error never tells the model the function is gone. A removed file is a function gone.
   let lastGood = new Map<string, ServedFunction>();
-  // The function files that do not build now, by name.
-  let brokenNames = new Set<string>();
-  /** The served functions, plus the last good registration of each function whose file is broken. */
   const withKept = (served: ServedFunction[]): ServedFunction[] => [
     ...served,
-    ...[...brokenNames]
-      .filter((name) => !served.some((fn) => fn.name === name))
-      .flatMap((name) => lastGood.get(name) ?? []),
+    ...[...lastGood.values()].filter(
+      (fn) => !served.some((s) => s.name === fn.name) && existsSync(join(projectRoot(), 'functions', `${fn.name}.ts`)),
+    ),
   ];
 
-  /** Prints what does not build; returns a fingerprint so the same problem is not printed twice. */
-  let lastBroken = '';
+  // What was printed about each file, so each problem is printed once, and its end said.
+  let badBefore = new Set<string>();
+  let brokenBefore = new Map<string, string>();
+  let entryBefore = '';
   const reportBuilds = async () => {
     const { names, badNames } = functionFiles(join(projectRoot(), 'functions'));
     const broken: BrokenBuild[] = await brokenFunctions(projectRoot(), names);
-    brokenNames = new Set(broken.map((b) => b.file.replace(/^functions\/(.*)\.ts$/, '$1')));
     const entry = await brokenEntry(projectRoot());
-    const fingerprint = JSON.stringify([badNames, broken, entry]);
-    if (fingerprint === lastBroken) return;
-    if (lastBroken && !entry && broken.length === 0 && badNames.length === 0) say('every file builds again.');
-    lastBroken = fingerprint;
-    for (const line of badNames) fail(`${line} (left out; the other functions are still served)`);
+    const hadProblems = badBefore.size > 0 || brokenBefore.size > 0 || entryBefore !== '';
+    for (const line of badNames) {
+      if (!badBefore.has(line)) fail(`${line} (left out; the other functions are still served)`);
+    }
+    if (badBefore.size > 0 && badNames.length === 0) say('every function file has a valid name again.');
     for (const { file, message } of broken) {
+      if (brokenBefore.get(file) === message) continue;
       const name = file.replace(/^functions\/(.*)\.ts$/, '$1');
       fail(
         lastGood.has(name)
@@ -163,7 +164,16 @@ export const main = async (argv: string[]): Promise<number> => {
           : `${file} does not build, so it is left out (the other functions are still served):\n${message}`,
       );
     }
-    if (entry) {
+    for (const file of brokenBefore.keys()) {
+      if (!broken.some((b) => b.file === file) && existsSync(join(projectRoot(), file))) say(`${file} builds again.`);
+    }
+    badBefore = new Set(badNames);
+    brokenBefore = new Map(broken.map((b) => [b.file, b.message]));
+    const entryNow = entry ? entry.message : '';
+    const entryChanged = entryNow !== entryBefore;
+    entryBefore = entryNow;
+    if (hadProblems && badNames.length === 0 && broken.length === 0 && !entry) say('every file builds again.');
+    if (entry && entryChanged) {
       fail(
         `The Worker cannot be built (${entry.file} or a file it imports), so nothing new can be served; calls wait for a build that works. Fix this:\n${entry.message}`,
       );

@@ -6,10 +6,10 @@ const ORIGIN = 'http://127.0.0.1:8787';
 const record = (name: string, description = 'Says hello. Call it when greeted.'): FunctionRecord => ({
   name,
   description,
-  parameters: { type: 'object', properties: {} },
+  parameters: { question: 'string' },
   url: `${ORIGIN}/functions/${name}?key=k_${name}`,
 });
-const remote = (fn: FunctionRecord, id = `fn_${fn.name}`): RemoteFunction => ({ ...fn, id }) as RemoteFunction;
+const remote = (fn: FunctionRecord, id = `fn_${fn.name}`): RemoteFunction => ({ ...fn, id });
 
 describe("whether the local platform holds what dev's Worker serves", () => {
   it('says nothing when both hold the same', () => {

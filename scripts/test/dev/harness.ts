@@ -102,9 +102,16 @@ export const startDev = async (dir: string, options: { port?: number } = {}): Pr
     },
     exited: () => exit,
     stop: async () => {
-      if (child.exitCode === null && child.pid) process.kill(-child.pid, 'SIGINT');
+      const signal = (name: NodeJS.Signals) => {
+        try {
+          if (child.exitCode === null && child.signalCode === null && child.pid) process.kill(-child.pid, name);
+        } catch {
+          // Its group is gone already.
+        }
+      };
+      signal('SIGINT');
       await Promise.race([exit, sleep(10_000)]);
-      if (child.exitCode === null && child.pid) process.kill(-child.pid, 'SIGKILL');
+      signal('SIGKILL');
     },
   };
 };
