@@ -5,7 +5,7 @@ import { planSync } from '../sync/plan.ts';
 
 /**
  * One line per difference between the registrations of `origin` on the platform and `desired`.
- * @example driftLines(desired, remote, 'http://127.0.0.1:8787') // ["the local platform's quote_price differs from what the Worker serves (description)"]
+ * @example driftLines(desired, remote, 'http://127.0.0.1:8787') // ["the local platform's lookup_warranty differs from what the Worker serves (description)"]
  */
 export const driftLines = (desired: FunctionRecord[], remote: RemoteFunction[], origin: string): string[] =>
   planSync({ desired, remote, origin, prune: true }).entries.flatMap((entry) => {

@@ -1,6 +1,6 @@
 // npm run secrets: the functions' declared secrets and vars, listed, checked against a target (one
 // line per missing one) and put by the deploy; .dev.vars.example names every one the project declares.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -8,7 +8,6 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { runSecrets, type SecretsIo } from '../secrets/cli.ts';
 import { settingsOf } from '../secrets/settings.ts';
 import { copyProject } from './project.ts';
-import { PROJECT_ROOT } from './repo.ts';
 
 const functions = [
   { name: 'lookup_order', secrets: ['SHOP_API_KEY'], vars: ['SHOP_API_URL'] },
@@ -268,8 +267,21 @@ describe('npm run secrets -- check --local', () => {
   });
 
   it('counts what npm run dev supplies itself: its local platform, the stand-ins of dev.config.ts, a Worker without a key', async () => {
-    // The README's step: cp .dev.vars.example .dev.vars, left as it is.
-    const root = copyProject({ '.dev.vars': readFileSync(join(PROJECT_ROOT, '.dev.vars.example'), 'utf8') });
+    // .dev.vars as copied from an example that leaves every value empty, and a dev.config.ts whose
+    // stand-ins give the rest.
+    const root = copyProject({
+      '.dev.vars': 'FUNCTIONS_SECRET=\nSHOP_API_KEY=\nSHOP_API_URL=\n',
+      'dev.config.ts': [
+        "import { defineDevConfig } from 'agent-functions-cli/dev';",
+        'export default defineDevConfig({',
+        '  async setup({ platform }) {',
+        "    const desk = await platform.contacts.create({ name: 'Help desk', phone: '+14155550199', channel: 'whatsapp' });",
+        "    return { vars: { SHOP_API_URL: 'http://127.0.0.1:9', SHOP_API_KEY: 'stand-in', HELPDESK_CONTACT_ID: desk.id } };",
+        '  },',
+        '});',
+        '',
+      ].join('\n'),
+    });
     try {
       let out = '';
       let err = '';
@@ -289,21 +301,12 @@ describe('npm run secrets -- check --local', () => {
         stderr: sink((t) => {
           err += t;
         }),
-        // The examples' declarations, as their manifest lists them.
-        readFunctions: async () => [
-          { name: 'get_order_status', secrets: ['STORE_API_KEY'], vars: ['STORE_API_URL'] },
-          {
-            name: 'handoff_to_human',
-            secrets: ['PLATFORM_API_KEY'],
-            vars: ['PLATFORM_BASE_URL', 'HANDOFF_CONTACT_ID'],
-          },
-        ],
+        readFunctions: async () => functions,
       });
       expect(err).toBe('');
       expect(code).toBe(0);
-      expect(out).toMatch(/^All 6 settings are set for local development/);
-      expect(out).toContain(
-        'npm run dev supplies FUNCTIONS_SECRET (none: no key needed), HANDOFF_CONTACT_ID, PLATFORM_API_KEY, PLATFORM_BASE_URL, STORE_API_KEY, STORE_API_URL',
+      expect(out).toBe(
+        'All 6 settings are set for local development (npm run dev supplies FUNCTIONS_SECRET (none: no key needed), HELPDESK_CONTACT_ID, PLATFORM_API_KEY, PLATFORM_BASE_URL, SHOP_API_KEY, SHOP_API_URL).\n',
       );
     } finally {
       rmSync(root, { recursive: true, force: true });

@@ -17,12 +17,12 @@ describe("whether the local platform holds what dev's Worker serves", () => {
   });
 
   it('names each function that differs, is missing or is left over, with the fields that differ', () => {
-    const desired = [record('greet'), record('quote_price')];
+    const desired = [record('greet'), record('lookup_warranty')];
     const held = [remote(record('greet', 'An older description.')), remote(record('gone_now'))];
     expect(driftLines(desired, held, ORIGIN)).toEqual([
       'the local platform still holds gone_now, which the Worker no longer serves',
       "the local platform's greet differs from what the Worker serves (description)",
-      'the local platform lacks quote_price, which the Worker serves',
+      'the local platform lacks lookup_warranty, which the Worker serves',
     ]);
   });
 
