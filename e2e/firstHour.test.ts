@@ -75,12 +75,21 @@ beforeAll(() => {
     mkdirSync(dirname(join(dir, path)), { recursive: true });
     copyFileSync(join(PROJECT_ROOT, path), join(dir, path));
   }
+  const git = (...args: string[]) =>
+    spawnSync('git', ['-c', 'user.name=Newcomer', '-c', 'user.email=newcomer@example.com', ...args], { cwd: dir });
+  git('init', '-q');
+  git('add', '-A');
+  git('commit', '-q', '-m', 'as cloned');
 });
 
 afterAll(async () => {
-  if (dev?.pid && dev.exitCode === null) process.kill(-dev.pid, 'SIGKILL');
   mkdirSync(join(PROJECT_ROOT, 'test-results'), { recursive: true });
   writeFileSync(join(PROJECT_ROOT, 'test-results', 'first-hour.json'), `${JSON.stringify(times, null, 2)}\n`);
+  try {
+    if (dev?.pid) process.kill(-dev.pid, 'SIGKILL');
+  } catch {
+    // Ended already, as it should have.
+  }
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -168,6 +177,28 @@ describe('the first hour, as the README walks it', () => {
       expect(children.filter(running)).toEqual([]);
     },
     MINUTE,
+  );
+
+  it(
+    'the files the docs have you fill with keys stay out of git, and npm run openapi’s file out of the lint',
+    () => {
+      for (const [from, to] of [
+        ['.env.example', '.env'],
+        ['.env.example', '.env.staging'],
+        ['.dev.vars.example', '.dev.vars'],
+      ]) {
+        copyFileSync(join(dir, from as string), join(dir, to as string));
+      }
+      const openapi = sh('npm run openapi');
+      expect(openapi.status, openapi.output).toBe(0);
+      expect(existsSync(join(dir, 'openapi.json'))).toBe(true);
+      const status = sh('git status --porcelain --untracked-files=all');
+      expect(status.output.split('\n').slice(1).filter(Boolean).sort()).toEqual([
+        `?? functions/${NAME}.ts`,
+        `?? test/functions/${NAME}.test.ts`,
+      ]);
+    },
+    3 * MINUTE,
   );
 
   it(
