@@ -221,6 +221,10 @@ describe('npm run dev keeps the platform in step with the Worker', () => {
     await sleep(8000);
     expect(dev.output().slice(before)).not.toMatch(/- delete +zz_kept/);
     expect(await descriptionOf('zz_kept')).toContain('Kept words');
+    // What the model gets meanwhile: try again, not "no longer deployed".
+    const call = await dev.post('zz_kept', {});
+    expect(call.status).toBe(503);
+    expect(JSON.stringify(call.body)).toContain('Try again in a minute');
     // A file removed is a function gone: that one is deleted.
     rmSync(file);
     await expect.poll(() => registered('zz_kept'), POLL).toBeUndefined();

@@ -90,13 +90,23 @@ const checkKey = async (name: string, { request, url, env, log }: Invocation) =>
 
 /**
  * The function a request under /functions/ may call: 401 alike for every name and method without
- * that name's key, then 404 for a name no longer deployed, then 405 for a method other than GET or
- * POST (docs/platform-contract.md §4). No message quotes the name.
+ * that name's key, then 404 for a name no longer deployed (503 under npm run dev, where that is a
+ * file that does not build), then 405 for a method other than GET or POST
+ * (docs/platform-contract.md §4). No message quotes the name.
  * @example const fn = await authorise(url.pathname.slice('/functions/'.length), registry, inv)
  */
 export const authorise = async (name: string, registry: Registry, inv: Invocation): Promise<RegisteredFunction> => {
   await checkKey(name, inv);
   const fn = registry.get(name);
+  if (!fn && isDevelopment(inv.env)) {
+    // Under npm run dev a registered name the Worker does not serve is a file that does not build
+    // (dev keeps its registration and says why): the model is to try again, not to give it up.
+    throw new FunctionError(
+      503,
+      'not_served_now',
+      'This function is not available right now. Try again in a minute; if it still fails, tell the customer you cannot do this at the moment.',
+    );
+  }
   if (!fn) {
     throw new FunctionError(
       404,

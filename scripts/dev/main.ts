@@ -160,7 +160,7 @@ export const main = async (argv: string[]): Promise<number> => {
       const name = file.replace(/^functions\/(.*)\.ts$/, '$1');
       fail(
         lastGood.has(name)
-          ? `${file} does not build, so the Worker leaves it out; ${name} keeps its last good registration on the local platform, and calls to it answer 404 until the file builds again:\n${message}`
+          ? `${file} does not build, so the Worker leaves it out; ${name} keeps its last good registration on the local platform, and calls to it answer 503 (try again) until the file builds again:\n${message}`
           : `${file} does not build, so it is left out (the other functions are still served):\n${message}`,
       );
     }

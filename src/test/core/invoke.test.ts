@@ -209,6 +209,21 @@ describe('the Worker answers each status of docs/platform-contract.md §4', () =
     expect(res.status).toBe(200);
   });
 
+  it('in local development, answers a name it does not serve with 503 and "try again", never "no longer deployed"', async () => {
+    // Under npm run dev that is a function whose file does not build: dev keeps its registration.
+    const res = await fetchTest(
+      new Request('https://fn.example/functions/being_fixed', { method: 'POST', body: '{}' }),
+      { AGENT_FUNCTIONS_MODE: 'development' },
+      createExecutionContext(),
+    );
+    expect(res.status).toBe(503);
+    const { code, message } = await errorOf(res);
+    expect(code).toBe('not_served_now');
+    expect(message).toBe(
+      'This function is not available right now. Try again in a minute; if it still fails, tell the customer you cannot do this at the moment.',
+    );
+  });
+
   it('hands an aborted signal to a handler that first reads it after the time limit', async () => {
     const res = await request('slow_reader', { body: '{}' });
     expect(res.status).toBe(504);
