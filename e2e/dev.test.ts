@@ -139,7 +139,10 @@ describe('npm run dev, when a function file is broken', () => {
       if (status !== 200) await sleep(500);
     }
     expect(status).toBe(200);
-    expect((await dev.post('zz_typo', {})).status).toBe(404);
+    // Left out, so not served: under dev that is "try again", never "no longer deployed".
+    const left = await dev.post('zz_typo', {});
+    expect(left.status).toBe(503);
+    expect(JSON.stringify(left.body)).toContain('"code":"not_served_now"');
   }, 90_000);
 
   it('re-syncs the events webhook when a file in events/ is added or removed', async () => {

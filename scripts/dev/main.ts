@@ -13,14 +13,13 @@ import { styleText } from 'node:util';
 import { createPlatformClient } from 'agent-functions/platform';
 import { functionUrl } from 'agent-functions/worker';
 import { type FSWatcher, watch } from 'chokidar';
-import { eventTypes, functionFiles } from '../generate.ts';
+import { eventTypes } from '../generate.ts';
 import { findingsOf, lintFunctions } from '../lint/functions/index.ts';
 import { loadPrompts, toLintFunction } from '../lint/functions/load.ts';
 import { projectPaths, projectRoot } from '../project.ts';
 import { runSync } from '../sync/cli.ts';
 import { desiredFunctions, ManifestError, parseManifest, type ServedFunction } from '../sync/manifest.ts';
 import { DEV_HELP, parseDevArgs } from './args.ts';
-import { type BrokenBuild, brokenEntry, brokenFunctions } from './builds.ts';
 import { endGroup, spawnGroup } from './children.ts';
 import { loadDevConfig, runDevSetup } from './config.ts';
 import { type ConsoleListing, maskKey, type RunningConsole, startConsole } from './console/server.ts';
@@ -29,6 +28,7 @@ import { networkExposure } from './exposure.ts';
 import { howToCall, type ServedForCall } from './howToCall.ts';
 import { type LocalPlatform, startLocalPlatform } from './platform.ts';
 import { chooseWorkerPort, hostsOf } from './ports.ts';
+import { buildReporter } from './report.ts';
 import { clearDevState, writeDevState } from './state.ts';
 import { devVars } from './vars.ts';
 
@@ -142,43 +142,7 @@ export const main = async (argv: string[]): Promise<number> => {
     ),
   ];
 
-  // What was printed about each file, so each problem is printed once, and its end said.
-  let badBefore = new Set<string>();
-  let brokenBefore = new Map<string, string>();
-  let entryBefore = '';
-  const reportBuilds = async () => {
-    const { names, badNames } = functionFiles(join(projectRoot(), 'functions'));
-    const broken: BrokenBuild[] = await brokenFunctions(projectRoot(), names);
-    const entry = await brokenEntry(projectRoot());
-    const hadProblems = badBefore.size > 0 || brokenBefore.size > 0 || entryBefore !== '';
-    for (const line of badNames) {
-      if (!badBefore.has(line)) fail(`${line} (left out; the other functions are still served)`);
-    }
-    if (badBefore.size > 0 && badNames.length === 0) say('every function file has a valid name again.');
-    for (const { file, message } of broken) {
-      if (brokenBefore.get(file) === message) continue;
-      const name = file.replace(/^functions\/(.*)\.ts$/, '$1');
-      fail(
-        lastGood.has(name)
-          ? `${file} does not build, so the Worker leaves it out; ${name} keeps its last good registration on the local platform, and calls to it answer 503 (try again) until the file builds again:\n${message}`
-          : `${file} does not build, so it is left out (the other functions are still served):\n${message}`,
-      );
-    }
-    for (const file of brokenBefore.keys()) {
-      if (!broken.some((b) => b.file === file) && existsSync(join(projectRoot(), file))) say(`${file} builds again.`);
-    }
-    badBefore = new Set(badNames);
-    brokenBefore = new Map(broken.map((b) => [b.file, b.message]));
-    const entryNow = entry ? entry.message : '';
-    const entryChanged = entryNow !== entryBefore;
-    entryBefore = entryNow;
-    if (hadProblems && badNames.length === 0 && broken.length === 0 && !entry) say('every file builds again.');
-    if (entry && entryChanged) {
-      fail(
-        `The Worker cannot be built (${entry.file} or a file it imports), so nothing new can be served; calls wait for a build that works. Fix this:\n${entry.message}`,
-      );
-    }
-  };
+  const reportBuilds = buildReporter(projectRoot(), { say, fail, registered: (name) => lastGood.has(name) });
   await reportBuilds();
 
   const wireVars = Object.entries(settings.vars).flatMap(([name, value]) => ['--var', `${name}:${value}`]);
