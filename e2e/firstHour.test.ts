@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createPlatformClient } from 'agent-functions/platform';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PLACEHOLDER_DESCRIPTION } from '../scripts/new/templates.ts';
 import { descendants, freePort, running } from '../scripts/test/dev/harness.ts';
 import { PROJECT_ROOT } from '../scripts/test/repo.ts';
@@ -48,6 +48,7 @@ const sh = (command: string, minutes = 5) => {
 
 let dev: ChildProcess | undefined;
 let devOutput = '';
+let consolePort = 0;
 const waitFor = async (pattern: RegExp, timeoutMs = 2 * MINUTE): Promise<RegExpExecArray> => {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -110,6 +111,7 @@ describe('the first hour, as the README walks it', () => {
     'npm run dev: the first call it prints answers 200',
     async () => {
       const ports = [await freePort(), await freePort(), await freePort(), await freePort()];
+      consolePort = ports[3] as number;
       const started = Date.now();
       dev = spawn(
         'sh',
@@ -152,7 +154,7 @@ describe('the first hour, as the README walks it', () => {
   );
 
   it(
-    'an event sent through the local platform reaches its handler',
+    'an event sent through the local platform reaches its handler, and the console shows it with the message it sent',
     async () => {
       const [contact] = await platform().contacts.list();
       const emitted = sh(
@@ -161,6 +163,18 @@ describe('the first hour, as the README walks it', () => {
       expect(emitted.status, emitted.output).toBe(0);
       await waitFor(/"event":"confirmation_sent"/, MINUTE);
       await waitFor(/"event":"event_handled"/);
+      // The console shows the delivery, and beside it the confirmation its handler sent.
+      type Shown = { kind: string; type?: string; messages?: { text?: string }[] };
+      await vi.waitFor(
+        async () => {
+          const { items } = (await (await fetch(`http://127.0.0.1:${consolePort}/api/activity`)).json()) as {
+            items: Shown[];
+          };
+          const delivery = items.find((item) => item.kind === 'delivery' && item.type === 'appointment.booked');
+          expect(delivery?.messages?.map((message) => message.text)).toEqual([expect.stringContaining('is confirmed')]);
+        },
+        { timeout: 20_000, interval: 500 },
+      );
     },
     3 * MINUTE,
   );

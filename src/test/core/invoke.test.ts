@@ -212,7 +212,7 @@ describe('the Worker answers each status of docs/platform-contract.md §4', () =
   it('in local development, answers a name it does not serve with 503 and "try again", never "no longer deployed"', async () => {
     // Under npm run dev that is a function whose file does not build: dev keeps its registration.
     const res = await fetchTest(
-      new Request('https://fn.example/functions/being_fixed', { method: 'POST', body: '{}' }),
+      new Request('http://127.0.0.1:8787/functions/being_fixed', { method: 'POST', body: '{}' }),
       { AGENT_FUNCTIONS_MODE: 'development' },
       createExecutionContext(),
     );
