@@ -6,7 +6,9 @@ import { platformFromEnv } from 'agent-functions/platform';
 import { createWorker } from 'agent-functions/worker';
 import { events } from './generated/events.ts';
 import { functions } from './generated/functions.ts';
+import { isOptedOut } from './lib/optOuts.ts';
 
+export { CallLedger, DeferredCall } from 'agent-functions/conversations';
 export { EventLedger } from 'agent-functions/events';
 export { BookingCalendar } from './lib/calendar.ts';
 export { ContactDirectory } from './lib/contacts.ts';
@@ -17,10 +19,13 @@ export { OptOutList } from './lib/optOuts.ts';
 // events: the handlers in events/ (generated/events.ts; undefined when the folder is empty).
 // mcp: every function as an MCP tool on /mcp (docs/mcp.md), imported on the first MCP request;
 // drop it and none of it is bundled.
+// mayMessage: the opt-out check of lib/optOuts.ts, which every message the framework sends a
+// customer (a deferred call's follow-up) goes through.
 export default createWorker({
   functions,
   platform: platformFromEnv,
   openapi: openApiDocument,
   events,
   mcp: () => import('agent-functions/mcp'),
+  mayMessage: async (env, { contactId }) => !(await isOptedOut(env, contactId)),
 }) satisfies ExportedHandler<Env>;

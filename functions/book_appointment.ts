@@ -16,6 +16,8 @@ export default defineFunction({
   }),
   // Adds a booking in this Worker's calendar; the same time and phone return the same booking.
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  // Within a conversation, the same time for the same phone is one booking whatever the name or notes say.
+  dedupe: { key: ({ start, phone }) => [start, normalizePhone(phone)] },
   handler: async ({ start, name, phone, email, notes }, { env }) => {
     const now = Date.now();
     const slot = await requireSlot(env, CALENDAR, 'start', start, now);

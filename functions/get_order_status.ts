@@ -33,6 +33,9 @@ const STATUS_WORDS: Record<string, string> = {
 /** Shorter than the function's own limit, so a slow store gets a polite answer, not a 504. */
 const STORE_TIMEOUT_MS = 4_000;
 
+/** The function's own limit: the in-call look-up answers within the store's limit; deferred work may wait longer. */
+const DEFERRED_TIMEOUT_MS = 20_000;
+
 /** The store's time limit: STORE_TIMEOUT_MS when set to a shorter whole number (tests), else the default. */
 const storeTimeoutMs = (env: object): number => {
   const set = Number((env as { STORE_TIMEOUT_MS?: string }).STORE_TIMEOUT_MS);
@@ -69,7 +72,10 @@ export default defineFunction({
   vars: ['STORE_API_URL'],
   // Reads the store's API.
   annotations: { readOnlyHint: true, openWorldHint: true },
-  handler: async ({ orderNumber, email }, { env, signal, log }) => {
+  // A slow store: past 2.5 s the agent hears the interim answer, and the customer gets the status as a
+  // message when the store answers (the look-up goes on, retried, as deferred work).
+  timeoutMs: DEFERRED_TIMEOUT_MS,
+  handler: async ({ orderNumber, email }, { env, signal, log, deferred }) => {
     if (!env.STORE_API_URL || !env.STORE_API_KEY) {
       log.error('store_not_configured', { hint: 'set STORE_API_URL (var) and STORE_API_KEY (secret)' });
       throw new FunctionError(
@@ -85,7 +91,8 @@ export default defineFunction({
         headers: { authorization: `Bearer ${env.STORE_API_KEY}`, accept: 'application/json' },
         // A redirect could carry the key to another host: a store API should not need one.
         redirect: 'manual',
-        signal: AbortSignal.any([signal, AbortSignal.timeout(storeTimeoutMs(env))]),
+        // Deferred work has no agent waiting: it gives the store until the function's own limit.
+        signal: deferred ? signal : AbortSignal.any([signal, AbortSignal.timeout(storeTimeoutMs(env))]),
       });
     } catch (error) {
       // The function's own limit passed: the runtime answers 504 itself.
@@ -139,5 +146,16 @@ export default defineFunction({
       estimatedDelivery: ship?.estimatedDelivery ?? null,
       summary: `Order ${parsed.number} is ${status}${tracking.length ? `, ${tracking.join(', ')}` : ''}.${items ? ` It contains ${items}.` : ''}`,
     };
+  },
+  // After the handler, so the result's type is known to `message`.
+  later: {
+    answerWithinMs: 2_500,
+    interim:
+      'The order system is slow right now. Tell the customer you are checking with the warehouse and will send the status here in a minute; do not call this function again for this order.',
+    message: (order) => order.summary,
+    failure: (refusal) =>
+      refusal?.code === 'order_not_found'
+        ? 'I could not find an order with that number and email address. Please check both in your confirmation email and send them again.'
+        : 'Sorry, I could not reach the order system to check your order. Please ask again in a little while, or ask for a colleague.',
   },
 });

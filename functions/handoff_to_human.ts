@@ -33,8 +33,10 @@ export default defineFunction({
   }),
   secrets: ['PLATFORM_API_KEY'],
   vars: ['PLATFORM_BASE_URL', 'HANDOFF_CONTACT_ID'],
-  // Sends a message on the platform each time it is called.
+  // Sends a message on the platform each time it runs.
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  // One hand-off per conversation in 10 minutes, whatever the summary says: a repeat gets the first answer.
+  dedupe: { key: () => 'handoff' },
   handler: async ({ summary, reason, urgency, customerName, customerPhone }, context) => {
     const { env, log } = context;
     if (!env.HANDOFF_CONTACT_ID) {

@@ -3,6 +3,7 @@
 
 import type { z } from 'zod';
 import { _safeParseAsync, type $ZodErrorClass, type $ZodIssue, config } from 'zod/v4/core';
+import { type Conversation, takeConversation } from './conversations/conversation.ts';
 import { type ArgumentProblem, FunctionError } from './errors.ts';
 import { KEY_QUERY } from './keys.ts';
 import { PLATFORM_ADDED_KEY } from './platform/protocol/contract.ts';
@@ -143,14 +144,27 @@ const unwrapEnvelope = (body: Record<string, unknown>, infos: ParameterInfo[]): 
   return body;
 };
 
-/** The raw arguments of a request whose body was already read. */
+/** Where rawArguments puts the conversation identifiers it takes out of a platform call. */
+export interface ConversationHolder {
+  conversation?: Conversation | undefined;
+}
+
+/**
+ * The raw arguments of a request whose body was already read. With `holder`, the conversation
+ * identifiers (docs/platform-contract.md §9) are taken out of the top level first and kept there.
+ */
 export const rawArguments = (
   request: Request,
   url: URL,
   body: string,
   infos: ParameterInfo[],
+  holder?: ConversationHolder,
 ): Record<string, unknown> => {
-  if (request.method === 'GET' || body.trim() === '') return fromSearchParams(url.searchParams, infos);
+  const top = (args: Record<string, unknown>) => {
+    if (holder) holder.conversation = takeConversation(args, byName(infos));
+    return args;
+  };
+  if (request.method === 'GET' || body.trim() === '') return top(fromSearchParams(url.searchParams, infos));
   let parsed: unknown;
   let valid = true;
   try {
@@ -159,10 +173,11 @@ export const rawArguments = (
     valid = false;
   }
   // A JSON object is read as JSON whatever the declared type (curl sends a form type by default).
-  if (isPlainObject(parsed)) return unwrapEnvelope(parsed, infos);
+  if (isPlainObject(parsed)) return unwrapEnvelope(top(parsed), infos);
   // Media types are case-insensitive (RFC 9110).
   const type = (request.headers.get('content-type') ?? '').trim().toLowerCase();
-  if (type.startsWith('application/x-www-form-urlencoded')) return fromSearchParams(new URLSearchParams(body), infos);
+  if (type.startsWith('application/x-www-form-urlencoded'))
+    return top(fromSearchParams(new URLSearchParams(body), infos));
   if (!valid) {
     throw new FunctionError(
       400,

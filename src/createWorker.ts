@@ -1,5 +1,6 @@
 // The Worker as a function of its registry: itty-router routes, one pipeline per request.
 import { Router } from 'itty-router/Router';
+import { type MayMessage, setDeferredRuntime } from './conversations/runtime.ts';
 import type { AnyFunctionDefinition } from './define.ts';
 import { type Env, isDevelopment } from './env.ts';
 import { FunctionError } from './errors.ts';
@@ -53,6 +54,12 @@ export interface WorkerOptions {
    * @example createWorker({ functions, mcp: () => import('agent-functions/mcp') })
    */
   mcp?: () => Promise<McpModule>;
+  /**
+   * The check every message the framework sends a customer goes through (a deferred call's
+   * follow-up): answer false to send nothing, for example to a contact who opted out.
+   * @example mayMessage: async (env, { contactId }) => !(await isOptedOut(env, contactId))
+   */
+  mayMessage?: MayMessage;
 }
 
 /** The Worker's handlers: `fetch`, and `queue` when it serves events. */
@@ -68,6 +75,8 @@ export interface AgentWorker {
  */
 export const createWorker = (options: WorkerOptions): AgentWorker => {
   const registry = createRegistry(options.functions);
+  // Deferred calls' workflow instances run in this same Worker and need its functions.
+  setDeferredRuntime({ registry, platform: options.platform, mayMessage: options.mayMessage });
   const router = Router<RoutedRequest, Args>({
     before: [
       (request) => {

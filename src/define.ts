@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { Conversation } from './conversations/conversation.ts';
 import type { Env } from './env.ts';
 import type { Logger } from './log.ts';
 import type { PlatformClient } from './platform/client/client.ts';
@@ -23,6 +24,52 @@ export interface FunctionContext {
    * @example await context.platform.contacts.create({ name, phone, channel: 'whatsapp' })
    */
   readonly platform: PlatformClient;
+  /**
+   * The conversation the platform says this call comes from (docs/platform-contract.md §9), never
+   * from the arguments. Absent when the platform sent no contact, and always under MCP.
+   * @example if (context.conversation?.channel) log.info('from', { channel: context.conversation.channel })
+   */
+  conversation?: Conversation | undefined;
+  /** True when the call runs as deferred work (a `later` function past its answerWithinMs), not in the call. */
+  deferred?: boolean;
+}
+
+/** What a function does to the world: `read` changes nothing; `write` does (the default). */
+export type Effect = 'read' | 'write';
+
+/**
+ * How a write's repeats within one conversation are recognised (docs/functions.md "Calls that
+ * repeat"): a repeat does not run, it gets the first call's answer.
+ */
+export interface DedupeOption<A = Record<string, unknown>> {
+  /** How long a call is remembered, in milliseconds (default 600 000: 10 minutes). */
+  windowMs?: number;
+  /**
+   * What makes two calls the same (default: all the validated arguments).
+   * @example key: () => 'handoff' // one hand-off per conversation in the window, whatever the summary
+   */
+  key?(args: A): unknown;
+}
+
+/**
+ * A function that may finish after the call was answered (docs/functions.md "Slow work"): past
+ * `answerWithinMs` the agent gets `interim`, and the result reaches the customer as one message.
+ */
+export interface LaterOption<A = Record<string, unknown>, R = unknown> {
+  /** How long the agent may wait for the real answer, in milliseconds (100 to 30 000). */
+  answerWithinMs: number;
+  /** What the model reads when the work goes on: say what is happening and that a message will follow. */
+  interim: string;
+  /** The customer's message once the work is done. */
+  message(result: Awaited<R>, args: A): string;
+  /**
+   * The customer's message if the work finally fails (default: an apology saying it could not be
+   * done); given the handler's refusal (a FunctionError under 500, never retried) when there was one.
+   * @example failure: (refusal) => refusal?.code === 'order_not_found' ? 'I could not find that order.' : 'Sorry, I could not check it.'
+   */
+  failure?: string | ((refusal: { code: string; status: number } | undefined) => string);
+  /** Attempts of the work after the first, with growing delays (default 4). */
+  retries?: number;
 }
 
 /** What a function opts in to: one budget for the function, or one per caller IP address. */
@@ -75,6 +122,18 @@ export interface FunctionDefinition<S extends ParameterSchema = ParameterSchema,
   vars?: readonly string[];
   /** What an MCP client may assume about a call (served with the tool on `/mcp`). */
   annotations?: FunctionAnnotations;
+  /**
+   * `read` for a look-up; `write` (the default, or `read` when annotations say readOnlyHint) for
+   * anything that changes the world, whose repeats within a conversation do not run again.
+   */
+  effect?: Effect;
+  /** How a write's repeats are recognised and for how long; `false`: every call runs. */
+  dedupe?: DedupeOption<z.output<S>> | false;
+  /**
+   * Answer the agent at once and finish later, messaging the customer the result.
+   * @example later: { answerWithinMs: 2500, interim: 'Checking with the warehouse; a message follows.', message: (r) => r.summary }
+   */
+  later?: LaterOption<z.output<S>, R>;
 }
 
 /** A definition of any schema, as the runtime and the registry hold them. */
@@ -94,6 +153,9 @@ export type AnyFunctionDefinition = FunctionDefinition<ParameterSchema, any>;
 export const defineFunction = <S extends ParameterSchema, R>(
   definition: FunctionDefinition<S, R>,
 ): FunctionDefinition<S, R> => definition;
+
+/** How long a write's repeats are recognised by default, in milliseconds. */
+export const DEFAULT_DEDUPE_WINDOW_MS = 600_000;
 
 /** Default time limit of a handler, in milliseconds. */
 export const DEFAULT_TIMEOUT_MS = 10_000;

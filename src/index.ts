@@ -1,11 +1,16 @@
 // agent-functions: what a function or event file imports. Everything else is on a subpath
 // (`agent-functions/worker`, `/events`, `/platform`, `/openapi`, `/mcp`, `/testing`); a module that
 // no subpath exports is private and may change in any release.
+
+export type { Conversation } from './conversations/conversation.ts';
 export type {
   AnyFunctionDefinition,
+  DedupeOption,
+  Effect,
   FunctionAnnotations,
   FunctionContext,
   FunctionDefinition,
+  LaterOption,
   ParameterSchema,
   RateLimitOption,
 } from './define.ts';

@@ -2,6 +2,9 @@
 // handler, the body and the handler under one deadline -> answer. MCP's tools/call joins at the
 // rate limit (execute), so both transports run the same pipeline.
 import { coerceArguments, rawArguments, readBody, validateArguments } from './args.ts';
+import type { Conversation } from './conversations/conversation.ts';
+import { deduplicated } from './conversations/dedupe.ts';
+import { runLater } from './conversations/later.ts';
 import { DEFAULT_BODY_LIMIT } from './define.ts';
 import { type Env, isDevelopment } from './env.ts';
 import { FunctionError } from './errors.ts';
@@ -25,6 +28,12 @@ export interface Invocation {
   platform?: PlatformFactory | undefined;
   /** When the call must be answered (ms since the epoch): the body and the handler share it. */
   deadline?: number;
+  /** The platform's conversation identifiers (docs/platform-contract.md §9); never set under MCP. */
+  conversation?: Conversation | undefined;
+  /** Deferred work in its workflow: no deduplication, no deferral again. */
+  deferred?: boolean;
+  /** Stops the running handler (its signal fires with `reason`): set for `later` functions. */
+  stop?: (reason: DOMException) => void;
 }
 
 /** How a Worker that opted in builds `context.platform` (platformFromEnv of agent-functions/platform). */
@@ -160,7 +169,15 @@ const runWithTimeout = (fn: RegisteredFunction, args: Record<string, unknown>, i
       platform ??= inv.platform(inv.env, signal());
       return platform;
     },
+    conversation: inv.conversation,
+    ...(inv.deferred ? { deferred: true } : {}),
   };
+  if (fn.policy.later) {
+    inv.stop = (reason) => {
+      expiredReason = reason;
+      controller?.abort(reason);
+    };
+  }
   const result = fn.definition.handler(args, context);
   // A synchronous handler has already finished (no timer could have stopped it): skip the timer.
   if (!isThenable(result)) return result;
@@ -213,7 +230,15 @@ export const execute = async (fn: RegisteredFunction, inv: Invocation, source: A
   const args = await validateArguments(fn.definition.parameters, raw, fn.parameters);
   if (fn.definition.logArguments) inv.log.info('arguments', { arguments: args as object });
   inv.deadline = deadline;
-  return runWithTimeout(fn, args, inv);
+  const { later, dedupe } = fn.policy;
+  // A read, or work already deferred: the plain path, nothing added.
+  if (inv.deferred || (!later && !dedupe)) return runWithTimeout(fn, args, inv);
+  const run = later
+    ? () => runLater(fn, inv, args, () => runWithTimeout(fn, args, inv))
+    : () => runWithTimeout(fn, args, inv);
+  const conversationId = inv.conversation?.conversationId;
+  // Without a conversation id nothing says two calls are one customer's repeat: each runs.
+  return dedupe && conversationId ? deduplicated(fn, inv, args, conversationId, run) : run();
 };
 
 /**
@@ -227,5 +252,5 @@ export const invoke = (fn: RegisteredFunction, inv: Invocation): Promise<unknown
     // Undefined when there is nothing to verify (no secret, no signature): no await on the common path.
     const verifying = checkSignature(request, url, env, body);
     if (verifying) await verifying;
-    return rawArguments(request, url, body, fn.parameters);
+    return rawArguments(request, url, body, fn.parameters, inv);
   });

@@ -1,5 +1,6 @@
 // The functions the Worker serves, each translated once per isolate on first use, so start-up
 // stays flat however many functions there are.
+import type { CallPolicy } from './conversations/policy.ts';
 import type { AnyFunctionDefinition } from './define.ts';
 import { type FunctionManifest, translateFunction } from './schema/describe.ts';
 import type { ParameterInfo } from './schema/parameters.ts';
@@ -12,6 +13,8 @@ export interface RegisteredFunction {
   /** Top-level fields that are z.date(), coerced from ISO strings. */
   dates: Set<string>;
   manifest: FunctionManifest;
+  /** Read or write, how repeats are recognised, whether it may finish later. */
+  policy: CallPolicy;
 }
 
 /** Looks functions up by name; translation runs on first use of each. */

@@ -12,6 +12,7 @@ export default defineConfig({
     'platform/index': 'platform/index.ts',
     openapi: 'openapi.ts',
     'mcp/index': 'mcp/index.ts',
+    'conversations/index': 'conversations/index.ts',
     'testing/index': 'testing/index.ts',
   },
   unbundle: true,

@@ -2,6 +2,7 @@
 // the flat parameter map, the url path and the JSON Schema. The Worker's manifest, its 422
 // messages and the sync command all read this one module, so they cannot disagree.
 import { z } from 'zod';
+import { type CallPolicy, policyOf } from '../conversations/policy.ts';
 import type { AnyFunctionDefinition, FunctionAnnotations } from '../define.ts';
 import { DEFAULT_TIMEOUT_MS, SETTING_NAME } from '../define.ts';
 import type { FunctionRecord } from '../platform/protocol/function.ts';
@@ -93,7 +94,7 @@ export const enrichedDescription = (description: string, parameters: ParameterIn
 export const translateFunction = (
   name: string,
   definition: AnyFunctionDefinition,
-): { manifest: FunctionManifest; parameters: ParameterInfo[]; dates: Set<string> } => {
+): { manifest: FunctionManifest; parameters: ParameterInfo[]; dates: Set<string>; policy: CallPolicy } => {
   if (typeof definition.description !== 'string' || definition.description.trim().length < 10) {
     throw new DefinitionError(
       `Function "${name}": description is missing or too short; say what it does and when the agent should call it.`,
@@ -122,9 +123,18 @@ export const translateFunction = (
     vars: settings('vars'),
     ...(definition.annotations ? { annotations: definition.annotations } : {}),
   };
+  let policy: CallPolicy;
+  try {
+    policy = policyOf(
+      definition,
+      parameters.map((info) => info.name),
+    );
+  } catch (error) {
+    throw new DefinitionError(`Function "${name}": ${(error as Error).message}`);
+  }
   const shape = definition.parameters.shape as Record<string, z.ZodType>;
   const dates = new Set(Object.keys(shape).filter((key) => isDateField(shape[key])));
-  return { manifest, parameters, dates };
+  return { manifest, parameters, dates, policy };
 };
 
 /**

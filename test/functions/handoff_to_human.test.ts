@@ -89,3 +89,26 @@ describe('handoff_to_human', () => {
     expect(outbound.requests).toEqual([]);
   });
 });
+
+describe('handoff_to_human within a conversation', () => {
+  const conversation = { contactId: 'ct_ann', conversationId: 'cv_1', channel: 'whatsapp' };
+
+  it('hands over once when the model calls it twice in one conversation, whatever the second summary says', async () => {
+    const first = await callWith('handoff_to_human', { ...handoff, ...conversation });
+    const again = await callWith('handoff_to_human', {
+      ...handoff,
+      summary: `${handoff.summary} She asked again.`,
+      ...conversation,
+    });
+    expect(first.status).toBe(200);
+    expect(again.status).toBe(200);
+    expect(await again.json()).toEqual(await first.json());
+    expect(messagesOf(platform)).toHaveLength(1);
+  });
+
+  it('hands over once per conversation: another conversation is another hand-off', async () => {
+    await callWith('handoff_to_human', { ...handoff, ...conversation, conversationId: 'cv_2' });
+    await callWith('handoff_to_human', { ...handoff, ...conversation, conversationId: 'cv_3' });
+    expect(messagesOf(platform)).toHaveLength(2);
+  });
+});

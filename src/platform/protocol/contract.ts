@@ -88,3 +88,19 @@ export const SECRET_KEYS = ['secret', 'signingSecret'] as const;
 
 /** The list, update and delete of webhooks (A: the spec shows only POST /v1/webhooks). */
 export const WEBHOOKS_PATH = '/v1/webhooks';
+
+// Conversations (docs/platform-contract.md §9, each (A)).
+
+/**
+ * The names under which the platform adds a call's conversation identifiers beside the arguments
+ * (A: not shown): top-level keys of the JSON body, or of the query string for a GET. The one
+ * setting every feature that reads them (context.conversation, deduplication, follow-ups) takes.
+ */
+export const CONVERSATION_KEYS = {
+  contactId: 'contactId',
+  conversationId: 'conversationId',
+  channel: 'channel',
+} as const;
+
+/** Longest identifier or channel value read from a call; a longer one is not an identifier. */
+export const CONVERSATION_ID_LIMIT = 256;

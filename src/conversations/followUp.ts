@@ -1,0 +1,69 @@
+// The one message a deferred call sends the customer, at most once. POST /v1/messages takes no
+// idempotency key, so a send whose answer was lost (5xx, timeout, connection cut) may have been
+// applied: it is never repeated, only logged and kept. The attempt is marked in the call ledger
+// before the POST, so a workflow step replayed after a crash never sends again either.
+import type { Env } from '../env.ts';
+import type { Logger } from '../log.ts';
+import { PlatformError } from '../platform/client/errors.ts';
+import type { Conversation } from './conversation.ts';
+import type { CallLedger } from './ledger.ts';
+import type { DeferredRuntime } from './runtime.ts';
+
+/** How a follow-up ended: sent, refused by the opt-out check, or possibly sent (never retried). */
+export type FollowUpOutcome = 'sent' | 'opted_out' | 'ambiguous' | 'already_attempted';
+
+/** How long a follow-up's attempt is remembered: longer than any workflow retries it. */
+const ATTEMPT_WINDOW_MS = 7 * 24 * 3600_000;
+const SEND_LEASE_MS = 60_000;
+
+/**
+ * Sends `text` to the conversation's contact on its channel, unless the project's check refuses
+ * (opt-out) or an attempt `id` was already made. Throws a clear refusal (nothing sent), so the step retries.
+ * @example await sendFollowUp(runtime, env, log, instanceId, conversation, 'Your order is on its way.')
+ */
+export const sendFollowUp = async (
+  runtime: DeferredRuntime,
+  env: Env,
+  log: Logger,
+  id: string,
+  to: Conversation & { channel: string },
+  text: string,
+): Promise<FollowUpOutcome> => {
+  const { contactId, channel } = to;
+  if (runtime.mayMessage && !(await runtime.mayMessage(env, { contactId, channel }))) {
+    log.info('follow_up_opted_out');
+    return 'opted_out';
+  }
+  const namespace = (env as { CALL_LEDGER?: DurableObjectNamespace<CallLedger> }).CALL_LEDGER;
+  if (!namespace) throw new Error('CALL_LEDGER is not bound: a follow-up cannot be sent at most once');
+  if (!runtime.platform) throw new Error('createWorker has no platform option: a follow-up cannot be sent');
+  const ledger = namespace.getByName(`follow-up-${id}`);
+  const claim = await ledger.claim('send', SEND_LEASE_MS, 0, ATTEMPT_WINDOW_MS);
+  if (claim.verdict !== 'run') {
+    log.warn('follow_up_not_repeated', { hint: 'an earlier attempt may have sent it; check the conversation' });
+    return 'already_attempted';
+  }
+  try {
+    const message = await runtime
+      .platform(env, AbortSignal.timeout(30_000))
+      .messages.send({ contactId, channel, text });
+    await ledger.complete('send', JSON.stringify({ ok: true, value: message.id }), ATTEMPT_WINDOW_MS);
+    log.info('follow_up_sent');
+    return 'sent';
+  } catch (error) {
+    if (error instanceof PlatformError && !error.ambiguous) {
+      // A clear refusal: nothing was sent, so the step may try again.
+      ledger.release('send');
+      log.warn('follow_up_refused', { status: error.status, code: error.code });
+      throw error;
+    }
+    await ledger
+      .complete('send', JSON.stringify({ ok: false, status: 502, code: 'ambiguous', message: '' }), ATTEMPT_WINDOW_MS)
+      .catch(() => {});
+    log.error('follow_up_ambiguous', {
+      error: error instanceof Error ? error.name : typeof error,
+      hint: 'the platform may or may not have delivered it; it is not sent again: check the conversation',
+    });
+    return 'ambiguous';
+  }
+};

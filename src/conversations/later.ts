@@ -1,0 +1,79 @@
+// The call side of a `later` function: the handler runs as usual, and if it has not answered
+// within answerWithinMs its work is handed to the DeferredCall workflow (src/conversations/workflow.ts)
+// and the agent gets the interim answer. Off (the call simply runs) without a contact and channel
+// to message, or without the workflow binding: nothing is promised that cannot be kept.
+import type { RegisteredFunction } from '../registry.ts';
+import type { DeferredParams } from './params.ts';
+import type { CallScope } from './scope.ts';
+
+/** The answer the agent gets when the work goes on: `message` is the author's interim text. */
+export interface PendingAnswer {
+  status: 'pending';
+  message: string;
+  followUp: string;
+}
+
+const FOLLOW_UP_NOTE =
+  'The result will reach the customer as a message in this conversation; do not call this function again for it.';
+
+const isThenable = (value: unknown): value is PromiseLike<unknown> =>
+  typeof (value as PromiseLike<unknown> | null)?.then === 'function';
+
+/** Workflow instance id of a call: one per call, so a second create of the same call is refused. */
+export const instanceIdOf = (requestId: string): string => `call-${requestId}`;
+
+/**
+ * Runs `run` (the handler under its time limit), answering `interim` past answerWithinMs while the
+ * work goes on in a workflow instance.
+ * @example return runLater(fn, inv, args, () => runWithTimeout(fn, args, inv))
+ */
+export const runLater = async (
+  fn: RegisteredFunction,
+  inv: CallScope,
+  args: Record<string, unknown>,
+  run: () => unknown,
+): Promise<unknown> => {
+  const later = fn.policy.later as NonNullable<RegisteredFunction['policy']['later']>;
+  const conversation = inv.conversation;
+  const workflow = (inv.env as { DEFERRED_CALLS?: Workflow<DeferredParams> }).DEFERRED_CALLS;
+  if (!conversation?.channel || !workflow) {
+    const reason = !conversation ? 'no_conversation' : !conversation.channel ? 'no_channel' : 'no_workflow_binding';
+    inv.log.info('later_off', { reason });
+    return run();
+  }
+  const result = run();
+  if (!isThenable(result)) return result;
+  const settled = Promise.resolve(result).then(
+    (value) => ({ value }),
+    (error: unknown) => ({ error }),
+  );
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeUp = new Promise<undefined>((resolve) => {
+    timer = setTimeout(resolve, later.answerWithinMs);
+  });
+  const first = await Promise.race([settled, timeUp]);
+  if (timer !== undefined) clearTimeout(timer);
+  if (first) {
+    if ('error' in first) throw first.error;
+    return first.value;
+  }
+  const params: DeferredParams = {
+    name: fn.name,
+    args: JSON.parse(JSON.stringify(args)) as Record<string, unknown>,
+    conversation: { ...conversation, channel: conversation.channel },
+    requestId: inv.requestId,
+  };
+  try {
+    await workflow.create({ id: instanceIdOf(inv.requestId), params });
+  } catch (error) {
+    // Nothing will finish the work later: keep waiting for it as for any call.
+    inv.log.error('later_unavailable', { error: error instanceof Error ? error.name : typeof error });
+    return result;
+  }
+  // The workflow does the work from the start, under its retries: this run stops here.
+  inv.stop?.(new DOMException('The work goes on as deferred work', 'AbortError'));
+  settled.catch(() => {});
+  inv.log.info('call_deferred', { answerWithinMs: later.answerWithinMs });
+  const answer: PendingAnswer = { status: 'pending', message: later.interim, followUp: FOLLOW_UP_NOTE };
+  return answer;
+};

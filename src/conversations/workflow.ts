@@ -1,0 +1,99 @@
+// Deferred work, durably (docs/decisions/0006-deferred-work-on-workflows.md): one Workflow
+// instance per deferred call runs the function again from the start under retries with growing
+// delays, then sends the customer one message: the result, or an honest failure. The instance
+// keeps its outcome for inspection (wrangler workflows instances describe).
+import { WorkflowEntrypoint, type WorkflowEvent, type WorkflowStep } from 'cloudflare:workers';
+import type { Env } from '../env.ts';
+import { FunctionError } from '../errors.ts';
+import { execute, type Invocation } from '../invoke.ts';
+import { createLogger } from '../log.ts';
+import { type FollowUpOutcome, sendFollowUp } from './followUp.ts';
+import type { DeferredParams } from './params.ts';
+import { deferredRuntime } from './runtime.ts';
+
+/** The customer's message when the work finally fails and the author wrote none. */
+export const DEFAULT_FAILURE =
+  'Sorry, I could not finish what I was checking for you. Please ask again, or ask for a colleague.';
+
+/** What an instance keeps: how the work ended and what happened to the message. */
+export interface DeferredOutcome {
+  work: 'done' | 'failed' | 'gone';
+  message: FollowUpOutcome | 'failed' | 'none';
+}
+
+/** Default retries of the work after its first attempt. */
+const DEFAULT_RETRIES = 4;
+
+/** The workflow wrangler.toml binds as DEFERRED_CALLS (class_name "DeferredCall"); export it from worker.ts. */
+export class DeferredCall extends WorkflowEntrypoint<Env, DeferredParams> {
+  override async run(event: WorkflowEvent<DeferredParams>, step: WorkflowStep): Promise<DeferredOutcome> {
+    const { name, args, conversation, requestId } = event.payload;
+    const log = createLogger({ function: name, requestId, deferred: event.instanceId });
+    const runtime = deferredRuntime();
+    const fn = runtime?.registry.get(name);
+    const later = fn?.policy.later;
+    if (!runtime || !fn || !later) {
+      // Deployed away since the call: nothing to run, nothing honest to promise.
+      log.error('deferred_gone', { hint: 'the function or its later option is no longer deployed' });
+      return { work: 'gone', message: 'none' };
+    }
+    const failureText = (refusal?: { code: string; status: number }) =>
+      typeof later.failure === 'function' ? later.failure(refusal) : (later.failure ?? DEFAULT_FAILURE);
+    let work: DeferredOutcome['work'] = 'done';
+    let text: string;
+    try {
+      const done = await step.do(
+        'work',
+        {
+          retries: { limit: later.retries ?? DEFAULT_RETRIES, delay: '5 seconds', backoff: 'exponential' },
+          timeout: fn.manifest.timeoutMs + 5_000,
+        },
+        async (): Promise<{ text: string; refused?: string }> => {
+          const inv: Invocation = {
+            request: new Request(`https://deferred.invalid${fn.manifest.path}`, { method: 'POST' }),
+            url: new URL(`https://deferred.invalid${fn.manifest.path}`),
+            env: this.env,
+            ctx: this.ctx,
+            requestId,
+            log,
+            platform: runtime.platform,
+            conversation,
+            deferred: true,
+          };
+          try {
+            const value = await execute(fn, inv, () => structuredClone(args));
+            return { text: later.message(value as never, args) };
+          } catch (error) {
+            // A refusal (404, 409, 422) says the same on every attempt: it is the outcome, not retried.
+            if (error instanceof FunctionError && error.status < 500 && error.status !== 429 && error.status !== 408) {
+              return { text: failureText({ code: error.code, status: error.status }), refused: error.code };
+            }
+            throw error;
+          }
+        },
+      );
+      text = done.text;
+      if (done.refused !== undefined) {
+        work = 'failed';
+        log.warn('deferred_refused', { code: done.refused });
+      }
+    } catch (error) {
+      work = 'failed';
+      text = failureText();
+      log.error('deferred_failed', {
+        error: error instanceof Error ? error.name : typeof error,
+        hint: 'the customer gets the failure message; the instance keeps this outcome',
+      });
+    }
+    let message: DeferredOutcome['message'];
+    try {
+      message = await step.do('message', { retries: { limit: 5, delay: '5 seconds', backoff: 'exponential' } }, () =>
+        sendFollowUp(runtime, this.env, log, event.instanceId, conversation, text),
+      );
+    } catch (error) {
+      message = 'failed';
+      log.error('follow_up_failed', { error: error instanceof Error ? error.name : typeof error });
+    }
+    return { work, message };
+  }
+}
