@@ -15,12 +15,14 @@ export interface DeferredRuntime {
   mayMessage: MayMessage | undefined;
 }
 
-let current: DeferredRuntime | undefined;
+// Usually one; tests create several Workers in one isolate.
+const runtimes: DeferredRuntime[] = [];
 
-/** Called by createWorker: the last Worker created in an isolate is the one its workflows serve. */
+/** Called by createWorker, once per Worker created in the isolate. */
 export const setDeferredRuntime = (runtime: DeferredRuntime): void => {
-  current = runtime;
+  runtimes.push(runtime);
 };
 
-/** The Worker's side of deferred work, or undefined when no Worker was created in this isolate. */
-export const deferredRuntime = (): DeferredRuntime | undefined => current;
+/** The latest Worker serving `name` as a `later` function, or undefined when none does (any more). */
+export const deferredRuntimeFor = (name: string): DeferredRuntime | undefined =>
+  runtimes.findLast((runtime) => runtime.registry.get(name)?.policy.later !== undefined);

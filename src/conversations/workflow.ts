@@ -9,7 +9,7 @@ import { execute, type Invocation } from '../invoke.ts';
 import { createLogger } from '../log.ts';
 import { type FollowUpOutcome, sendFollowUp } from './followUp.ts';
 import type { DeferredParams } from './params.ts';
-import { deferredRuntime } from './runtime.ts';
+import { deferredRuntimeFor } from './runtime.ts';
 
 /** The customer's message when the work finally fails and the author wrote none. */
 export const DEFAULT_FAILURE =
@@ -29,7 +29,7 @@ export class DeferredCall extends WorkflowEntrypoint<Env, DeferredParams> {
   override async run(event: WorkflowEvent<DeferredParams>, step: WorkflowStep): Promise<DeferredOutcome> {
     const { name, args, conversation, requestId } = event.payload;
     const log = createLogger({ function: name, requestId, deferred: event.instanceId });
-    const runtime = deferredRuntime();
+    const runtime = deferredRuntimeFor(name);
     const fn = runtime?.registry.get(name);
     const later = fn?.policy.later;
     if (!runtime || !fn || !later) {

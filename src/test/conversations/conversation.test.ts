@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createWorker } from '../../createWorker.ts';
+import { defineFunction, type FunctionContext } from '../../define.ts';
+import type { Env } from '../../env.ts';
+import { translateFunction } from '../../schema/describe.ts';
+import { withEnv } from '../../testing/call.ts';
+import { env, errorOf, keyOf, ORIGIN } from '../helpers.ts';
+
+let seen: { args: unknown; conversation: FunctionContext['conversation'] } | undefined;
+
+const worker = createWorker({
+  functions: {
+    conv_echo: defineFunction({
+      description: 'Says which conversation it was called from, for the tests.',
+      parameters: z.object({ note: z.string().optional() }),
+      effect: 'read',
+      handler: (args, { conversation }) => {
+        seen = { args, conversation };
+        return { ok: true };
+      },
+    }),
+    conv_channel_param: defineFunction({
+      description: 'Declares a parameter named like the platform channel, for the tests.',
+      parameters: z.object({ channel: z.string() }),
+      effect: 'read',
+      handler: (args, { conversation }) => {
+        seen = { args, conversation };
+        return { ok: true };
+      },
+    }),
+  },
+});
+const { call } = withEnv(worker, env as Env);
+
+describe('context.conversation', () => {
+  it("reads the platform's contactId, conversationId and channel beside the arguments, never as arguments", async () => {
+    const response = await call('conv_echo', {
+      note: 'hi',
+      contactId: 'ct_1',
+      conversationId: 'cv_1',
+      channel: 'whatsapp',
+    });
+    expect(response.status).toBe(200);
+    expect(seen).toEqual({
+      args: { note: 'hi' },
+      conversation: { contactId: 'ct_1', conversationId: 'cv_1', channel: 'whatsapp' },
+    });
+  });
+
+  it('reads them beside an envelope of arguments, and from the query string of a GET', async () => {
+    await call('conv_echo', { arguments: { note: 'x' }, contactId: 'ct_2', channel: 'sms' });
+    expect(seen).toEqual({ args: { note: 'x' }, conversation: { contactId: 'ct_2', channel: 'sms' } });
+    const key = await keyOf('conv_echo');
+    const get = await worker.fetch(
+      new Request(`${ORIGIN}/functions/conv_echo?key=${key}&note=y&contactId=ct_3&conversationId=cv_3`),
+      env as Env,
+      { waitUntil: () => {}, passThroughOnException: () => {}, props: {} } as unknown as ExecutionContext,
+    );
+    expect(get.status).toBe(200);
+    expect(seen).toEqual({ args: { note: 'y' }, conversation: { contactId: 'ct_3', conversationId: 'cv_3' } });
+  });
+
+  it('is absent when the platform sends no contact, and never guessed from an unreadable one', async () => {
+    await call('conv_echo', { note: 'a' });
+    expect(seen?.conversation).toBeUndefined();
+    await call('conv_echo', { note: 'a', conversationId: 'cv_9', channel: 'whatsapp' });
+    expect(seen).toEqual({ args: { note: 'a' }, conversation: undefined });
+    await call('conv_echo', { contactId: { $ne: null }, conversationId: 'cv_9' });
+    expect(seen?.conversation).toBeUndefined();
+    await call('conv_echo', { contactId: 'x'.repeat(300) });
+    expect(seen?.conversation).toBeUndefined();
+  });
+
+  it('leaves a parameter the function declares under one of the names as its argument', async () => {
+    await call('conv_channel_param', { channel: 'telegram', contactId: 'ct_4' });
+    expect(seen).toEqual({ args: { channel: 'telegram' }, conversation: { contactId: 'ct_4' } });
+  });
+
+  it('refuses a definition whose parameters are named like the conversation ids the model must never fill', () => {
+    const definition = defineFunction({
+      description: 'Messages whoever the model names, which it must not.',
+      parameters: z.object({ contactId: z.string() }),
+      handler: () => null,
+    });
+    expect(() => translateFunction('bad_contact', definition)).toThrow(/contactId.*context\.conversation/);
+  });
+
+  it('refuses an effect that contradicts the MCP annotations', () => {
+    const definition = defineFunction({
+      description: 'Says it reads but annotates a write.',
+      parameters: z.object({}),
+      effect: 'read',
+      annotations: { readOnlyHint: false },
+      handler: () => null,
+    });
+    expect(() => translateFunction('contradiction', definition)).toThrow(/contradicts annotations.readOnlyHint/);
+  });
+
+  it('takes readOnlyHint as a read, and anything else as a write', () => {
+    const policy = (annotations?: { readOnlyHint: boolean }) =>
+      translateFunction('f', {
+        description: 'A function for the tests.',
+        parameters: z.object({}),
+        handler: () => null,
+        ...(annotations ? { annotations } : {}),
+      }).policy;
+    expect(policy({ readOnlyHint: true })).toEqual({ effect: 'read' });
+    expect(policy()).toEqual({ effect: 'write', dedupe: { windowMs: 600_000 } });
+  });
+});
+
+describe('an answer without a conversation', () => {
+  it('does not say why to the caller: the 422 of a bad argument still names only the arguments', async () => {
+    const response = await call('conv_channel_param', { contactId: 'ct_5' });
+    expect(response.status).toBe(422);
+    expect((await errorOf(response)).message).toContain('"channel"');
+  });
+});
