@@ -1,0 +1,181 @@
+import { introspectWorkflow } from 'cloudflare:test';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { DEFAULT_FAILURE } from '../../conversations/workflow.ts';
+import { createWorker } from '../../createWorker.ts';
+import { defineFunction } from '../../define.ts';
+import type { Env } from '../../env.ts';
+import { FunctionError } from '../../errors.ts';
+import { createPlatformClient } from '../../platform/client/client.ts';
+import { withEnv } from '../../testing/call.ts';
+import { mockOutbound, type Outbound } from '../../testing/outbound.ts';
+import { env } from '../helpers.ts';
+
+const PLATFORM = 'https://platform.later.test';
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const optedOut = new Set<string>();
+/** How long each tag's work takes, and how many of its attempts fail first. */
+const plan = new Map<string, { ms: number; failures?: number; refuse?: boolean }>();
+const attempts = new Map<string, number>();
+
+const worker = createWorker({
+  functions: {
+    later_stock: defineFunction({
+      description: 'Checks stock with a slow warehouse, for the tests: may answer later.',
+      parameters: z.object({ tag: z.string() }),
+      effect: 'read',
+      timeoutMs: 5_000,
+      handler: async ({ tag }, { signal }) => {
+        const attempt = (attempts.get(tag) ?? 0) + 1;
+        attempts.set(tag, attempt);
+        const { ms, failures = 0, refuse } = plan.get(tag) ?? { ms: 0 };
+        await new Promise((resolve, reject) => {
+          const timer = setTimeout(resolve, ms);
+          signal.addEventListener('abort', () => {
+            clearTimeout(timer);
+            reject(signal.reason);
+          });
+        });
+        if (refuse) throw new FunctionError(404, 'no_such_item', 'No such item.');
+        if (attempt <= failures) throw new Error('warehouse crashed');
+        return { inStock: 3, summary: `3 in stock (${tag})` };
+      },
+      later: {
+        answerWithinMs: 200,
+        interim: 'Checking with the warehouse; the customer gets a message here in a minute.',
+        message: (result) => result.summary,
+        retries: 3,
+        failure: (refusal) => (refusal ? `Refused: ${refusal.code}` : 'Sorry, the warehouse did not answer.'),
+      },
+    }),
+  },
+  platform: (_env, signal) => createPlatformClient({ baseUrl: PLATFORM, apiKey: 'k', signal }),
+  mayMessage: (_env, { contactId }) => !optedOut.has(contactId),
+});
+const { call } = withEnv(worker, env as Env);
+
+let outbound: Outbound;
+let sent: Array<{ contactId: string; channel: string; text: string }>;
+let messageAnswer: (request: Request) => Response | Promise<Response>;
+beforeEach(() => {
+  sent = [];
+  messageAnswer = () => Response.json({ id: `msg_${sent.length}` }, { status: 201 });
+  outbound = mockOutbound().on('POST', `${PLATFORM}/v1/messages`, async (request) => {
+    sent.push((await request.clone().json()) as (typeof sent)[number]);
+    return messageAnswer(request);
+  });
+});
+afterEach(() => outbound.restore());
+
+const to = (tag: string) => ({ contactId: `ct_${tag}`, conversationId: `cv_${tag}`, channel: 'whatsapp' });
+
+/** Calls later_stock for `tag`; for a deferred call, waits for its workflow instance to finish. */
+const deferred = async (tag: string, extra: object = to(tag)) => {
+  const workflows = await introspectWorkflow(env.DEFERRED_CALLS as Workflow);
+  try {
+    await workflows.modifyAll(async (m) => {
+      await m.disableRetryDelays();
+    });
+    const started = Date.now();
+    const response = await call('later_stock', { tag, ...extra });
+    const tookMs = Date.now() - started;
+    const body = await response.json();
+    const instances = await workflows.get();
+    const outputs: unknown[] = [];
+    for (const instance of instances) {
+      await instance.waitForStatus('complete');
+      outputs.push(await instance.getOutput());
+    }
+    return { status: response.status, body, tookMs, outputs };
+  } finally {
+    await workflows.dispose();
+  }
+};
+
+describe('a function that may answer later', () => {
+  it('answers normally, with no follow-up, when the work finishes in time', async () => {
+    plan.set('fast', { ms: 10 });
+    const result = await deferred('fast');
+    expect(result.body).toEqual({ inStock: 3, summary: '3 in stock (fast)' });
+    expect(result.outputs).toEqual([]);
+    expect(sent).toEqual([]);
+  });
+
+  it('answers the interim within answerWithinMs and messages the customer the result once', async () => {
+    plan.set('slow', { ms: 600 });
+    const result = await deferred('slow');
+    expect(result.status).toBe(200);
+    expect(result.body).toMatchObject({
+      status: 'pending',
+      message: 'Checking with the warehouse; the customer gets a message here in a minute.',
+    });
+    expect(result.tookMs).toBeLessThan(200 + 250);
+    expect(result.outputs).toEqual([{ work: 'done', message: 'sent' }]);
+    expect(sent).toEqual([{ contactId: 'ct_slow', channel: 'whatsapp', text: '3 in stock (slow)' }]);
+  });
+
+  it('retries failing work and still sends one message', async () => {
+    plan.set('flaky', { ms: 300, failures: 2 });
+    const result = await deferred('flaky');
+    expect(result.outputs).toEqual([{ work: 'done', message: 'sent' }]);
+    expect(sent.map((m) => m.text)).toEqual(['3 in stock (flaky)']);
+  });
+
+  it('sends one honest message when the work finally fails, and keeps the failure', async () => {
+    plan.set('down', { ms: 300, failures: 99 });
+    const result = await deferred('down');
+    expect(result.outputs).toEqual([{ work: 'failed', message: 'sent' }]);
+    expect(sent.map((m) => m.text)).toEqual(['Sorry, the warehouse did not answer.']);
+  });
+
+  it("turns the handler's refusal into the author's message, without retrying it", async () => {
+    plan.set('refused', { ms: 300, refuse: true });
+    attempts.delete('refused');
+    const result = await deferred('refused');
+    expect(result.outputs).toEqual([{ work: 'failed', message: 'sent' }]);
+    expect(sent.map((m) => m.text)).toEqual(['Refused: no_such_item']);
+    // The call's own attempt, then one in the workflow.
+    expect(attempts.get('refused')).toBe(2);
+  });
+
+  it('sends nothing to a contact who opted out', async () => {
+    plan.set('stopped', { ms: 300 });
+    optedOut.add('ct_stopped');
+    const result = await deferred('stopped');
+    expect(result.outputs).toEqual([{ work: 'done', message: 'opted_out' }]);
+    expect(sent).toEqual([]);
+  });
+
+  it('never sends twice when the platform fails the POST without a clear answer', async () => {
+    plan.set('lost', { ms: 300 });
+    messageAnswer = () => new Response('upstream reset', { status: 502 });
+    const result = await deferred('lost');
+    expect(result.outputs).toEqual([{ work: 'done', message: 'ambiguous' }]);
+    expect(sent).toHaveLength(1);
+  });
+
+  it('retries a send the platform clearly refused, then sends once', async () => {
+    plan.set('throttled', { ms: 300 });
+    let refusals = 0;
+    messageAnswer = () =>
+      refusals++ < 1
+        ? Response.json({ error: 'rate limited' }, { status: 429, headers: { 'retry-after': '0' } })
+        : Response.json({ id: 'msg_ok' }, { status: 201 });
+    const result = await deferred('throttled');
+    expect(result.outputs).toEqual([{ work: 'done', message: 'sent' }]);
+    expect(new Set(sent.map((m) => m.text)).size).toBe(1);
+  });
+
+  it('does not defer without a channel to answer on: the call simply runs', async () => {
+    plan.set('nochannel', { ms: 400 });
+    const result = await deferred('nochannel', { contactId: 'ct_x', conversationId: 'cv_x' });
+    expect(result.body).toEqual({ inStock: 3, summary: '3 in stock (nochannel)' });
+    expect(result.outputs).toEqual([]);
+    await sleep(0);
+    expect(sent).toEqual([]);
+  });
+
+  it('the DEFAULT_FAILURE apologises without promising anything', () => {
+    expect(DEFAULT_FAILURE).toMatch(/^Sorry/);
+  });
+});
