@@ -71,7 +71,7 @@ const to = (tag: string) => ({ contactId: `ct_${tag}`, conversationId: `cv_${tag
 
 /** Calls later_stock for `tag`; for a deferred call, waits for its workflow instance to finish. */
 const deferred = async (tag: string, extra: object = to(tag)) => {
-  const workflows = await introspectWorkflow(env.DEFERRED_CALLS as Workflow);
+  const workflows = await introspectWorkflow((env as Env).DEFERRED_CALLS as Workflow);
   try {
     await workflows.modifyAll(async (m) => {
       await m.disableRetryDelays();
