@@ -111,13 +111,13 @@ describe('faults', () => {
     }
     const counts = Array.from({ length: CALLS }, (_, i) => delivered.get(`ct_${i}`) ?? 0);
     expect(counts.filter((c) => c !== 1)).toEqual([]);
-    // The injected faults, for the record (docs/performance.md).
-    console.log(
-      JSON.stringify({ fault: 'deferred', calls: CALLS, ...injected, followUps: counts.reduce((a, b) => a + b, 0) }),
-    );
-    expect(injected.workCrashes).toBeGreaterThan(300);
-    expect(injected.checkCrashes).toBe(200);
-    expect(injected.lostAnswers).toBeGreaterThan(140);
+    // The injected faults (docs/performance.md): every third work, every fifth check, every seventh answer.
+    expect({ ...injected, followUps: counts.reduce((a, b) => a + b, 0) }).toEqual({
+      workCrashes: 334,
+      checkCrashes: 200,
+      lostAnswers: 143,
+      followUps: CALLS,
+    });
   }, 300_000);
 
   it('concurrent duplicate writes: 200 calls sent 5 times each at once run once each', async () => {
@@ -130,6 +130,5 @@ describe('faults', () => {
     expect(answers.every((a) => a.status === 200)).toBe(true);
     const runs = Array.from({ length: 200 }, (_, i) => writeRuns.get(i));
     expect(runs.filter((r) => r !== 1)).toEqual([]);
-    console.log(JSON.stringify({ fault: 'duplicates', calls: 1000, distinct: 200, runs: runs.length }));
   }, 120_000);
 });
