@@ -25,6 +25,9 @@ export default defineConfig({
                 // The local platform double of agent-functions-cli/platform answers here.
                 PLATFORM_BASE_URL: 'https://platform.test',
                 PLATFORM_API_KEY: 'test-platform-key',
+                // get_order_status's store, for its deferred work (which reads the Worker's own env).
+                STORE_API_URL: 'https://store.test/api',
+                STORE_API_KEY: 'test-store-key',
               },
             },
           }),

@@ -1,8 +1,12 @@
+import { introspectWorkflow } from 'cloudflare:test';
+import { env } from 'cloudflare:workers';
+import type { Env } from 'agent-functions';
 import { bareContext, errorOf, send } from 'agent-functions/testing';
 import { manifestKey, setLogSink } from 'agent-functions/worker';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import getOrderStatus from '../../functions/get_order_status.ts';
-import { callWith, platformEnv } from '../helpers.ts';
+import { recordConsent } from '../../lib/optOuts.ts';
+import { callWith, eventsPlatform, platformEnv } from '../helpers.ts';
 
 const SECRET = 'test-functions-secret';
 
@@ -162,5 +166,59 @@ describe('get_order_status', () => {
       secrets: ['STORE_API_KEY'],
       vars: ['STORE_API_URL'],
     });
+  });
+});
+
+describe('get_order_status with a slow store, in a conversation', () => {
+  const conversation = { contactId: 'ct_ann', conversationId: 'cv_ann', channel: 'whatsapp' };
+  const args = { orderNumber: '10452', email: 'ann.lee@example.com', ...conversation };
+  let platform: ReturnType<typeof eventsPlatform>;
+  beforeEach(() => {
+    platform = eventsPlatform();
+    let lookups = 0;
+    // The first look-up (the call's own) takes 3 s; the deferred one answers at once.
+    platform.outbound.on('GET', STORE, async () => {
+      if (++lookups === 1) await new Promise((resolve) => setTimeout(resolve, 3_000));
+      return Response.json(shipped);
+    });
+  });
+  afterEach(() => platform.outbound.restore());
+
+  const lookUpLater = async () => {
+    const workflows = await introspectWorkflow(env.DEFERRED_CALLS as Workflow);
+    try {
+      const started = Date.now();
+      const response = await lookUp(args);
+      const tookMs = Date.now() - started;
+      for (const instance of await workflows.get()) await instance.waitForStatus('complete');
+      return { response, tookMs };
+    } finally {
+      await workflows.dispose();
+    }
+  };
+
+  it('tells the agent it is checking, then messages the customer the status once', async () => {
+    const { response, tookMs } = await lookUpLater();
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ status: 'pending', message: expect.stringContaining('warehouse') });
+    expect(tookMs).toBeLessThan(2_500 + 500);
+    expect(platform.messages).toEqual([
+      expect.objectContaining({
+        contactId: 'ct_ann',
+        channel: 'whatsapp',
+        text: expect.stringContaining('Order 10452 is on its way, with DHL'),
+      }),
+    ]);
+  });
+
+  it('sends nothing to a customer who wrote STOP', async () => {
+    await recordConsent(env as Env, 'ct_ann', true);
+    try {
+      const { response } = await lookUpLater();
+      expect(((await response.json()) as { status: string }).status).toBe('pending');
+      expect(platform.messages).toEqual([]);
+    } finally {
+      await recordConsent(env as Env, 'ct_ann', false);
+    }
   });
 });
