@@ -1,5 +1,6 @@
 import { cloudflareTest } from '@cloudflare/vitest-plugin';
 import { defineConfig } from 'vitest/config';
+import { projectBindings } from './test/bindings.ts';
 
 // The project's tests (test/) run inside workerd through the Worker's own entry (worker.ts), with
 // the bindings of wrangler.toml. In this repository the same run also takes the framework's,
@@ -25,9 +26,8 @@ export default defineConfig({
                 // The local platform double of agent-functions-cli/platform answers here.
                 PLATFORM_BASE_URL: 'https://platform.test',
                 PLATFORM_API_KEY: 'test-platform-key',
-                // get_order_status's store, for its deferred work (which reads the Worker's own env).
-                STORE_API_URL: 'https://store.test/api',
-                STORE_API_KEY: 'test-store-key',
+                // What the project's own tests add (test/bindings.ts).
+                ...projectBindings,
               },
             },
           }),

@@ -267,6 +267,19 @@ export const main = async (argv: string[]): Promise<number> => {
     return fn ? functionUrl(origin, fn, secret) : undefined;
   };
 
+  // The console's agent talks to one customer of the Agency account, as the platform would say (§9).
+  let customer: Promise<{ contactId: string; conversationId: string; channel: string }> | undefined;
+  const consoleConversation = () => {
+    customer ??= client.contacts
+      .create({ name: 'Console customer', phone: '+15555550199', channel: 'whatsapp' })
+      .then((contact) => ({ contactId: contact.id, conversationId: `cv_${contact.id}`, channel: 'whatsapp' }));
+    const made = customer;
+    return made.catch((error: unknown) => {
+      customer = undefined;
+      throw error;
+    });
+  };
+
   // First sync once the Worker answers.
   for (let i = 0; i < 240 && !stopping && !current; i++) {
     current = await manifest();
@@ -281,6 +294,7 @@ export const main = async (argv: string[]): Promise<number> => {
       functions: consoleFunctions,
       urlOf,
       platform: { url: local.emulator.url, apiKey: local.agencyKey },
+      conversation: consoleConversation,
     });
     if ('served' in current) {
       await syncNow(current.served);

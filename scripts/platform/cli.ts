@@ -35,6 +35,7 @@ Options of the server:
   --rate-limit <n>       requests per key per minute (default 600; 0 = no limit)
   --agency-extra <mode>  the 11th Agency sub-account: refuse (402, default) or charge
   --signing-secret <s>   sign calls of functions like deliveries (default env PLATFORM_SIGNING_SECRET)
+  --answer-deadline <ms> how long the agent waits for a function's answer (default 15000)
   --faults <json>        fault injection, env PLATFORM_EMULATOR_FAULTS, for example
                          '{"rateLimitStorm":{"first":3,"retryAfter":"1"},"serverErrors":{"everyNth":5},
                            "dropConnections":{"first":1},"slowMs":200,"loseCreateAnswer":{"count":1}}'
@@ -43,6 +44,10 @@ Options of the server:
 Options of call, inbound and emit:
   --url <url>            the running emulator (default: npm run dev's, else http://127.0.0.1:${DEFAULT_PORT})
   --account <plan>       which account (default agency: the one npm run dev registers on); or --key <key>
+  --contact <id>         call: the contact the agent talks to (default the account's emulator customer)
+  --conversation <id>    call: the conversation id (default cv_<contact>); --channel <name> its channel
+  --deadline <ms>        call: give up waiting for the answer after this long
+  --reissue <n>          call: a barge-in, the same call sent <n> more times while the first runs
 
   -h, --help             this text
 `;
@@ -113,6 +118,9 @@ const serve = async (values: Record<string, string | string[] | boolean | undefi
   };
   const signingSecret = (values['signing-secret'] as string | undefined) ?? process.env.PLATFORM_SIGNING_SECRET;
   if (signingSecret) options.functionSigningSecret = signingSecret;
+  if (values['answer-deadline'] !== undefined) {
+    options.answerDeadlineMs = Math.max(50, whole('--answer-deadline', values['answer-deadline'] as string, 15_000));
+  }
   const platform = await startEmulator(options);
   console.log(
     `${styleText('bold', 'Local platform')} listening on ${styleText('cyan', platform.url)} (in memory; stops with Ctrl+C)\n`,
@@ -184,9 +192,17 @@ const parseJson = (text: string | undefined, what: string): unknown => {
 };
 
 const call = async (values: Record<string, string | string[] | boolean | undefined>, name: string, json?: string) => {
+  const text = (flag: string) => values[flag] as string | undefined;
+  const deadline = text('deadline');
+  const reissue = text('reissue');
   const { status, answer, refusal } = await emulatorCall(values, '/_emulator/call', {
     name,
     arguments: parseJson(json, 'The arguments'),
+    ...(text('contact') ? { contactId: text('contact') } : {}),
+    ...(text('conversation') ? { conversationId: text('conversation') } : {}),
+    ...(text('channel') ? { channel: text('channel') } : {}),
+    ...(deadline ? { deadlineMs: whole('--deadline', deadline, 15_000) } : {}),
+    ...(reissue ? { reissue: { count: whole('--reissue', reissue, 1) } } : {}),
   });
   if (status !== 200) fail(refusal ?? `${status}: ${JSON.stringify(answer)}`);
   const outcome = answer as { status: number | null; durationMs: number; url: string; body?: unknown; error?: string };
@@ -195,6 +211,13 @@ const call = async (values: Record<string, string | string[] | boolean | undefin
     `${styleText('bold', name)} ${styleText('dim', outcome.url)}\n${styleText(ok ? 'green' : 'red', String(outcome.status ?? 'no answer'))} in ${outcome.durationMs} ms`,
   );
   console.log(outcome.error ?? JSON.stringify(outcome.body, null, 2));
+  const again = (answer as { reissued?: Array<{ status: number | null; body?: unknown; error?: string }> }).reissued;
+  for (const [index, repeat] of (again ?? []).entries()) {
+    console.log(
+      styleText('dim', `re-issued #${index + 1}: ${repeat.status ?? 'no answer'}`),
+      repeat.error ?? JSON.stringify(repeat.body),
+    );
+  }
   if (!ok) process.exitCode = 1;
 };
 
@@ -242,7 +265,13 @@ export const main = async (argv: string[]): Promise<number | undefined> => {
       'rate-limit': { type: 'string' },
       'agency-extra': { type: 'string' },
       'signing-secret': { type: 'string' },
+      'answer-deadline': { type: 'string' },
       faults: { type: 'string' },
+      contact: { type: 'string' },
+      conversation: { type: 'string' },
+      channel: { type: 'string' },
+      deadline: { type: 'string' },
+      reissue: { type: 'string' },
       url: { type: 'string' },
       account: { type: 'string' },
       help: { type: 'boolean', short: 'h' },

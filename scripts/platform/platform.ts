@@ -37,6 +37,8 @@ export interface PlatformOptions {
   functionSigningSecret?: string;
   /** Time limit of deliveries and function calls (default 15 000 ms). */
   outboundTimeoutMs?: number;
+  /** How long the agent waits for a function's answer (default 15 000 ms); a call may set its own. */
+  answerDeadlineMs?: number;
   /** Attempts of an event delivery that fails (default 3), each re-signed. */
   deliveryAttempts?: number;
   /** Pause before a delivery's second attempt, doubling after each (default 1000 ms). */
@@ -124,6 +126,7 @@ export const createPlatform = (options: PlatformOptions = {}): Platform => {
     agencyExtraSubAccounts: options.agencyExtraSubAccounts ?? 'refuse',
     functionSigningSecret: options.functionSigningSecret,
     outboundTimeoutMs: options.outboundTimeoutMs ?? 15_000,
+    answerDeadlineMs: options.answerDeadlineMs ?? options.outboundTimeoutMs ?? 15_000,
     deliveryAttempts: options.deliveryAttempts ?? 3,
     deliveryRetryDelayMs: options.deliveryRetryDelayMs ?? 1000,
     deliveryFault: () => faults.delivery(),

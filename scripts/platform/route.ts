@@ -14,6 +14,8 @@ export interface RouteSettings {
   functionSigningSecret: string | undefined;
   /** Time limit of the emulator's outbound calls (deliveries, playing the agent). */
   outboundTimeoutMs: number;
+  /** How long the agent waits for a function's answer before it gives up (default 15 000). */
+  answerDeadlineMs: number;
   /** Attempts of one event delivery that fails (no answer or not 2xx), each signed afresh. */
   deliveryAttempts: number;
   /** Pause before the second attempt of a delivery, doubling after each. */

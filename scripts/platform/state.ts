@@ -94,6 +94,8 @@ export interface CallActivity extends ActivityBase {
   kind: 'call';
   name: string;
   arguments: Record<string, unknown>;
+  /** The contact of the conversation the call came from (docs/platform-contract.md §9). */
+  contactId?: string;
   /** The function's url, its key masked. */
   url: string;
   status: number | null;

@@ -84,7 +84,7 @@ export const mergeActivity = (calls: LoggedCall[], platform: ActivityAnswer | un
       durationMs: call.durationMs,
       body: call.body,
       messages: [],
-      contact: contactOfCall(call.arguments),
+      contact: call.conversation?.contactId ?? contactOfCall(call.arguments),
     });
   }
   const triggers = new Map<string, Extract<ActivityItem, { kind: 'delivery' }>>();
@@ -101,7 +101,7 @@ export const mergeActivity = (calls: LoggedCall[], platform: ActivityAnswer | un
         durationMs: record.durationMs,
         body: record.body,
         messages: [],
-        contact: contactOfCall(record.arguments),
+        contact: record.contactId ?? contactOfCall(record.arguments),
       });
     } else {
       const delivery = {

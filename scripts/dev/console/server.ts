@@ -38,6 +38,8 @@ export interface ConsoleOptions {
   platform?: { url: string; apiKey: string };
   /** The url the platform calls for `name` (key included): the console calls exactly that. */
   urlOf: (name: string) => Promise<string | undefined>;
+  /** The conversation each call comes from (docs/platform-contract.md §9), added beside the arguments. */
+  conversation?: () => Promise<{ contactId: string; conversationId: string; channel: string } | undefined>;
 }
 
 export interface RunningConsole {
@@ -85,6 +87,7 @@ export const startConsole = async (options: ConsoleOptions): Promise<RunningCons
   const call = async (name: string, args: unknown) => {
     const url = await options.urlOf(name);
     if (!url) return { status: 404, body: { error: `No function named "${name}" is served.` } };
+    const conversation = await options.conversation?.().catch(() => undefined);
     const started = performance.now();
     const startedAt = Date.now();
     let status = 0;
@@ -93,7 +96,7 @@ export const startConsole = async (options: ConsoleOptions): Promise<RunningCons
       const response = await fetch(url, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(args ?? {}),
+        body: JSON.stringify({ ...((args as object | undefined) ?? {}), ...conversation }),
         signal: AbortSignal.timeout(60_000),
       });
       status = response.status;
@@ -109,6 +112,7 @@ export const startConsole = async (options: ConsoleOptions): Promise<RunningCons
       startedAt,
       endedAt: Date.now(),
       body,
+      ...(conversation ? { conversation } : {}),
     });
     return { status: 200, body: entry };
   };

@@ -56,11 +56,12 @@ describe('the emulator plays the agent', () => {
     expect(outcome).toMatchObject({ function: 'greet', status: 200, body: { greeting: 'Hello, Ada!' } });
     expect(outcome.url).toBe(`${fn.url}/functions/greet?key=***`);
     const call = fn.received.at(-1);
-    expect(call).toMatchObject({
-      method: 'POST',
-      url: '/functions/greet?key=secret-function-key',
-      body: '{"name":"Ada"}',
-    });
+    expect(call).toMatchObject({ method: 'POST', url: '/functions/greet?key=secret-function-key' });
+    const { contactId, conversationId, channel, ...args } = JSON.parse(call?.body ?? '{}') as Record<string, string>;
+    expect(args).toEqual({ name: 'Ada' });
+    // The conversation the platform adds beside the arguments (docs/platform-contract.md §9).
+    expect(outcome.conversation).toEqual({ contactId, conversationId, channel: 'whatsapp' });
+    expect(conversationId).toBe(`cv_${contactId}`);
     const verdict = await verifyWebhook(
       SIGNING_SECRET,
       call?.headers['x-webhook-timestamp'] as string,
@@ -68,6 +69,57 @@ describe('the emulator plays the agent', () => {
       call?.body ?? '',
     );
     expect(verdict).toBe('ok');
+  });
+
+  it('adds the conversation the call names, and re-issues it while the first runs (a barge-in)', async () => {
+    const { client } = clientOf(emulator.current);
+    const contact = await client.contacts.create({ name: 'Ann', phone: '+447700900123', channel: 'telegram' });
+    const before = fn.received.length;
+    const response = await raw(emulator.current, '/_emulator/call', {
+      method: 'POST',
+      body: JSON.stringify({
+        name: 'greet',
+        arguments: { name: 'Ann' },
+        contactId: contact.id,
+        conversationId: 'cv_42',
+        reissue: { count: 2 },
+      }),
+    });
+    const outcome = (await response.json()) as { conversation: unknown; reissued: Array<{ status: number }> };
+    expect(outcome.conversation).toEqual({ contactId: contact.id, conversationId: 'cv_42', channel: 'telegram' });
+    expect(outcome.reissued.map((r) => r.status)).toEqual([200, 200]);
+    const bodies = fn.received.slice(before).map((r) => JSON.parse(r.body) as Record<string, unknown>);
+    expect(bodies).toEqual(
+      Array.from({ length: 3 }, () => ({
+        name: 'Ann',
+        contactId: contact.id,
+        conversationId: 'cv_42',
+        channel: 'telegram',
+      })),
+    );
+  });
+
+  it('gives up waiting past the answer deadline, as the platform would', async () => {
+    const slow = await startReceiver(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      return { status: 200, body: { late: true } };
+    });
+    try {
+      const { client } = clientOf(emulator.current);
+      await client.customFunctions.create({
+        name: 'slow_greet',
+        description: 'Greets slowly, for the deadline test.',
+        url: `${slow.url}/functions/slow_greet?key=k`,
+        parameters: {},
+      });
+      const response = await raw(emulator.current, '/_emulator/call', {
+        method: 'POST',
+        body: JSON.stringify({ name: 'slow_greet', deadlineMs: 100 }),
+      });
+      expect(await response.json()).toMatchObject({ status: null, error: 'no answer within 100 ms' });
+    } finally {
+      await slow.close();
+    }
   });
 
   it('answers 404 listing the registered names when the function is unknown', async () => {

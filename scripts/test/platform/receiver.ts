@@ -11,14 +11,16 @@ export interface Received {
 }
 
 /** Starts a receiver on a free port of 127.0.0.1. */
-export const startReceiver = async (answer: (received: Received) => { status: number; body: unknown }) => {
+export const startReceiver = async (
+  answer: (received: Received) => { status: number; body: unknown } | Promise<{ status: number; body: unknown }>,
+) => {
   const received: Received[] = [];
   const server = createServer(async (request, response) => {
     let body = '';
     for await (const chunk of request) body += chunk;
     const entry = { method: request.method ?? '', url: request.url ?? '', headers: request.headers, body };
     received.push(entry);
-    const { status, body: payload } = answer(entry);
+    const { status, body: payload } = await answer(entry);
     response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(payload));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

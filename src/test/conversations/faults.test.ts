@@ -12,7 +12,8 @@ import { mockOutbound } from '../../testing/outbound.ts';
 import { env } from '../helpers.ts';
 
 const PLATFORM = 'https://platform.faults.test';
-const CALLS = 1_000;
+/** 200 in `npm test`; `npm run test:faults` runs the 1,000 of docs/performance.md. */
+const CALLS = Number((env as { FAULT_CALLS?: string }).FAULT_CALLS ?? 200);
 const BATCH = 50;
 const workAttempts = new Map<number, number>();
 const checkAttempts = new Map<number, number>();
@@ -113,21 +114,24 @@ describe('faults', () => {
     expect(counts.filter((c) => c !== 1)).toEqual([]);
     // The injected faults (docs/performance.md): every third work, every fifth check, every seventh answer.
     expect({ ...injected, followUps: counts.reduce((a, b) => a + b, 0) }).toEqual({
-      workCrashes: 334,
-      checkCrashes: 200,
-      lostAnswers: 143,
+      workCrashes: Math.ceil(CALLS / 3),
+      checkCrashes: Math.ceil(CALLS / 5),
+      lostAnswers: Math.ceil(CALLS / 7),
       followUps: CALLS,
     });
   }, 300_000);
 
   it('concurrent duplicate writes: 200 calls sent 5 times each at once run once each', async () => {
-    const answers = await Promise.all(
-      Array.from({ length: 200 * 5 }, (_, k) => {
-        const i = k % 200;
-        return call('fault_write', { i, contactId: 'ct_w', conversationId: `cv_w${i}` });
-      }),
-    );
-    expect(answers.every((a) => a.status === 200)).toBe(true);
+    // 50 distinct calls at a time, each sent 5 times at once: 250 requests in flight.
+    for (let start = 0; start < 200; start += 50) {
+      const answers = await Promise.all(
+        Array.from({ length: 50 * 5 }, (_, k) => {
+          const i = start + (k % 50);
+          return call('fault_write', { i, contactId: 'ct_w', conversationId: `cv_w${i}` });
+        }),
+      );
+      expect(answers.map((a) => a.status).filter((status) => status !== 200)).toEqual([]);
+    }
     const runs = Array.from({ length: 200 }, (_, i) => writeRuns.get(i));
     expect(runs.filter((r) => r !== 1)).toEqual([]);
   }, 120_000);
