@@ -7,6 +7,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HELP, parseBenchArgs } from './args.ts';
 import { type BuiltWorker, buildWorker } from './buildWorker.ts';
+import { measureConversations } from './conversations.ts';
 import { measureEventAck } from './events.ts';
 import { measureInvocation, measureInvocationCpu } from './invocation.ts';
 import { measureLint } from './lintBench.ts';
@@ -60,6 +61,12 @@ const BUILDS = {
   projectWithMcp: {
     label: 'project + /mcp (MCP, OAuth)',
     entry: 'bench/workers/projectWithMcp.ts',
+    defines: { BENCH_FUNCTIONS: '1' },
+    profile: true,
+  },
+  projectWithConversations: {
+    label: 'project + conversations (dedupe, deferred)',
+    entry: 'bench/workers/projectWithConversations.ts',
     defines: { BENCH_FUNCTIONS: '1' },
     profile: true,
   },
@@ -183,6 +190,10 @@ const main = async (): Promise<number> => {
       );
       progress('invocation: event deliveries against function calls');
       results.events = await measureEventAck(built.projectWithEvents, settings, progress);
+    }
+    if (args.parts.includes('conversations')) {
+      progress('conversations: reads, writes and deferred calls against a plain call');
+      results.conversations = await measureConversations(built.projectWithConversations, settings, progress);
     }
     if (args.parts.includes('memory')) {
       progress('memory: 10 and 1,000 functions');

@@ -21,6 +21,8 @@ export interface LoadTarget {
   expectStatus: number;
   /** Headers beside content-type (a signed call's signature). */
   headers?: Record<string, string>;
+  /** A fresh body per request (the n-th), instead of `body` every time. */
+  bodyOf?: (n: number) => string;
 }
 
 /**
@@ -29,8 +31,10 @@ export interface LoadTarget {
  */
 export const loadTest = async (
   target: LoadTarget,
-  options: { connections: number; seconds: number },
+  options: { connections: number; seconds: number; amount?: number },
 ): Promise<LoadResult> => {
+  let sent = 0;
+  const { bodyOf } = target;
   const latencies: number[] = [];
   let unexpected = 0;
   // The callback form returns the running instance, whose events carry each response.
@@ -47,8 +51,9 @@ export const loadTest = async (
       body: target.body,
       headers: { 'content-type': 'application/json', ...target.headers },
       connections: options.connections,
-      duration: options.seconds,
+      ...(options.amount ? { amount: options.amount } : { duration: options.seconds }),
       timeout: 10,
+      ...(bodyOf ? { requests: [{ setupRequest: (request: object) => ({ ...request, body: bodyOf(sent++) }) }] } : {}),
     },
     (error, result) => (error ? fail(error) : settle(result)),
   );

@@ -1,5 +1,6 @@
 // Results -> tables and target verdicts. Pure: the runner measures, this file only reads numbers.
 import type { BenchSettings } from './args.ts';
+import { type ConversationResults, deferredP99 } from './conversations.ts';
 import type { EventAckRounds } from './events.ts';
 import type { CaseId, InvocationCpu, InvocationRounds } from './invocation.ts';
 import type { LintBenchResult } from './lintBench.ts';
@@ -26,6 +27,8 @@ export interface BenchResults {
   invocationCpu?: InvocationCpu;
   /** Part 1c: event deliveries acknowledged, beside function calls on the same Worker. */
   events?: EventAckRounds;
+  /** Part 1d: reads, writes and deferred calls within a conversation, beside a plain call. */
+  conversations?: ConversationResults;
   size?: SizeResult[];
   sync?: SyncRunResult[] | { pending: string };
   memory?: MemoryResult[];
@@ -282,6 +285,52 @@ export const lintTable = (lint: LintBenchResult): Table => ({
   ],
 });
 
+/** Part 1d's p50 ratios against the plain call, each the median of per-round paired ratios. */
+export const conversationRatios = (conv: ConversationResults) => {
+  const p50 = (name: 'plain' | 'readWithIds' | 'write' | 'laterInTime') => conv[name].map((r) => r.p50Ms);
+  return {
+    readWithIds: pairedRatio(p50('readWithIds'), p50('plain')),
+    write: pairedRatio(p50('write'), p50('plain')),
+    laterInTime: pairedRatio(p50('laterInTime'), p50('plain')),
+  };
+};
+
+/** Part 1d as a table. */
+export const conversationsTable = (conv: ConversationResults): Table => {
+  const r = conversationRatios(conv);
+  const row = (
+    label: string,
+    name: 'plain' | 'readWithIds' | 'write' | 'laterInTime',
+    against: number | null,
+  ): Cell[] => [
+    label,
+    median(conv[name].map((x) => x.requestsPerSecond)),
+    median(conv[name].map((x) => x.p50Ms)),
+    median(conv[name].map((x) => x.p99Ms)),
+    against === null ? '-' : ratio(against),
+  ];
+  return {
+    title: '1d. Within a conversation: the same function as a plain call, a read with ids, a write, a deferred call',
+    columns: ['case', 'req/s', 'p50 ms', 'p99 ms', 'p50 x plain'],
+    rows: [
+      row('plain call (no conversation)', 'plain', null),
+      row('read with conversation ids', 'readWithIds', r.readWithIds),
+      row('write, deduplication checked (each call new)', 'write', r.write),
+      row('deferred function, done in time', 'laterInTime', r.laterInTime),
+      [
+        `deferred function, work ${5} s: first answer`,
+        '-',
+        percentile(conv.deferredFirstAnswerMs, 50),
+        deferredP99(conv),
+        '-',
+      ],
+    ],
+    notes: [
+      `answerWithinMs ${conv.answerWithinMs}; ${conv.deferredFirstAnswerMs.length} deferred calls, ${conv.followUps} follow-ups received by the local platform (one each is right).`,
+    ],
+  };
+};
+
 /** Every target of the issue that this run has numbers for, met or not. */
 export const targetVerdicts = (results: BenchResults): TargetVerdict[] => {
   const verdicts: TargetVerdict[] = [];
@@ -307,6 +356,21 @@ export const targetVerdicts = (results: BenchResults): TargetVerdict[] => {
     add('invalid-call p50 <= 1.25x baseline, by CPU per call', c.invalid, c.invalid <= 1.25);
     add('1,000 functions <= 1.1x of 10 functions, by CPU per call', c.many, c.many <= 1.1);
     add('stretch: >= 0.95x the zod baseline, by CPU per call', c.validOverZod, 1 / c.validOverZod >= 0.95, inverse);
+  }
+  const conv = results.conversations;
+  if (conv) {
+    const r = conversationRatios(conv);
+    const p99 = deferredP99(conv);
+    const ms = (v: number) => `p99 ${v.toFixed(0)} ms`;
+    add(
+      `deferred call, work 5 s: first answer p99 <= answerWithinMs + 50 ms (${conv.answerWithinMs + 50} ms)`,
+      p99,
+      p99 <= conv.answerWithinMs + 50,
+      ms,
+    );
+    add('deferred call done in time: p50 <= 1.1x a plain call', r.laterInTime, r.laterInTime <= 1.1);
+    add('write, deduplication checked: p50 <= 1.15x a plain call', r.write, r.write <= 1.15);
+    add('read with conversation ids: p50 <= 1.05x a plain call (nothing added)', r.readWithIds, r.readWithIds <= 1.05);
   }
   const project = results.size?.find((s) => s.worker === 'project');
   const bare = results.size?.find((s) => s.worker === 'bare zod');
@@ -357,6 +421,7 @@ export const allTables = (results: BenchResults): Table[] => [
   ...(results.invocation ? [invocationTable(results.invocation, results.settings)] : []),
   ...(results.invocationCpu ? [cpuTable(results.invocationCpu, results.settings)] : []),
   ...(results.events ? [eventsTable(results.events, results.settings)] : []),
+  ...(results.conversations ? [conversationsTable(results.conversations)] : []),
   ...(results.size ? [sizeTable(results.size)] : []),
   ...(results.sync ? [syncTable(results.sync)] : []),
   ...(results.memory ? [memoryTable(results.memory)] : []),
@@ -385,6 +450,14 @@ const informational = (results: BenchResults): Cell[][] => {
     rows.push([
       'event delivery acknowledged (202 once queued)',
       `p50 ${text(p50)} ms; ${ratio(versus)} a function call's req/s`,
+      '-',
+    ]);
+  }
+  if (results.conversations) {
+    const conv = results.conversations;
+    rows.push([
+      'deferred calls: follow-ups received',
+      `${conv.followUps} for ${conv.deferredFirstAnswerMs.length} calls`,
       '-',
     ]);
   }

@@ -59,6 +59,10 @@ export const serveWorker = async (
     bindings?: Record<string, string>;
     /** Queue producer bindings, `{ BINDING: queue name }` (the events Worker's EVENTS_QUEUE). */
     queueProducers?: Record<string, string>;
+    /** Durable Object bindings, `{ BINDING: class name }` (SQLite-backed). */
+    durableObjects?: Record<string, string>;
+    /** Workflow bindings, `{ BINDING: { name, className } }`. */
+    workflows?: Record<string, { name: string; className: string }>;
   } = {},
 ): Promise<ServedWorker> => {
   // Miniflare 5 takes per-worker `config` objects; its converter accepts the familiar v4 shape.
@@ -76,6 +80,17 @@ export const serveWorker = async (
       cf: false,
       bindings: { FUNCTIONS_SECRET: BENCH_SECRET, ...options.bindings },
       ...(options.queueProducers ? { queueProducers: options.queueProducers } : {}),
+      ...(options.durableObjects
+        ? {
+            durableObjects: Object.fromEntries(
+              Object.entries(options.durableObjects).map(([binding, className]) => [
+                binding,
+                { className, useSQLite: true },
+              ]),
+            ),
+          }
+        : {}),
+      ...(options.workflows ? { workflows: options.workflows } : {}),
       host: '127.0.0.1',
       port: 0,
       handleStructuredLogs: () => {},

@@ -1,0 +1,134 @@
+// Part 1d: functions within a conversation (docs/functions.md "In a conversation"), on one Worker
+// with the CallLedger and the DeferredCall workflow, against a plain call of the same function,
+// interleaved round by round: a read that carries conversation ids, a write whose repeats are
+// checked (each call new), a deferred function whose work finishes in time, and the first answer
+// of a deferred function whose work takes 5 s, with its follow-ups counted at the local platform.
+import { createPlatformClient } from 'agent-functions/platform';
+import { functionKey } from 'agent-functions/worker';
+import { startEmulator } from '../../scripts/platform/emulator.ts';
+import { ANSWER_WITHIN_MS, SLOW_WORK_MS } from '../workers/deferredTiming.ts';
+import type { BuiltWorker } from './buildWorker.ts';
+import { VALID_BODY } from './invocation.ts';
+import { type LoadResult, type LoadTarget, loadTest } from './loadTest.ts';
+import { BENCH_SECRET, serveWorker } from './serveWorker.ts';
+import { percentile } from './stats.ts';
+
+/** Every round of the load cases, and the deferred calls' first answers. */
+export interface ConversationResults {
+  plain: LoadResult[];
+  readWithIds: LoadResult[];
+  write: LoadResult[];
+  laterInTime: LoadResult[];
+  /** First-answer latency of each deferred call whose work takes SLOW_WORK_MS, in ms. */
+  deferredFirstAnswerMs: number[];
+  answerWithinMs: number;
+  /** Follow-up messages the local platform received for those calls (one each is right). */
+  followUps: number;
+}
+
+const CASES = ['plain', 'readWithIds', 'write', 'laterInTime'] as const;
+
+/**
+ * Serves `built` (bench/workers/projectWithConversations.ts) against a local platform and measures part 1d.
+ * @example await measureConversations(built.projectWithConversations, settings)
+ */
+export const measureConversations = async (
+  built: BuiltWorker,
+  options: { rounds: number; seconds: number; connections: number; warmupSeconds: number },
+  progress: (line: string) => void = () => {},
+): Promise<ConversationResults> => {
+  const platform = await startEmulator({ port: 0, rateLimit: false });
+  try {
+    const account = platform.accounts[0];
+    if (!account) throw new Error('the local platform has no account');
+    const client = createPlatformClient({ baseUrl: platform.url, apiKey: account.apiKey });
+    const contact = await client.contacts.create({
+      name: 'Bench customer',
+      phone: '+15555550100',
+      channel: 'whatsapp',
+    });
+    const served = await serveWorker(built.scriptPath, {
+      bindings: { PLATFORM_API_KEY: account.apiKey, PLATFORM_BASE_URL: platform.url },
+      durableObjects: { CALL_LEDGER: 'CallLedger' },
+      workflows: { DEFERRED_CALLS: { name: 'bench-deferred-calls', className: 'DeferredCall' } },
+    });
+    try {
+      const urlOf = async (name: string) =>
+        new URL(`/functions/${name}?key=${await functionKey(BENCH_SECRET, name)}`, served.url).href;
+      const valid = JSON.parse(VALID_BODY) as Record<string, unknown>;
+      const ids = (conversationId: string) => ({ contactId: contact.id, conversationId, channel: 'whatsapp' });
+      let round = 0;
+      const cases: Record<(typeof CASES)[number], LoadTarget> = {
+        plain: { url: await urlOf('quote_read'), body: VALID_BODY, expectStatus: 200 },
+        readWithIds: {
+          url: await urlOf('quote_read'),
+          body: JSON.stringify({ ...valid, ...ids('cv_read') }),
+          expectStatus: 200,
+        },
+        // One conversation per round, each call a new one of it (its notes differ): every check finds nothing and runs.
+        write: {
+          url: await urlOf('quote_write'),
+          body: '',
+          bodyOf: (n) => JSON.stringify({ ...valid, notes: `call ${n}`, ...ids(`cv_write_${round}`) }),
+          expectStatus: 200,
+        },
+        laterInTime: {
+          url: await urlOf('quote_later'),
+          body: JSON.stringify({ ...valid, ...ids('cv_later') }),
+          expectStatus: 200,
+        },
+      };
+      const results: Omit<ConversationResults, 'deferredFirstAnswerMs' | 'answerWithinMs' | 'followUps'> = {
+        plain: [],
+        readWithIds: [],
+        write: [],
+        laterInTime: [],
+      };
+      for (const name of CASES)
+        await loadTest(cases[name], { connections: options.connections, seconds: options.warmupSeconds });
+      for (round = 1; round <= options.rounds; round++) {
+        for (const name of round % 2 === 0 ? CASES : [...CASES].reverse()) {
+          const result = await loadTest(cases[name], { connections: options.connections, seconds: options.seconds });
+          if (result.unexpected > 0) {
+            throw new Error(`conversations ${name}: ${result.unexpected} of ${result.responses} answers were wrong`);
+          }
+          results[name].push(result);
+        }
+        progress(`conversations round ${round}/${options.rounds} done`);
+      }
+
+      // Deferred calls whose work takes 5 s: five in flight at a time, each timed to its first answer.
+      const slowUrl = await urlOf('quote_slow');
+      const calls = Math.max(10, options.rounds * 10);
+      const deferredFirstAnswerMs: number[] = [];
+      for (let start = 0; start < calls; start += 5) {
+        await Promise.all(
+          Array.from({ length: Math.min(5, calls - start) }, async (_, k) => {
+            const began = performance.now();
+            const response = await fetch(slowUrl, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify({ seats: start + k, ...ids(`cv_slow_${start + k}`) }),
+            });
+            const body = (await response.json()) as { status?: string };
+            deferredFirstAnswerMs.push(performance.now() - began);
+            if (body.status !== 'pending') throw new Error(`quote_slow answered ${JSON.stringify(body)}, not pending`);
+          }),
+        );
+      }
+      progress(`conversations: ${calls} deferred calls answered; waiting for their follow-ups`);
+      const sent = () =>
+        [...(platform.state.accounts[0]?.messages.values() ?? [])].filter((m) => m.direction === 'outbound').length;
+      const until = Date.now() + SLOW_WORK_MS * 2 + 30_000;
+      while (sent() < calls && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 250));
+      return { ...results, deferredFirstAnswerMs, answerWithinMs: ANSWER_WITHIN_MS, followUps: sent() };
+    } finally {
+      await served.stop();
+    }
+  } finally {
+    await platform.close();
+  }
+};
+
+/** The p99 of the deferred first answers, in ms. */
+export const deferredP99 = (results: ConversationResults): number => percentile(results.deferredFirstAnswerMs, 99);

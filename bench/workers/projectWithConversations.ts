@@ -1,0 +1,47 @@
+// Benchmark entry: the quote function as a read, as a write (deduplicated per conversation), as a
+// `later` function that finishes in time, and a `later` function whose work takes 5 s, with the
+// CallLedger and the DeferredCall workflow a project exports with them (bench/src/conversations.ts).
+import type { Env } from 'agent-functions';
+import { defineFunction } from 'agent-functions';
+import { platformFromEnv } from 'agent-functions/platform';
+import { createWorker } from 'agent-functions/worker';
+import { z } from 'zod';
+import { ANSWER_WITHIN_MS, SLOW_WORK_MS } from './deferredTiming.ts';
+import { quote } from './quote.ts';
+import { quoteSchema } from './quoteSchema.ts';
+
+export { CallLedger, DeferredCall } from 'agent-functions/conversations';
+
+const description = 'Quotes a plan for a number of seats. Call it when the customer asks what a plan costs.';
+const later = {
+  answerWithinMs: ANSWER_WITHIN_MS,
+  interim: 'Working out the quote; the customer gets it as a message in a minute.',
+  message: (result: { summary: string }) => result.summary,
+};
+
+export default createWorker({
+  functions: {
+    quote_read: defineFunction({ description, parameters: quoteSchema(), effect: 'read', handler: quote }),
+    quote_write: defineFunction({ description, parameters: quoteSchema(), effect: 'write', handler: quote }),
+    quote_later: defineFunction({ description, parameters: quoteSchema(), effect: 'read', handler: quote, later }),
+    quote_slow: defineFunction({
+      description,
+      parameters: z.object({ seats: z.number().int() }),
+      effect: 'read',
+      timeoutMs: 10_000,
+      handler: async ({ seats }, { signal }) => {
+        await new Promise((resolve, reject) => {
+          const timer = setTimeout(resolve, SLOW_WORK_MS);
+          signal.addEventListener('abort', () => {
+            clearTimeout(timer);
+            reject(signal.reason);
+          });
+        });
+        return { summary: `${seats} seats quoted` };
+      },
+      later,
+    }),
+  },
+  platform: platformFromEnv,
+  mayMessage: () => true,
+}) satisfies ExportedHandler<Env>;
