@@ -65,11 +65,12 @@ export const measureConversations = async (
           body: JSON.stringify({ ...valid, ...ids('cv_read') }),
           expectStatus: 200,
         },
-        // One conversation per round, each call a new one of it (its notes differ): every check finds nothing and runs.
+        // 10 conversations, one per connection or so, each call a new one (its notes differ): every
+        // check finds nothing and runs. The conversations' ledgers exist after the warm-up.
         write: {
           url: await urlOf('quote_write'),
           body: '',
-          bodyOf: (n) => JSON.stringify({ ...valid, notes: `call ${n}`, ...ids(`cv_write_${round}`) }),
+          bodyOf: (n) => JSON.stringify({ ...valid, notes: `call ${round}.${n}`, ...ids(`cv_write_${n % 10}`) }),
           expectStatus: 200,
         },
         laterInTime: {

@@ -6,15 +6,14 @@ import type { Env } from '../env.ts';
 import type { Logger } from '../log.ts';
 import { PlatformError } from '../platform/client/errors.ts';
 import type { Conversation } from './conversation.ts';
-import type { CallLedger } from './ledger.ts';
+import { ATTEMPT_WINDOW_MS, CANCELLED, followUpLedger, SEND_KEY, SEND_LEASE_MS } from './followUpMark.ts';
 import type { DeferredRuntime } from './runtime.ts';
 
-/** How a follow-up ended: sent, refused by the opt-out check, or possibly sent (never retried). */
-export type FollowUpOutcome = 'sent' | 'opted_out' | 'ambiguous' | 'already_attempted';
-
-/** How long a follow-up's attempt is remembered: longer than any workflow retries it. */
-const ATTEMPT_WINDOW_MS = 7 * 24 * 3600_000;
-const SEND_LEASE_MS = 60_000;
+/**
+ * How a follow-up ended: sent, refused by the opt-out check, possibly sent (never retried),
+ * attempted before (a replay), or cancelled (the call answered in time after all).
+ */
+export type FollowUpOutcome = 'sent' | 'opted_out' | 'ambiguous' | 'already_attempted' | 'cancelled';
 
 /**
  * Sends `text` to the conversation's contact on its channel, unless the project's check refuses
@@ -30,15 +29,18 @@ export const sendFollowUp = async (
   text: string,
 ): Promise<FollowUpOutcome> => {
   const { contactId, channel } = to;
+  const ledger = followUpLedger(env, id);
+  if (!ledger) throw new Error('CALL_LEDGER is not bound: a follow-up cannot be sent at most once');
+  if (!runtime.platform) throw new Error('createWorker has no platform option: a follow-up cannot be sent');
   if (runtime.mayMessage && !(await runtime.mayMessage(env, { contactId, channel }))) {
     log.info('follow_up_opted_out');
     return 'opted_out';
   }
-  const namespace = (env as { CALL_LEDGER?: DurableObjectNamespace<CallLedger> }).CALL_LEDGER;
-  if (!namespace) throw new Error('CALL_LEDGER is not bound: a follow-up cannot be sent at most once');
-  if (!runtime.platform) throw new Error('createWorker has no platform option: a follow-up cannot be sent');
-  const ledger = namespace.getByName(`follow-up-${id}`);
-  const claim = await ledger.claim('send', SEND_LEASE_MS, 0, ATTEMPT_WINDOW_MS);
+  const claim = await ledger.claim(SEND_KEY, SEND_LEASE_MS, 0, ATTEMPT_WINDOW_MS);
+  if (claim.verdict === 'done' && claim.answer === CANCELLED) {
+    log.info('follow_up_cancelled', { hint: 'the call answered in time' });
+    return 'cancelled';
+  }
   if (claim.verdict !== 'run') {
     log.warn('follow_up_not_repeated', { hint: 'an earlier attempt may have sent it; check the conversation' });
     return 'already_attempted';
@@ -47,18 +49,18 @@ export const sendFollowUp = async (
     const message = await runtime
       .platform(env, AbortSignal.timeout(30_000))
       .messages.send({ contactId, channel, text });
-    await ledger.complete('send', JSON.stringify({ ok: true, value: message.id }), ATTEMPT_WINDOW_MS);
+    await ledger.complete(SEND_KEY, JSON.stringify({ ok: true, value: message.id }), ATTEMPT_WINDOW_MS);
     log.info('follow_up_sent');
     return 'sent';
   } catch (error) {
     if (error instanceof PlatformError && !error.ambiguous) {
       // A clear refusal: nothing was sent, so the step may try again.
-      ledger.release('send');
+      ledger.release(SEND_KEY);
       log.warn('follow_up_refused', { status: error.status, code: error.code });
       throw error;
     }
     await ledger
-      .complete('send', JSON.stringify({ ok: false, status: 502, code: 'ambiguous', message: '' }), ATTEMPT_WINDOW_MS)
+      .complete(SEND_KEY, JSON.stringify({ ok: false, status: 502, code: 'ambiguous', message: '' }), ATTEMPT_WINDOW_MS)
       .catch(() => {});
     log.error('follow_up_ambiguous', {
       error: error instanceof Error ? error.name : typeof error,

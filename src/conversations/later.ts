@@ -3,6 +3,7 @@
 // and the agent gets the interim answer. Off (the call simply runs) without a contact and channel
 // to message, or without the workflow binding: nothing is promised that cannot be kept.
 import type { RegisteredFunction } from '../registry.ts';
+import { cancelFollowUp } from './followUpMark.ts';
 import type { DeferredParams } from './params.ts';
 import type { CallScope } from './scope.ts';
 
@@ -18,6 +19,22 @@ const FOLLOW_UP_NOTE =
 
 const isThenable = (value: unknown): value is PromiseLike<unknown> =>
   typeof (value as PromiseLike<unknown> | null)?.then === 'function';
+
+/** How long before answerWithinMs the instance is created (creating one takes tens of ms). */
+const CREATE_LEAD_MS = 250;
+
+/** `promise`'s outcome if it settles within `ms`, else undefined. */
+const within = async <T>(promise: Promise<T>, ms: number): Promise<T | undefined> => {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeUp = new Promise<undefined>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  try {
+    return await Promise.race([promise, timeUp]);
+  } finally {
+    if (timer !== undefined) clearTimeout(timer);
+  }
+};
 
 /** Workflow instance id of a call: one per call, so a second create of the same call is refused. */
 export const instanceIdOf = (requestId: string): string => `call-${requestId}`;
@@ -47,28 +64,43 @@ export const runLater = async (
     (value) => ({ value }),
     (error: unknown) => ({ error }),
   );
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeUp = new Promise<undefined>((resolve) => {
-    timer = setTimeout(resolve, later.answerWithinMs);
-  });
-  const first = await Promise.race([settled, timeUp]);
-  if (timer !== undefined) clearTimeout(timer);
-  if (first) {
-    if ('error' in first) throw first.error;
-    return first.value;
-  }
+  const done = (outcome: { value: unknown } | { error: unknown }) => {
+    if ('error' in outcome) throw outcome.error;
+    return outcome.value;
+  };
+  // The instance is created a little before answerWithinMs, so the interim goes out on time.
+  const lead = Math.min(CREATE_LEAD_MS, Math.floor(later.answerWithinMs / 2));
+  const early = await within(settled, later.answerWithinMs - lead);
+  if (early) return done(early);
+  const id = instanceIdOf(inv.requestId);
   const params: DeferredParams = {
     name: fn.name,
     args: JSON.parse(JSON.stringify(args)) as Record<string, unknown>,
     conversation: { ...conversation, channel: conversation.channel },
     requestId: inv.requestId,
   };
-  try {
-    await workflow.create({ id: instanceIdOf(inv.requestId), params });
-  } catch (error) {
-    // Nothing will finish the work later: keep waiting for it as for any call.
-    inv.log.error('later_unavailable', { error: error instanceof Error ? error.name : typeof error });
-    return result;
+  const creating = workflow.create({ id, params }).then(
+    () => true,
+    (error: unknown) => {
+      // Nothing will finish the work later: the call keeps waiting for it, as any call does.
+      inv.log.error('later_unavailable', { error: error instanceof Error ? error.name : typeof error });
+      return false;
+    },
+  );
+  const inTime = await within(settled, lead);
+  const created = await creating;
+  if (!created) return done(await settled);
+  if (inTime) {
+    // Done in time after all: the instance must send nothing (and need not run).
+    if (await cancelFollowUp(inv.env, id).catch(() => false)) {
+      inv.ctx.waitUntil(
+        workflow
+          .get(id)
+          .then((instance) => instance.terminate())
+          .catch(() => {}),
+      );
+      return done(inTime);
+    }
   }
   // The workflow does the work from the start, under its retries: this run stops here.
   inv.stop?.(new DOMException('The work goes on as deferred work', 'AbortError'));

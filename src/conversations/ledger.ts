@@ -25,6 +25,8 @@ type Row = {
 export class CallLedger extends DurableObject {
   /** Repeats waiting for a running key, woken when it completes or is released. */
   private readonly waiters = new Map<string, Set<() => void>>();
+  /** When the alarm is set for (undefined: not read yet), so a completion rarely touches it. */
+  private readonly alarm_: { at: number | null | undefined } = { at: undefined };
 
   constructor(ctx: DurableObjectState, env: Cloudflare.Env) {
     super(ctx, env);
@@ -80,6 +82,7 @@ export class CallLedger extends DurableObject {
 
   override async alarm(): Promise<void> {
     this.ctx.storage.sql.exec('DELETE FROM calls WHERE until <= ?', Date.now());
+    this.alarm_.at = null;
     await this.schedule();
   }
 
@@ -117,12 +120,16 @@ export class CallLedger extends DurableObject {
     for (const done of [...(this.waiters.get(key) ?? [])]) done();
   }
 
+  /** An alarm at the earliest expiry; one already set stays (when it fires, it sets the next). */
   private async schedule(): Promise<void> {
+    const set = this.alarm_.at === undefined ? await this.ctx.storage.getAlarm() : this.alarm_.at;
+    this.alarm_.at = set;
+    if (set !== null && set > Date.now()) return;
     const [next] = this.ctx.storage.sql
       .exec<{ until: number | null }>('SELECT MIN(until) AS until FROM calls')
       .toArray();
     if (next?.until == null) return;
-    const alarm = await this.ctx.storage.getAlarm();
-    if (alarm === null || alarm > next.until) await this.ctx.storage.setAlarm(next.until);
+    this.alarm_.at = next.until;
+    await this.ctx.storage.setAlarm(next.until);
   }
 }

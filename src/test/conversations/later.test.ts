@@ -101,6 +101,21 @@ describe('a function that may answer later', () => {
     expect(sent).toEqual([]);
   });
 
+  it('answers normally, and sends nothing, when the work finishes just before answerWithinMs', async () => {
+    // Past 100 ms the instance is already being created (250 ms before answerWithinMs, at most half of it).
+    plan.set('justInTime', { ms: 160 });
+    const workflows = await introspectWorkflow((env as Env).DEFERRED_CALLS as Workflow);
+    try {
+      const response = await call('later_stock', { tag: 'justInTime', ...to('justInTime') });
+      expect(await response.json()).toEqual({ inStock: 3, summary: '3 in stock (justInTime)' });
+      expect(await workflows.get()).toHaveLength(1);
+      await sleep(1_000);
+      expect(sent).toEqual([]);
+    } finally {
+      await workflows.dispose();
+    }
+  });
+
   it('answers the interim within answerWithinMs and messages the customer the result once', async () => {
     plan.set('slow', { ms: 600 });
     const result = await deferred('slow');
