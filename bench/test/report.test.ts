@@ -129,7 +129,9 @@ describe('bench report', () => {
   it('runs only the parts --only names, and refuses a part it does not know', () => {
     expect(parseBenchArgs([]).parts).toEqual(['size', 'invocation', 'conversations', 'memory', 'sync', 'lint']);
     expect(parseBenchArgs(['--only', 'size,sync']).parts).toEqual(['size', 'sync']);
-    expect(() => parseBenchArgs(['--only', 'speed'])).toThrow(/--only takes size, invocation, memory, sync/);
+    expect(() => parseBenchArgs(['--only', 'speed'])).toThrow(
+      /--only takes size, invocation, conversations, memory, sync/,
+    );
   });
 
   it('reads --quick and --json, and refuses unknown flags', () => {

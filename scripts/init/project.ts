@@ -76,6 +76,7 @@ export const REPOSITORY_SCRIPTS = [
   'lint',
   'test',
   'test:e2e',
+  'test:faults',
   'bench',
   'bench:profile',
 ] as const;

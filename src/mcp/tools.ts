@@ -4,12 +4,15 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/server';
 import type { RegisteredFunction } from '../registry.ts';
 import type { Outcome } from '../settle.ts';
 
-/** One function as `tools/list` shows it: its name, enriched description, JSON Schema and hints. */
-export const toolOf = ({ manifest }: RegisteredFunction): Tool => ({
+/**
+ * One function as `tools/list` shows it: its name, enriched description, JSON Schema and hints,
+ * `readOnlyHint` always said (from its effect when the author gave no hint).
+ */
+export const toolOf = ({ manifest, policy }: RegisteredFunction): Tool => ({
   name: manifest.name,
   description: manifest.description,
   inputSchema: manifest.jsonSchema as Tool['inputSchema'],
-  ...(manifest.annotations ? { annotations: manifest.annotations } : {}),
+  annotations: { readOnlyHint: policy.effect === 'read', ...manifest.annotations },
 });
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>

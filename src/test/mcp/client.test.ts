@@ -33,8 +33,10 @@ describe('the MCP server, through the official SDK client', () => {
       const tool = tools.find((t) => t.name === fn.name);
       expect(tool?.description).toBe(fn.description);
       expect(tool?.inputSchema).toEqual(fn.jsonSchema);
-      expect(tool?.annotations).toEqual(fn.annotations);
+      // The author's hints, and whether it writes (its effect) when they do not say.
+      expect(tool?.annotations).toEqual({ readOnlyHint: expect.any(Boolean), ...fn.annotations });
     }
+    expect(tools.find((t) => t.name === 'tell_time')?.annotations).toEqual({ readOnlyHint: true });
     expect(tools.find((t) => t.name === 'quote_plan')?.annotations).toEqual({
       readOnlyHint: true,
       openWorldHint: false,

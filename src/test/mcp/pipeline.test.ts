@@ -36,6 +36,22 @@ const FUNCTIONS: Record<string, AnyFunctionDefinition> = {
       throw new FunctionError(404, 'order_not_found', 'No order matches. Ask the customer to check the number.');
     },
   }),
+  who_calls: defineFunction({
+    description: 'Says which conversation it sees. Used by the MCP pipeline tests only.',
+    parameters: query,
+    effect: 'read',
+    handler: ({ query: q }, { conversation }) => ({ q, conversation: conversation ?? null }),
+  }),
+  slow_later: defineFunction({
+    description: 'Takes longer than its answerWithinMs. Used by the MCP pipeline tests only.',
+    parameters: query,
+    effect: 'read',
+    handler: async ({ query: q }) => {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      return { summary: `found ${q}` };
+    },
+    later: { answerWithinMs: 100, interim: 'Still looking; a message follows.', message: (r) => r.summary },
+  }),
   broken_lookup: defineFunction({
     description: 'Throws unexpectedly. Used by the MCP pipeline tests only.',
     parameters: query,
@@ -110,6 +126,21 @@ describe('tools/call through the shared pipeline', () => {
     const result = await mcp.callTool({ name: 'missing_order', arguments: { query: 'x' } });
     expect(result).toMatchObject({ isError: true });
     expect(textOf(result)).toBe('No order matches. Ask the customer to check the number.');
+  });
+
+  it('has no conversation, whatever ids the arguments carry: an MCP client could claim any', async () => {
+    const mcp = await connect(workerOf(), `${ORIGIN}/mcp`, { authorization: `Bearer ${await staticToken()}` });
+    const result = await mcp.callTool({
+      name: 'who_calls',
+      arguments: { query: 'x', contactId: 'ct_someone_else', conversationId: 'cv_1', channel: 'whatsapp' },
+    });
+    expect(result.structuredContent).toEqual({ q: 'x', conversation: null });
+  });
+
+  it('answers a deferred function with its result, as a plain call: there is nobody to message later', async () => {
+    const mcp = await connect(workerOf(), `${ORIGIN}/mcp`, { authorization: `Bearer ${await staticToken()}` });
+    const result = await mcp.callTool({ name: 'slow_later', arguments: { query: 'x' } });
+    expect(result.structuredContent).toEqual({ summary: 'found x' });
   });
 
   it('hides what an unexpected throw said', async () => {
