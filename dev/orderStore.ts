@@ -21,6 +21,15 @@ export const SAMPLE_ORDERS = [
     },
   },
   { number: '10453', email: 'grace@example.com', status: 'paid', items: [{ name: 'Teapot', quantity: 2 }] },
+  // The warehouse takes 5 s for this one: get_order_status answers the interim within 2.5 s, and
+  // the console shows the status reaching the customer as a message a little later.
+  {
+    number: '10454',
+    email: 'alan@example.com',
+    status: 'processing',
+    items: [{ name: 'Mug', quantity: 4 }],
+    slowMs: 5_000,
+  },
 ];
 
 export interface RunningStore {
@@ -44,7 +53,10 @@ export const startOrderStore = async (port = 0): Promise<RunningStore> => {
     if (request.headers.authorization !== `Bearer ${apiKey}`) return send(401, { error: 'unauthorized' });
     const number = /^\/orders\/([^/]+)$/.exec(new URL(request.url ?? '/', 'http://store.invalid').pathname)?.[1];
     const order = SAMPLE_ORDERS.find((o) => o.number === decodeURIComponent(number ?? ''));
-    return order && request.method === 'GET' ? send(200, order) : send(404, { error: 'not_found' });
+    if (!order || request.method !== 'GET') return send(404, { error: 'not_found' });
+    const { slowMs, ...answer } = order as typeof order & { slowMs?: number };
+    if (slowMs) setTimeout(() => send(200, answer), slowMs);
+    else send(200, answer);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
