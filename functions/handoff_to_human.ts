@@ -66,7 +66,16 @@ export default defineFunction({
       messageId = message.id;
     } catch (error) {
       if (!(error instanceof PlatformError)) throw error;
-      log.warn('handoff_failed', { status: error.status, code: error.code });
+      log.warn('handoff_failed', { status: error.status, code: error.code, ambiguous: error.ambiguous });
+      if (error.ambiguous) {
+        // The platform may have delivered it: never hand off again for this conversation's repeat.
+        throw new FunctionError(
+          502,
+          'handoff_uncertain',
+          'The message to the team may or may not have gone through. Do not call this function again: tell the customer a colleague should be in touch, and that they can ask again if nobody is.',
+          { mayHaveApplied: true },
+        );
+      }
       throw new FunctionError(
         502,
         'handoff_failed',

@@ -17,12 +17,17 @@ export class FunctionError extends Error {
   readonly code: string;
   readonly details: ArgumentProblem[] | undefined;
   readonly headers: Record<string, string> | undefined;
+  /**
+   * True when the refused work may still have happened (a send whose answer was lost): a repeat
+   * of the same write in the conversation is then not run again (docs/functions.md "Calls that repeat").
+   */
+  readonly mayHaveApplied: boolean;
 
   constructor(
     status: number,
     code: string,
     message: string,
-    options: { details?: ArgumentProblem[]; headers?: Record<string, string> } = {},
+    options: { details?: ArgumentProblem[]; headers?: Record<string, string>; mayHaveApplied?: boolean } = {},
   ) {
     // A refusal is an answer, not a bug: its stack is never shown or logged, and capturing one
     // costs more than the rest of a refusal, so none is captured (zod skips its own the same way).
@@ -36,6 +41,7 @@ export class FunctionError extends Error {
     this.code = code;
     this.details = options.details;
     this.headers = options.headers;
+    this.mayHaveApplied = options.mayHaveApplied ?? false;
   }
 }
 

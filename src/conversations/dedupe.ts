@@ -37,8 +37,9 @@ const outcomeUnknown = () =>
     'The same request was made earlier in this conversation and it may or may not have gone through. Do not call again: tell the customer a colleague will check and confirm.',
   );
 
-/** Whether a failed run may still have had its effect: the time limit cut it, or it failed unexpectedly. */
-const mayHaveApplied = (error: unknown): boolean => !(error instanceof FunctionError) || error.status === 504;
+/** Whether a failed run may still have had its effect: the time limit cut it, it failed unexpectedly, or the handler says so. */
+const mayHaveApplied = (error: unknown): boolean =>
+  !(error instanceof FunctionError) || error.status === 504 || error.mayHaveApplied;
 
 const keep = (outcome: Kept): string => {
   const text = JSON.stringify(outcome);

@@ -106,6 +106,15 @@ describe('handoff_to_human within a conversation', () => {
     expect(messagesOf(platform)).toHaveLength(1);
   });
 
+  it('never sends again in the conversation after a send whose answer was lost', async () => {
+    outbound.on('POST', `${PLATFORM}/v1/messages`, () => new Response('oops', { status: 500 }));
+    const first = await callWith('handoff_to_human', { ...handoff, ...conversation, conversationId: 'cv_lost' });
+    const again = await callWith('handoff_to_human', { ...handoff, ...conversation, conversationId: 'cv_lost' });
+    expect((await errorOf(first)).code).toBe('handoff_uncertain');
+    expect((await errorOf(again)).code).toBe('handoff_uncertain');
+    expect(outbound.requests.filter((r) => r.url.endsWith('/v1/messages'))).toHaveLength(1);
+  });
+
   it('hands over once per conversation: another conversation is another hand-off', async () => {
     await callWith('handoff_to_human', { ...handoff, ...conversation, conversationId: 'cv_2' });
     await callWith('handoff_to_human', { ...handoff, ...conversation, conversationId: 'cv_3' });
