@@ -1,6 +1,7 @@
 // The Worker entry (wrangler.toml `main`), yours to edit: it hands the framework your functions and
 // exports the Durable Object classes wrangler.toml binds. Remove an export with its binding.
 
+import { conversationFeatures } from 'agent-functions/conversations';
 import { openApiDocument } from 'agent-functions/openapi';
 import { platformFromEnv } from 'agent-functions/platform';
 import { createWorker } from 'agent-functions/worker';
@@ -19,6 +20,8 @@ export { OptOutList } from './lib/optOuts.ts';
 // events: the handlers in events/ (generated/events.ts; undefined when the folder is empty).
 // mcp: every function as an MCP tool on /mcp (docs/mcp.md), imported on the first MCP request;
 // drop it and none of it is bundled.
+// conversations: writes run once per conversation, and `later` functions answer now and finish
+// on the DEFERRED_CALLS workflow (docs/functions.md); drop it with CALL_LEDGER and DEFERRED_CALLS.
 // mayMessage: the opt-out check of lib/optOuts.ts, which every message the framework sends a
 // customer (a deferred call's follow-up) goes through.
 export default createWorker({
@@ -27,5 +30,6 @@ export default createWorker({
   openapi: openApiDocument,
   events,
   mcp: () => import('agent-functions/mcp'),
+  conversations: conversationFeatures,
   mayMessage: async (env, { contactId }) => !(await isOptedOut(env, contactId)),
 }) satisfies ExportedHandler<Env>;

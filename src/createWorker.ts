@@ -1,6 +1,7 @@
 // The Worker as a function of its registry: itty-router routes, one pipeline per request.
 import { Router } from 'itty-router/Router';
-import { type MayMessage, setDeferredRuntime } from './conversations/runtime.ts';
+import type { ConversationFeatures } from './conversations/features.ts';
+import type { MayMessage } from './conversations/runtime.ts';
 import type { AnyFunctionDefinition } from './define.ts';
 import { type Env, isDevelopment } from './env.ts';
 import { FunctionError } from './errors.ts';
@@ -60,6 +61,12 @@ export interface WorkerOptions {
    * @example mayMessage: async (env, { contactId }) => !(await isOptedOut(env, contactId))
    */
   mayMessage?: MayMessage;
+  /**
+   * Deduplicated writes and deferred calls (docs/functions.md "In a conversation"); leave it out
+   * and neither is bundled: writes and `later` functions then run as plain calls.
+   * @example createWorker({ functions, conversations: conversationFeatures })
+   */
+  conversations?: ConversationFeatures;
 }
 
 /** The Worker's handlers: `fetch`, and `queue` when it serves events. */
@@ -76,7 +83,7 @@ export interface AgentWorker {
 export const createWorker = (options: WorkerOptions): AgentWorker => {
   const registry = createRegistry(options.functions);
   // Deferred calls' workflow instances run in this same Worker and need its functions.
-  setDeferredRuntime({ registry, platform: options.platform, mayMessage: options.mayMessage });
+  options.conversations?.register({ registry, platform: options.platform, mayMessage: options.mayMessage });
   const router = Router<RoutedRequest, Args>({
     before: [
       (request) => {
@@ -123,7 +130,16 @@ export const createWorker = (options: WorkerOptions): AgentWorker => {
     // The caller's own id is kept beside ours, sanitised, never in its place.
     const callerId = callerRequestId(request);
     const base = callerId ? { requestId, callerRequestId: callerId } : { requestId };
-    const inv: Invocation = { request, url, env, ctx, requestId, log: createLogger(base), platform: options.platform };
+    const inv: Invocation = {
+      request,
+      url,
+      env,
+      ctx,
+      requestId,
+      log: createLogger(base),
+      platform: options.platform,
+      conversations: options.conversations,
+    };
     const outcome = await settle(inv, started, requestId, async () => {
       const fn = await authorise(url.pathname.slice(FUNCTIONS_PREFIX.length), registry, inv);
       inv.log = createLogger({ function: fn.name, ...base });

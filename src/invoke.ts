@@ -3,8 +3,7 @@
 // rate limit (execute), so both transports run the same pipeline.
 import { coerceArguments, rawArguments, readBody, validateArguments } from './args.ts';
 import type { Conversation } from './conversations/conversation.ts';
-import { deduplicated } from './conversations/dedupe.ts';
-import { runLater } from './conversations/later.ts';
+import type { ConversationFeatures } from './conversations/features.ts';
 import { DEFAULT_BODY_LIMIT } from './define.ts';
 import { type Env, isDevelopment } from './env.ts';
 import { FunctionError } from './errors.ts';
@@ -32,6 +31,8 @@ export interface Invocation {
   conversation?: Conversation | undefined;
   /** Deferred work in its workflow: no deduplication, no deferral again. */
   deferred?: boolean;
+  /** Deduplication and deferral, when the Worker was created with the conversations option. */
+  conversations?: ConversationFeatures | undefined;
   /** Stops the running handler (its signal fires with `reason`): set for `later` functions. */
   stop?: (reason: DOMException) => void;
 }
@@ -215,6 +216,15 @@ const raceDeadline = async (
   }
 };
 
+let warnedOff = false;
+const conversationsOff = (log: Logger) => {
+  if (warnedOff) return;
+  warnedOff = true;
+  log.warn('conversations_off', {
+    hint: 'pass conversations: conversationFeatures (agent-functions/conversations) to createWorker in worker.ts: without it writes are not deduplicated and later functions run as plain calls',
+  });
+};
+
 /** Where one call's raw arguments come from (the HTTP request, or an MCP `tools/call`), before `deadline`. */
 export type ArgumentSource = (deadline: number) => Promise<Record<string, unknown>> | Record<string, unknown>;
 
@@ -231,14 +241,19 @@ export const execute = async (fn: RegisteredFunction, inv: Invocation, source: A
   if (fn.definition.logArguments) inv.log.info('arguments', { arguments: args as object });
   inv.deadline = deadline;
   const { later, dedupe } = fn.policy;
+  const features = inv.conversations;
   // A read, or work already deferred: the plain path, nothing added.
   if (inv.deferred || (!later && !dedupe)) return runWithTimeout(fn, args, inv);
+  if (!features) {
+    if (inv.conversation) conversationsOff(inv.log);
+    return runWithTimeout(fn, args, inv);
+  }
   const run = later
-    ? () => runLater(fn, inv, args, () => runWithTimeout(fn, args, inv))
+    ? () => features.runLater(fn, inv, args, () => runWithTimeout(fn, args, inv))
     : () => runWithTimeout(fn, args, inv);
   const conversationId = inv.conversation?.conversationId;
   // Without a conversation id nothing says two calls are one customer's repeat: each runs.
-  return dedupe && conversationId ? deduplicated(fn, inv, args, conversationId, run) : run();
+  return dedupe && conversationId ? features.deduplicated(fn, inv, args, conversationId, run) : run();
 };
 
 /**

@@ -3,6 +3,7 @@
 // CallLedger and the DeferredCall workflow a project exports with them (bench/src/conversations.ts).
 import type { Env } from 'agent-functions';
 import { defineFunction } from 'agent-functions';
+import { conversationFeatures } from 'agent-functions/conversations';
 import { platformFromEnv } from 'agent-functions/platform';
 import { createWorker } from 'agent-functions/worker';
 import { z } from 'zod';
@@ -43,5 +44,6 @@ export default createWorker({
     }),
   },
   platform: platformFromEnv,
+  conversations: conversationFeatures,
   mayMessage: () => true,
 }) satisfies ExportedHandler<Env>;

@@ -2,7 +2,7 @@
 // the project's check before any message to a customer. createWorker sets it when the module is
 // evaluated, before any workflow instance runs in that isolate.
 import type { Env } from '../env.ts';
-import type { PlatformFactory } from '../invoke.ts';
+import type { PlatformClient } from '../platform/client/client.ts';
 import type { Registry } from '../registry.ts';
 
 /** The project's check before any message to a customer (an opt-out list): false means do not send. */
@@ -11,7 +11,8 @@ export type MayMessage = (env: Env, to: { contactId: string; channel: string }) 
 /** The Worker's side of deferred work. */
 export interface DeferredRuntime {
   registry: Registry;
-  platform: PlatformFactory | undefined;
+  /** createWorker's `platform` option (the same type as invoke.ts's PlatformFactory). */
+  platform: ((env: Env, signal: AbortSignal) => PlatformClient) | undefined;
   mayMessage: MayMessage | undefined;
 }
 

@@ -1,6 +1,7 @@
 // The framework's test Worker (test/wrangler.toml `main`): its fixture functions served the way a
 // project's worker.ts serves functions/, with every optional feature on, and the Durable Object
 // classes its bindings name. `call` and `send` of agent-functions/testing go through it.
+import { conversationFeatures } from '../conversations/features.ts';
 import { createWorker } from '../createWorker.ts';
 import type { Env } from '../env.ts';
 import { openApiDocument } from '../openapi.ts';
@@ -16,4 +17,5 @@ export default createWorker({
   platform: platformFromEnv,
   openapi: openApiDocument,
   mcp: () => import('../mcp/index.ts'),
+  conversations: conversationFeatures,
 }) satisfies ExportedHandler<Env>;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { conversationFeatures } from '../../conversations/features.ts';
 import { createWorker } from '../../createWorker.ts';
 import { defineFunction, type FunctionContext } from '../../define.ts';
 import type { Env } from '../../env.ts';
@@ -10,6 +11,7 @@ import { env, errorOf, keyOf, ORIGIN } from '../helpers.ts';
 let seen: { args: unknown; conversation: FunctionContext['conversation'] } | undefined;
 
 const worker = createWorker({
+  conversations: conversationFeatures,
   functions: {
     conv_echo: defineFunction({
       description: 'Says which conversation it was called from, for the tests.',

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { conversationFeatures } from '../../conversations/features.ts';
 import { createWorker } from '../../createWorker.ts';
 import { defineFunction } from '../../define.ts';
 import type { Env } from '../../env.ts';
@@ -12,6 +13,7 @@ const count = (key: string) => runs.set(key, (runs.get(key) ?? 0) + 1).get(key) 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const worker = createWorker({
+  conversations: conversationFeatures,
   functions: {
     dd_book: defineFunction({
       description: 'Books a table for the tests: a write, so repeats in a conversation do not run.',
@@ -172,5 +174,25 @@ describe('the window store unavailable', () => {
     const noLedger = withEnv(worker, { ...(env as Env), CALL_LEDGER: broken });
     expect((await noLedger.call('dd_read', { tag, ...conversation(tag) })).status).toBe(200);
     expect((await noLedger.call('dd_book', { tag, when: 'Friday', contactId: 'ct_1' })).status).toBe(200);
+  });
+});
+
+describe('a Worker created without the conversations option', () => {
+  const plain = createWorker({
+    functions: {
+      dd_plain_write: defineFunction({
+        description: 'A write on a Worker without conversation features, for the tests.',
+        parameters: z.object({ tag: z.string() }),
+        handler: ({ tag }) => ({ run: count(tag) }),
+      }),
+    },
+  });
+
+  it('runs every write (nothing of deduplication is bundled) and never touches the ledger', async () => {
+    const tag = fresh();
+    const noLedger = withEnv(plain, { ...(env as Env), CALL_LEDGER: undefined });
+    expect((await noLedger.call('dd_plain_write', { tag, ...conversation(tag) })).status).toBe(200);
+    expect((await noLedger.call('dd_plain_write', { tag, ...conversation(tag) })).status).toBe(200);
+    expect(runs.get(tag)).toBe(2);
   });
 });

@@ -3,6 +3,7 @@
 import { introspectWorkflow } from 'cloudflare:test';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { conversationFeatures } from '../../conversations/features.ts';
 import { createWorker } from '../../createWorker.ts';
 import { defineFunction } from '../../define.ts';
 import type { Env } from '../../env.ts';
@@ -22,6 +23,7 @@ const bump = (map: Map<number, number>, key: number) => map.set(key, (map.get(ke
 const injected = { workCrashes: 0, checkCrashes: 0, lostAnswers: 0 };
 
 const worker = createWorker({
+  conversations: conversationFeatures,
   functions: {
     fault_lookup: defineFunction({
       description: 'A slow look-up whose deferred work crashes on purpose, for the fault tests.',

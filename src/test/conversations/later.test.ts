@@ -1,6 +1,7 @@
 import { introspectWorkflow } from 'cloudflare:test';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { conversationFeatures } from '../../conversations/features.ts';
 import { DEFAULT_FAILURE } from '../../conversations/workflow.ts';
 import { createWorker } from '../../createWorker.ts';
 import { defineFunction } from '../../define.ts';
@@ -23,6 +24,7 @@ const plan = new Map<string, { ms: number; deferredMs?: number; failures?: numbe
 const attempts = new Map<string, number>();
 
 const worker = createWorker({
+  conversations: conversationFeatures,
   functions: {
     later_stock: defineFunction({
       description: 'Checks stock with a slow warehouse, for the tests: may answer later.',
