@@ -81,7 +81,7 @@ export interface AgentWorker {
  * @example export default createWorker({ functions }) satisfies ExportedHandler<Env>;
  */
 export const createWorker = (options: WorkerOptions): AgentWorker => {
-  const registry = createRegistry(options.functions);
+  const registry = createRegistry(options.functions, options.conversations?.check);
   // Deferred calls' workflow instances run in this same Worker and need its functions.
   options.conversations?.register({ registry, platform: options.platform, mayMessage: options.mayMessage });
   const router = Router<RoutedRequest, Args>({

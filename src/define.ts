@@ -31,7 +31,7 @@ export interface FunctionContext {
    */
   conversation?: Conversation | undefined;
   /** True when the call runs as deferred work (a `later` function past its answerWithinMs), not in the call. */
-  deferred?: boolean;
+  deferred?: boolean | undefined;
 }
 
 /** What a function does to the world: `read` changes nothing; `write` does (the default). */

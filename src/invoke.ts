@@ -171,21 +171,18 @@ const runWithTimeout = (fn: RegisteredFunction, args: Record<string, unknown>, i
       return platform;
     },
     conversation: inv.conversation,
-    ...(inv.deferred ? { deferred: true } : {}),
+    deferred: inv.deferred,
   };
-  if (fn.policy.later) {
-    inv.stop = (reason) => {
-      expiredReason = reason;
-      controller?.abort(reason);
-    };
-  }
+  // Stops the handler: at its time limit, or when a `later` function's work is deferred.
+  const stop = (reason: DOMException) => {
+    expiredReason = reason;
+    controller?.abort(reason);
+  };
+  inv.stop = stop;
   const result = fn.definition.handler(args, context);
   // A synchronous handler has already finished (no timer could have stopped it): skip the timer.
   if (!isThenable(result)) return result;
-  return raceDeadline(result, remainingMs, timeoutMs, (reason) => {
-    expiredReason = reason;
-    controller?.abort(reason);
-  });
+  return raceDeadline(result, remainingMs, timeoutMs, stop);
 };
 
 /** `result`, or a 504 once `remainingMs` pass; `onExpired` stops the handler (its signal). */
@@ -216,15 +213,6 @@ const raceDeadline = async (
   }
 };
 
-let warnedOff = false;
-const conversationsOff = (log: Logger) => {
-  if (warnedOff) return;
-  warnedOff = true;
-  log.warn('conversations_off', {
-    hint: 'pass conversations: conversationFeatures (agent-functions/conversations) to createWorker in worker.ts: without it writes are not deduplicated and later functions run as plain calls',
-  });
-};
-
 /** Where one call's raw arguments come from (the HTTP request, or an MCP `tools/call`), before `deadline`. */
 export type ArgumentSource = (deadline: number) => Promise<Record<string, unknown>> | Record<string, unknown>;
 
@@ -240,20 +228,9 @@ export const execute = async (fn: RegisteredFunction, inv: Invocation, source: A
   const args = await validateArguments(fn.definition.parameters, raw, fn.parameters);
   if (fn.definition.logArguments) inv.log.info('arguments', { arguments: args as object });
   inv.deadline = deadline;
-  const { later, dedupe } = fn.policy;
-  const features = inv.conversations;
-  // A read, or work already deferred: the plain path, nothing added.
-  if (inv.deferred || (!later && !dedupe)) return runWithTimeout(fn, args, inv);
-  if (!features) {
-    if (inv.conversation) conversationsOff(inv.log);
-    return runWithTimeout(fn, args, inv);
-  }
-  const run = later
-    ? () => features.runLater(fn, inv, args, () => runWithTimeout(fn, args, inv))
-    : () => runWithTimeout(fn, args, inv);
-  const conversationId = inv.conversation?.conversationId;
-  // Without a conversation id nothing says two calls are one customer's repeat: each runs.
-  return dedupe && conversationId ? features.deduplicated(fn, inv, args, conversationId, run) : run();
+  const run = () => runWithTimeout(fn, args, inv);
+  // Work already deferred, or a Worker without the conversations option: the plain path.
+  return inv.deferred || !inv.conversations ? run() : inv.conversations.run(fn, inv, args, run);
 };
 
 /**

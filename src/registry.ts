@@ -13,8 +13,8 @@ export interface RegisteredFunction {
   /** Top-level fields that are z.date(), coerced from ISO strings. */
   dates: Set<string>;
   manifest: FunctionManifest;
-  /** Read or write, how repeats are recognised, whether it may finish later. */
-  policy: CallPolicy;
+  /** Read or write, how repeats are recognised, whether it may finish later: with the conversations feature only. */
+  policy?: CallPolicy;
 }
 
 /** Looks functions up by name; translation runs on first use of each. */
@@ -27,7 +27,11 @@ export interface Registry {
  * A registry over `{ name: definition }` (generated/functions.ts lists functions/).
  * @example createRegistry({ lookup_warranty }).get('lookup_warranty')?.manifest.parameters
  */
-export const createRegistry = (definitions: Record<string, AnyFunctionDefinition>): Registry => {
+export const createRegistry = (
+  definitions: Record<string, AnyFunctionDefinition>,
+  /** The conversations feature's policy of each definition (src/conversations/check.ts), when it is on. */
+  policyOf?: (definition: AnyFunctionDefinition, parameterNames: readonly string[]) => CallPolicy,
+): Registry => {
   const compiled = new Map<string, RegisteredFunction>();
   return {
     get(name) {
@@ -35,7 +39,7 @@ export const createRegistry = (definitions: Record<string, AnyFunctionDefinition
       if (cached) return cached;
       if (!Object.hasOwn(definitions, name)) return undefined;
       const definition = definitions[name] as AnyFunctionDefinition;
-      const entry: RegisteredFunction = { name, definition, ...translateFunction(name, definition) };
+      const entry: RegisteredFunction = { name, definition, ...translateFunction(name, definition, policyOf) };
       compiled.set(name, entry);
       return entry;
     },

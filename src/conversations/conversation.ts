@@ -13,13 +13,11 @@ export interface Conversation {
   channel?: string;
 }
 
-// Printable, no control characters or spaces at the ends: an id goes into logs, keys and a POST body.
-const READABLE = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
+// Printable ASCII without spaces: an id goes into ledger keys and a POST body, never into a log.
+const READABLE = /^[\x21-\x7e]+$/;
 
-const readable = (value: unknown): string | undefined => {
-  const text = typeof value === 'number' && Number.isSafeInteger(value) ? String(value) : value;
-  return typeof text === 'string' && text.length <= CONVERSATION_ID_LIMIT && READABLE.test(text) ? text : undefined;
-};
+const readable = (value: unknown): string | undefined =>
+  typeof value === 'string' && value.length <= CONVERSATION_ID_LIMIT && READABLE.test(value) ? value : undefined;
 
 /**
  * Takes the conversation identifiers out of `top` (the body's top-level object or the query's
@@ -31,20 +29,13 @@ export const takeConversation = (
   top: Record<string, unknown>,
   declared: { has(name: string): boolean },
 ): Conversation | undefined => {
-  const take = (name: string): string | undefined => {
-    if (declared.has(name) || !Object.hasOwn(top, name)) return undefined;
-    const value = top[name];
-    delete top[name];
-    return readable(value);
-  };
-  const contactId = take(CONVERSATION_KEYS.contactId);
-  const conversationId = take(CONVERSATION_KEYS.conversationId);
-  const channel = take(CONVERSATION_KEYS.channel);
+  const found: Record<string, string> = {};
+  for (const [field, key] of Object.entries(CONVERSATION_KEYS)) {
+    if (declared.has(key) || !Object.hasOwn(top, key)) continue;
+    const value = readable(top[key]);
+    delete top[key];
+    if (value !== undefined) found[field] = value;
+  }
   // A conversation is someone's: without the contact, the other two name nobody.
-  if (contactId === undefined) return undefined;
-  return {
-    contactId,
-    ...(conversationId !== undefined ? { conversationId } : {}),
-    ...(channel !== undefined ? { channel } : {}),
-  };
+  return found.contactId === undefined ? undefined : (found as unknown as Conversation);
 };

@@ -78,7 +78,7 @@ export const deduplicated = async (
   conversationId: string,
   run: () => unknown,
 ): Promise<unknown> => {
-  const dedupe = fn.policy.dedupe as NonNullable<RegisteredFunction['policy']['dedupe']>;
+  const dedupe = fn.policy?.dedupe as NonNullable<NonNullable<RegisteredFunction['policy']>['dedupe']>;
   const contactId = inv.conversation?.contactId ?? '';
   const namespace = namespaceOf(inv.env, inv);
   let key: string;

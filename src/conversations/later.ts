@@ -50,7 +50,7 @@ export const runLater = async (
   args: Record<string, unknown>,
   run: () => unknown,
 ): Promise<unknown> => {
-  const later = fn.policy.later as NonNullable<RegisteredFunction['policy']['later']>;
+  const later = fn.policy?.later as NonNullable<NonNullable<RegisteredFunction['policy']>['later']>;
   const conversation = inv.conversation;
   const workflow = (inv.env as { DEFERRED_CALLS?: Workflow<DeferredParams> }).DEFERRED_CALLS;
   if (!conversation?.channel || !workflow) {

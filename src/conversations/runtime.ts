@@ -26,4 +26,4 @@ export const setDeferredRuntime = (runtime: DeferredRuntime): void => {
 
 /** The latest Worker serving `name` as a `later` function, or undefined when none does (any more). */
 export const deferredRuntimeFor = (name: string): DeferredRuntime | undefined =>
-  runtimes.findLast((runtime) => runtime.registry.get(name)?.policy.later !== undefined);
+  runtimes.findLast((runtime) => runtime.registry.get(name)?.policy?.later !== undefined);

@@ -31,7 +31,7 @@ export class DeferredCall extends WorkflowEntrypoint<Env, DeferredParams> {
     const log = createLogger({ function: name, requestId, deferred: event.instanceId });
     const runtime = deferredRuntimeFor(name);
     const fn = runtime?.registry.get(name);
-    const later = fn?.policy.later;
+    const later = fn?.policy?.later;
     if (!runtime || !fn || !later) {
       // Deployed away since the call: nothing to run, nothing honest to promise.
       log.error('deferred_gone', { hint: 'the function or its later option is no longer deployed' });

@@ -8,11 +8,11 @@ import type { Outcome } from '../settle.ts';
  * One function as `tools/list` shows it: its name, enriched description, JSON Schema and hints,
  * `readOnlyHint` always said (from its effect when the author gave no hint).
  */
-export const toolOf = ({ manifest, policy }: RegisteredFunction): Tool => ({
+export const toolOf = ({ manifest, definition }: RegisteredFunction): Tool => ({
   name: manifest.name,
   description: manifest.description,
   inputSchema: manifest.jsonSchema as Tool['inputSchema'],
-  annotations: { readOnlyHint: policy.effect === 'read', ...manifest.annotations },
+  annotations: { readOnlyHint: definition.effect === 'read', ...manifest.annotations },
 });
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>

@@ -2,7 +2,7 @@
 // the flat parameter map, the url path and the JSON Schema. The Worker's manifest, its 422
 // messages and the sync command all read this one module, so they cannot disagree.
 import { z } from 'zod';
-import { type CallPolicy, policyOf } from '../conversations/policy.ts';
+import type { CallPolicy } from '../conversations/policy.ts';
 import type { AnyFunctionDefinition, FunctionAnnotations } from '../define.ts';
 import { DEFAULT_TIMEOUT_MS, SETTING_NAME } from '../define.ts';
 import type { FunctionRecord } from '../platform/protocol/function.ts';
@@ -94,7 +94,9 @@ export const enrichedDescription = (description: string, parameters: ParameterIn
 export const translateFunction = (
   name: string,
   definition: AnyFunctionDefinition,
-): { manifest: FunctionManifest; parameters: ParameterInfo[]; dates: Set<string>; policy: CallPolicy } => {
+  /** The conversations feature's policy of a definition (src/conversations/check.ts), when it is on. */
+  policyOf?: (definition: AnyFunctionDefinition, parameterNames: readonly string[]) => CallPolicy,
+): { manifest: FunctionManifest; parameters: ParameterInfo[]; dates: Set<string>; policy?: CallPolicy } => {
   if (typeof definition.description !== 'string' || definition.description.trim().length < 10) {
     throw new DefinitionError(
       `Function "${name}": description is missing or too short; say what it does and when the agent should call it.`,
@@ -123,9 +125,9 @@ export const translateFunction = (
     vars: settings('vars'),
     ...(definition.annotations ? { annotations: definition.annotations } : {}),
   };
-  let policy: CallPolicy;
+  let policy: CallPolicy | undefined;
   try {
-    policy = policyOf(
+    policy = policyOf?.(
       definition,
       parameters.map((info) => info.name),
     );
@@ -134,7 +136,7 @@ export const translateFunction = (
   }
   const shape = definition.parameters.shape as Record<string, z.ZodType>;
   const dates = new Set(Object.keys(shape).filter((key) => isDateField(shape[key])));
-  return { manifest, parameters, dates, policy };
+  return { manifest, parameters, dates, ...(policy ? { policy } : {}) };
 };
 
 /**

@@ -1,6 +1,7 @@
 // The checks every function of a project must pass before it can be synced: one `describe` per
 // function, so a broken new file fails `npm test` by name.
 import { describe, expect, it } from 'vitest';
+import { checkedPolicy } from '../conversations/check.ts';
 import type { AnyFunctionDefinition } from '../define.ts';
 import { FUNCTION_NAME, PARAMETER_TYPES } from '../platform/protocol/function.ts';
 import {
@@ -43,6 +44,11 @@ export const testDefinitions = (functions: Record<string, AnyFunctionDefinition>
     it(`keeps its description, parameter list included, under ${DESCRIPTION_LIMIT} characters`, () => {
       const { description } = describeFunction(name, definition);
       expect(description.length, 'shorten the description or the .describe() texts').toBeLessThan(DESCRIPTION_LIMIT);
+    });
+
+    it('says consistently what it does in a conversation (effect, dedupe, later)', () => {
+      const names = describeParameters(name, definition.parameters).map((info) => info.name);
+      expect(() => checkedPolicy(definition, names)).not.toThrow();
     });
 
     it('describes every parameter for the model', () => {

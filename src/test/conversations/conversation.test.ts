@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { conversationFeatures } from '../../conversations/features.ts';
 import { createWorker } from '../../createWorker.ts';
-import { defineFunction, type FunctionContext } from '../../define.ts';
+import { type AnyFunctionDefinition, defineFunction, type FunctionContext } from '../../define.ts';
 import type { Env } from '../../env.ts';
 import { translateFunction } from '../../schema/describe.ts';
 import { withEnv } from '../../testing/call.ts';
@@ -85,7 +85,9 @@ describe('context.conversation', () => {
       parameters: z.object({ contactId: z.string() }),
       handler: () => null,
     });
-    expect(() => translateFunction('bad_contact', definition)).toThrow(/contactId.*context\.conversation/);
+    expect(() => translateFunction('bad_contact', definition, conversationFeatures.check)).toThrow(
+      /contactId.*context\.conversation/,
+    );
   });
 
   it('refuses an effect that contradicts the MCP annotations', () => {
@@ -96,17 +98,40 @@ describe('context.conversation', () => {
       annotations: { readOnlyHint: false },
       handler: () => null,
     });
-    expect(() => translateFunction('contradiction', definition)).toThrow(/contradicts annotations.readOnlyHint/);
+    expect(() => translateFunction('contradiction', definition, conversationFeatures.check)).toThrow(
+      /contradicts annotations.readOnlyHint/,
+    );
+  });
+
+  it('refuses dedupe and later options out of bounds, in a Worker with the conversations feature', () => {
+    const definition = defineFunction({
+      description: 'Answers later, too soon to be any use.',
+      parameters: z.object({}),
+      handler: () => ({ summary: 'x' }),
+      later: { answerWithinMs: 5, interim: 'Checking; a message follows.', message: (r) => r.summary },
+    });
+    expect(() => translateFunction('too_soon', definition, conversationFeatures.check)).toThrow(/answerWithinMs/);
+    expect(() =>
+      translateFunction(
+        'too_soon',
+        { ...(definition as AnyFunctionDefinition), later: undefined, dedupe: { windowMs: 5 } },
+        conversationFeatures.check,
+      ),
+    ).toThrow(/windowMs/);
   });
 
   it('takes readOnlyHint as a read, and anything else as a write', () => {
     const policy = (annotations?: { readOnlyHint: boolean }) =>
-      translateFunction('f', {
-        description: 'A function for the tests.',
-        parameters: z.object({}),
-        handler: () => null,
-        ...(annotations ? { annotations } : {}),
-      }).policy;
+      translateFunction(
+        'f',
+        {
+          description: 'A function for the tests.',
+          parameters: z.object({}),
+          handler: () => null,
+          ...(annotations ? { annotations } : {}),
+        },
+        conversationFeatures.check,
+      ).policy;
     expect(policy({ readOnlyHint: true })).toEqual({ effect: 'read' });
     expect(policy()).toEqual({ effect: 'write', dedupe: { windowMs: 600_000 } });
   });
