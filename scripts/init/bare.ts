@@ -17,6 +17,13 @@ export const SHARED_FILES = [
   'vitest.config.ts',
 ] as const;
 
+/** test/bindings.ts of a bare project: settings for the tests' Worker, none yet (vitest.config.ts reads it). */
+export const TEST_BINDINGS = `// Settings of the project's own functions for the tests' Worker (vitest.config.ts passes them to
+// workerd). Work that runs outside a call, such as a deferred call's workflow, reads the Worker's
+// own env, not the env a test calls with: whatever it needs goes here.
+export const projectBindings: Record<string, string> = {};
+`;
+
 /** The one function a bare project starts with. */
 export const STARTER_FUNCTION = 'answer_question';
 

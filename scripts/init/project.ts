@@ -8,6 +8,7 @@ import {
   SHARED_FILES,
   STARTER_FUNCTION,
   starterFiles,
+  TEST_BINDINGS,
   WORKER,
   WORKER_CONFIGURATION,
   wranglerToml,
@@ -292,6 +293,7 @@ export const newProject = (
     files.set('worker.ts', WORKER);
     files.set('wrangler.toml', wranglerToml(name, compatibilityDate(text('wrangler.toml'))));
     files.set('.dev.vars.example', DEV_VARS_EXAMPLE);
+    files.set('test/bindings.ts', TEST_BINDINGS);
     files.set('worker-configuration.d.ts', WORKER_CONFIGURATION);
     for (const [path, source] of starterFiles()) files.set(path, source);
   }

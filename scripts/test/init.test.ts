@@ -264,6 +264,8 @@ describe('agent-functions init --no-examples', () => {
         'package.json',
         'platform.accounts.json',
         `test/functions/${STARTER_FUNCTION}.test.ts`,
+        // The tests' Worker settings vitest.config.ts reads: none in a bare project.
+        'test/bindings.ts',
         'test/functions.test.ts',
         'tsconfig.json',
         'vitest.config.ts',
