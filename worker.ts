@@ -7,7 +7,7 @@ import { platformFromEnv } from 'agent-functions/platform';
 import { createWorker } from 'agent-functions/worker';
 import { events } from './generated/events.ts';
 import { functions } from './generated/functions.ts';
-import { isOptedOut } from './lib/optOuts.ts';
+import { DEFAULT_ACCOUNT, isOptedOut } from './lib/optOuts.ts';
 
 export { CallLedger, DeferredCall } from 'agent-functions/conversations';
 export { EventLedger } from 'agent-functions/events';
@@ -31,5 +31,6 @@ export default createWorker({
   events,
   mcp: () => import('agent-functions/mcp'),
   conversations: conversationFeatures,
-  mayMessage: async (env, { contactId }) => !(await isOptedOut(env, contactId)),
+  // A function's follow-up goes out from its platform client, the default account's.
+  mayMessage: async (env, { contactId }) => !(await isOptedOut(env, DEFAULT_ACCOUNT, contactId)),
 }) satisfies ExportedHandler<Env>;

@@ -212,13 +212,13 @@ describe('get_order_status with a slow store, in a conversation', () => {
   });
 
   it('sends nothing to a customer who wrote STOP', async () => {
-    await recordConsent(env as Env, 'ct_ann', true);
+    await recordConsent(env as Env, 'default', 'ct_ann', true);
     try {
       const { response } = await lookUpLater();
       expect(((await response.json()) as { status: string }).status).toBe('pending');
       expect(platform.messages).toEqual([]);
     } finally {
-      await recordConsent(env as Env, 'ct_ann', false);
+      await recordConsent(env as Env, 'default', 'ct_ann', false);
     }
   });
 });

@@ -132,10 +132,9 @@ export const emulatorRoutes: Route[] = [
           url: outcome.url,
           status: outcome.status,
           durationMs: outcome.durationMs,
-          body: (outcome.error ?? (typeof outcome.body === 'string' ? outcome.body : JSON.stringify(outcome.body))).slice(
-            0,
-            64 * 1024,
-          ),
+          body: (
+            outcome.error ?? (typeof outcome.body === 'string' ? outcome.body : JSON.stringify(outcome.body))
+          ).slice(0, 64 * 1024),
         });
         return outcome;
       };
