@@ -81,7 +81,8 @@ describe('the console shows what the platform did', () => {
     await fetch(`${emulator.url}/_emulator/call`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-api-key': agencyKey },
-      body: JSON.stringify({ name: 'book', arguments: { contactId: grace } }),
+      // The conversation's contact, which the platform adds beside the arguments (contract §9).
+      body: JSON.stringify({ name: 'book', arguments: {}, contactId: grace }),
     });
     const [latest] = await activity();
     expect(latest).toMatchObject({ kind: 'call', source: 'platform', name: 'book', status: 200 });
