@@ -90,6 +90,8 @@ describe('the console', () => {
       await expect.poll(() => log.count()).toBe(2);
       // The call pasted from dev's output (npm run platform -- call) is there too, as the platform's.
       expect(await page.locator('#calls tr[data-source="platform"]').count()).toBeGreaterThanOrEqual(1);
+      // And the curl line, a call straight at the Worker, known from the Worker's own log line.
+      expect(await page.locator('#calls tr[data-source="worker"]').count()).toBeGreaterThanOrEqual(1);
       expect(await log.nth(0).getAttribute('data-status')).toBe('422');
       expect(await log.nth(1).getAttribute('data-status')).toBe('200');
       expect(await log.nth(0).textContent()).toContain('"code":"invalid_arguments"');

@@ -164,7 +164,7 @@ describe('the first hour, as the README walks it', () => {
       await waitFor(/"event":"confirmation_sent"/, MINUTE);
       await waitFor(/"event":"event_handled"/);
       // The console shows the delivery, and beside it the confirmation its handler sent.
-      type Shown = { kind: string; type?: string; messages?: { text?: string }[] };
+      type Shown = { kind: string; type?: string; messages?: { text?: string }[]; handling?: { event: string }[] };
       await vi.waitFor(
         async () => {
           const { items } = (await (await fetch(`http://127.0.0.1:${consolePort}/api/activity`)).json()) as {
@@ -172,6 +172,8 @@ describe('the first hour, as the README walks it', () => {
           };
           const delivery = items.find((item) => item.kind === 'delivery' && item.type === 'appointment.booked');
           expect(delivery?.messages?.map((message) => message.text)).toEqual([expect.stringContaining('is confirmed')]);
+          // How the handler took it, from the Worker's own log line.
+          expect(delivery?.handling?.map((handled) => handled.event)).toEqual(['event_handled']);
         },
         { timeout: 20_000, interval: 500 },
       );

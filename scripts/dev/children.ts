@@ -31,12 +31,17 @@ const groupAlive = (pgid: number): boolean => {
 };
 
 /**
- * Starts `command` as the leader of a new process group (stdin closed, output to dev's), with a
- * guard that ends the group if dev dies without doing so.
+ * Starts `command` as the leader of a new process group (stdin closed; its output dev's own, or
+ * piped to dev with `output: 'pipe'`), with a guard that ends the group if dev dies without doing so.
  * @example const worker = spawnGroup('wrangler', ['dev'], { cwd: root, env })
  */
-export const spawnGroup = (command: string, args: string[], options: SpawnOptions): ChildProcess => {
-  const child = spawn(command, args, { ...options, detached: true, stdio: ['ignore', 'inherit', 'inherit'] });
+export const spawnGroup = (
+  command: string,
+  args: string[],
+  options: SpawnOptions & { output?: 'inherit' | 'pipe' },
+): ChildProcess => {
+  const { output = 'inherit', ...rest } = options;
+  const child = spawn(command, args, { ...rest, detached: true, stdio: ['ignore', output, output] });
   if (child.pid !== undefined) {
     const guard = spawn(process.execPath, ['-e', GUARD, String(child.pid)], {
       detached: true,

@@ -31,6 +31,7 @@ import { chooseWorkerPort, hostsOf } from './ports.ts';
 import { buildReporter } from './report.ts';
 import { clearDevState, writeDevState } from './state.ts';
 import { devVars } from './vars.ts';
+import { createWorkerLog } from './workerLog.ts';
 
 /** `agent-functions dev`: runs until Ctrl-C (or a fatal problem), which ends the process. */
 export const main = async (argv: string[]): Promise<number> => {
@@ -146,6 +147,7 @@ export const main = async (argv: string[]): Promise<number> => {
   await reportBuilds();
 
   const wireVars = Object.entries(settings.vars).flatMap(([name, value]) => ['--var', `${name}:${value}`]);
+  const workerLog = createWorkerLog();
   worker = spawnGroup('wrangler', ['dev', ...wireVars, ...wranglerArgs], {
     cwd: projectRoot(),
     env: {
@@ -156,7 +158,20 @@ export const main = async (argv: string[]): Promise<number> => {
       CLOUDFLARE_LOAD_DEV_VARS_FROM_DOT_ENV: 'false',
       // scripts/generate.ts leaves out a function file that does not build.
       AGENT_FUNCTIONS_DEV: '1',
+      // Its output passes through dev (below): keep wrangler's colours where dev has a terminal.
+      ...(process.stdout.isTTY && !process.env.NO_COLOR ? { FORCE_COLOR: '1' } : {}),
     },
+    output: 'pipe',
+  });
+  // Everything wrangler prints is printed as it comes; the Worker's own lines also feed the
+  // console (calls from every source, deliveries handled).
+  worker.stdout?.on('data', (chunk: Buffer) => {
+    process.stdout.write(chunk);
+    workerLog.feed(chunk);
+  });
+  worker.stderr?.on('data', (chunk: Buffer) => {
+    process.stderr.write(chunk);
+    workerLog.feed(chunk);
   });
   worker.on('error', (error) => {
     fail(`wrangler dev could not start: ${error.message}`);
@@ -295,6 +310,7 @@ export const main = async (argv: string[]): Promise<number> => {
       urlOf,
       platform: { url: local.emulator.url, apiKey: local.agencyKey },
       conversation: consoleConversation,
+      workerLog: workerLog.lines,
     });
     if ('served' in current) {
       await syncNow(current.served);

@@ -14,6 +14,12 @@ export type DeliveryReport =
 // Runtime-agnostic like the rest of the platform (it also runs in workerd tests): no node: imports.
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** The event's id, the same at every webhook it went to. */
+const eventIdOf = (reports: DeliveryReport[]): { eventId?: string } => {
+  const eventId = reports.find((report) => report.eventId !== undefined)?.eventId;
+  return eventId === undefined ? {} : { eventId };
+};
+
 const ok = (outcome: Outcome) => outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
 
 /** POSTs until a 2xx or the attempts run out, pausing longer each time. */
@@ -79,6 +85,7 @@ export const deliverEvent = async (
     type,
     contactId: contactOf(data),
     messageId: cause.messageId,
+    ...eventIdOf(reports),
     deliveries: reports.map((report) =>
       'skipped' in report
         ? { webhookId: report.webhookId, skipped: report.skipped }

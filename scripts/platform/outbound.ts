@@ -12,6 +12,8 @@ export interface Outcome {
   durationMs: number;
   body?: unknown;
   error?: string;
+  /** The answer's X-Request-Id: the Worker logs each call under it. */
+  requestId?: string;
 }
 
 /** The url with credential-bearing query values hidden, safe to print. */
@@ -56,11 +58,13 @@ export const postJson = async (
       redirect: 'manual',
       signal: AbortSignal.timeout(options.timeoutMs),
     });
+    const requestId = response.headers.get('x-request-id');
     return {
       url: redact(url),
       status: response.status,
       durationMs: Date.now() - started,
       body: await readAnswer(response),
+      ...(requestId ? { requestId } : {}),
     };
   } catch (error) {
     const reason =

@@ -96,6 +96,8 @@ export interface CallActivity extends ActivityBase {
   arguments: Record<string, unknown>;
   /** The contact of the conversation the call came from (docs/platform-contract.md §9). */
   contactId?: string;
+  /** The Worker's X-Request-Id of its answer. */
+  requestId?: string;
   /** The function's url, its key masked. */
   url: string;
   status: number | null;
@@ -112,6 +114,8 @@ export interface DeliveryActivity extends ActivityBase {
   contactId: string | undefined;
   /** For message.received: the customer's message that caused it. */
   messageId: string | undefined;
+  /** The event's id, which the Worker's events endpoint keeps the delivery by. */
+  eventId?: string;
   deliveries: Array<{
     webhookId: string;
     url?: string;

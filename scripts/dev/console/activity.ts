@@ -2,9 +2,12 @@
 // agent, event deliveries and each webhook's answer, messages), each message beside the call or
 // delivery that caused it. A message belongs to the call or delivery during which it was sent;
 // one sent later (a follow-up, or an event handler that runs from the queue after the delivery was
-// answered) belongs to the latest earlier call or delivery about the same contact.
+// answered) belongs to the latest earlier call or delivery about the same contact. The Worker's
+// own log lines (dev reads them from wrangler's output) add the calls made straight to it (curl,
+// an MCP client) and what its handler made of each delivery.
 import type { ActivityAnswer, ActivityMessage } from '../../platform/routes/activity.ts';
 import type { DeliveryActivity } from '../../platform/state.ts';
+import type { WorkerLine } from '../workerLog.ts';
 import type { LoggedCall } from './calls.ts';
 
 /** A message as the console shows it. */
@@ -22,8 +25,13 @@ export interface ShownMessage {
 export type ActivityItem =
   | {
       kind: 'call';
-      /** Who made it: the console's form, or the local platform playing the agent (npm run platform -- call). */
-      source: 'console' | 'platform';
+      /**
+       * Who made it: the console's form, the local platform playing the agent (npm run platform --
+       * call), or someone calling the Worker straight (curl, an MCP client), known from its log.
+       */
+      source: 'console' | 'platform' | 'worker';
+      /** The Worker's id of its answer, when known. */
+      requestId?: string;
       startedAt: number;
       endedAt: number;
       name: string;
@@ -42,6 +50,8 @@ export type ActivityItem =
       /** The customer's message that caused a message.received delivery. */
       trigger: ShownMessage | undefined;
       deliveries: DeliveryActivity['deliveries'];
+      /** What the Worker's handler made of it, from the Worker's log (event_handled, event_failed, ...). */
+      handling: Array<{ event: string; at: number }>;
       messages: ShownMessage[];
     }
   | { kind: 'message'; startedAt: number; message: ShownMessage };
@@ -70,7 +80,11 @@ const contactOfCall = (args: unknown): string | undefined => {
  * The timeline, newest first.
  * @example mergeActivity(log.list(), await platformActivity())
  */
-export const mergeActivity = (calls: LoggedCall[], platform: ActivityAnswer | undefined): ActivityItem[] => {
+export const mergeActivity = (
+  calls: LoggedCall[],
+  platform: ActivityAnswer | undefined,
+  worker: WorkerLine[] = [],
+): ActivityItem[] => {
   const causes: Array<Exclude<ActivityItem, { kind: 'message' }> & { contact: string | undefined }> = [];
   for (const call of calls) {
     causes.push({
@@ -85,6 +99,7 @@ export const mergeActivity = (calls: LoggedCall[], platform: ActivityAnswer | un
       body: call.body,
       messages: [],
       contact: call.conversation?.contactId ?? contactOfCall(call.arguments),
+      ...(call.requestId ? { requestId: call.requestId } : {}),
     });
   }
   const triggers = new Map<string, Extract<ActivityItem, { kind: 'delivery' }>>();
@@ -102,6 +117,7 @@ export const mergeActivity = (calls: LoggedCall[], platform: ActivityAnswer | un
         body: record.body,
         messages: [],
         contact: record.contactId ?? contactOfCall(record.arguments),
+        ...(record.requestId ? { requestId: record.requestId } : {}),
       });
     } else {
       const delivery = {
@@ -112,12 +128,36 @@ export const mergeActivity = (calls: LoggedCall[], platform: ActivityAnswer | un
         contactId: record.contactId,
         trigger: undefined,
         deliveries: record.deliveries,
+        handling: worker.flatMap((line) =>
+          line.kind === 'handling' && record.eventId !== undefined && line.deliveryId === `id:${record.eventId}`
+            ? [{ event: line.event, at: line.at }]
+            : [],
+        ),
         messages: [],
         contact: record.contactId,
       };
       causes.push(delivery);
       if (record.messageId) triggers.set(record.messageId, delivery);
     }
+  }
+  // A call the Worker logged that neither the console nor the platform made: curl, an MCP client.
+  const known = new Set(causes.flatMap((cause) => (cause.kind === 'call' && cause.requestId ? [cause.requestId] : [])));
+  for (const line of worker) {
+    if (line.kind !== 'invocation' || known.has(line.requestId)) continue;
+    causes.push({
+      kind: 'call',
+      source: 'worker',
+      requestId: line.requestId,
+      startedAt: line.at - line.durationMs,
+      endedAt: line.at,
+      name: line.name,
+      arguments: undefined,
+      status: line.status,
+      durationMs: line.durationMs,
+      body: '',
+      messages: [],
+      contact: undefined,
+    });
   }
   const loose: ActivityItem[] = [];
   for (const message of (platform?.messages ?? []).map(shown)) {

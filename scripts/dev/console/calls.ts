@@ -12,6 +12,8 @@ export interface LoggedCall {
   endedAt: number;
   /** The response body as the Worker sent it: the text the model reads. */
   body: string;
+  /** The Worker's X-Request-Id of its answer. */
+  requestId?: string;
   /** The conversation the console's agent called from, when the local platform gives one. */
   conversation?: { contactId: string; conversationId: string; channel: string };
 }

@@ -133,11 +133,14 @@ const sentLine = (message) => el('div', { class: 'sent ' + message.direction, 'd
 
 const row = (item) => {
   if (item.kind === 'call') {
-    const detail = el('td', {}, el('pre', { text: item.body }));
+    const detail = el('td', {}, item.source === 'worker'
+      ? el('p', { class: 'source', text: 'Called straight at the Worker (curl, an MCP client): its answer is in the output of npm run dev, request ' + item.requestId + '.' })
+      : el('pre', { text: item.body }));
     for (const message of item.messages) detail.append(sentLine(message));
+    const source = { console: 'console', platform: 'platform (agent)', worker: 'direct' }[item.source];
     return el('tr', { 'data-kind': 'call', 'data-source': item.source, 'data-status': String(item.status) },
       el('td', { text: when(item.startedAt) }),
-      el('td', {}, el('span', { text: item.name }), el('br'), el('span', { class: 'source', text: item.source === 'console' ? 'console' : 'platform (agent)' })),
+      el('td', {}, el('span', { text: item.name }), el('br'), el('span', { class: 'source', text: source })),
       el('td', { class: 'status ' + kind(item.status), text: String(item.status || 'none') }),
       el('td', { text: item.durationMs + ' ms' }), detail);
   }
@@ -150,6 +153,9 @@ const row = (item) => {
         : 'POST ' + hook.url + ' answered ' + (hook.status ?? 'nothing') + ' after ' + hook.attempts + ' attempt(s)' + (hook.delivered ? '' : ': not delivered');
       detail.append(el('div', { class: 'hook', text: line }));
       if (hook.body) detail.append(el('pre', { text: hook.body }));
+    }
+    for (const handled of item.handling || []) {
+      detail.append(el('div', { class: 'hook handling', text: 'the handler: ' + handled.event.replace('event_', '').replace('_', ' ') }));
     }
     for (const message of item.messages) detail.append(sentLine(message));
     const statuses = item.deliveries.map((hook) => hook.status ?? 0);

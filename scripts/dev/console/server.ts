@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { localSurfaceRefusal } from 'agent-functions/worker';
 import type { Finding } from '../../lint/functions/types.ts';
 import type { ActivityAnswer } from '../../platform/routes/activity.ts';
+import type { WorkerLine } from '../workerLog.ts';
 import { mergeActivity } from './activity.ts';
 import { createCallLog } from './calls.ts';
 import { CONSOLE_PAGE } from './page.ts';
@@ -38,6 +39,8 @@ export interface ConsoleOptions {
   platform?: { url: string; apiKey: string };
   /** The url the platform calls for `name` (key included): the console calls exactly that. */
   urlOf: (name: string) => Promise<string | undefined>;
+  /** What the Worker itself logged (dev reads it from wrangler's output): calls from every source, deliveries handled. */
+  workerLog?: () => WorkerLine[];
   /** The conversation each call comes from (docs/platform-contract.md §9), added beside the arguments. */
   conversation?: () => Promise<{ contactId: string; conversationId: string; channel: string } | undefined>;
 }
@@ -91,6 +94,7 @@ export const startConsole = async (options: ConsoleOptions): Promise<RunningCons
     const started = performance.now();
     const startedAt = Date.now();
     let status = 0;
+    let requestId: string | undefined;
     let body: string;
     try {
       const response = await fetch(url, {
@@ -100,11 +104,13 @@ export const startConsole = async (options: ConsoleOptions): Promise<RunningCons
         signal: AbortSignal.timeout(60_000),
       });
       status = response.status;
+      requestId = response.headers.get('x-request-id') ?? undefined;
       body = await response.text();
     } catch (error) {
       body = `No answer from the Worker: ${(error as Error).message}`;
     }
     const entry = log.add({
+      ...(requestId ? { requestId } : {}),
       name,
       arguments: args,
       status,
@@ -156,7 +162,10 @@ export const startConsole = async (options: ConsoleOptions): Promise<RunningCons
         if (request.method === 'GET' && pathname === '/api/calls') return send(response, 200, { calls: log.list() });
         if (request.method === 'GET' && pathname === '/api/activity') {
           const { answer, problem } = await platformActivity();
-          return send(response, 200, { items: mergeActivity(log.list(), answer), ...(problem ? { problem } : {}) });
+          return send(response, 200, {
+            items: mergeActivity(log.list(), answer, options.workerLog?.() ?? []),
+            ...(problem ? { problem } : {}),
+          });
         }
         if (request.method === 'POST' && callName) {
           const answer = await call(callName, ((await readJson(request)) as { arguments?: unknown }).arguments);

@@ -129,6 +129,7 @@ export const emulatorRoutes: Route[] = [
           name: fn.name,
           arguments: input.arguments,
           contactId: conversation.contactId,
+          ...(outcome.requestId ? { requestId: outcome.requestId } : {}),
           url: outcome.url,
           status: outcome.status,
           durationMs: outcome.durationMs,

@@ -8,6 +8,7 @@ import { createPlatformClient } from 'agent-functions/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ActivityItem } from '../../dev/console/activity.ts';
 import { type RunningConsole, startConsole } from '../../dev/console/server.ts';
+import { createWorkerLog } from '../../dev/workerLog.ts';
 import { type RunningEmulator, startEmulator } from '../../platform/emulator.ts';
 
 let emulator: RunningEmulator;
@@ -17,6 +18,11 @@ let base = '';
 let ada = '';
 let grace = '';
 let agencyKey = '';
+// What wrangler dev would print of the Worker's own log lines, as dev reads them.
+const workerLog = createWorkerLog();
+let answered = 0;
+const logLine = (fields: Record<string, unknown>) =>
+  workerLog.feed(`${JSON.stringify({ level: 'info', ...fields })}\n`);
 
 const client = () => createPlatformClient({ baseUrl: emulator.url, apiKey: agencyKey });
 
@@ -33,7 +39,25 @@ beforeAll(async () => {
     const contactId = parsed.contactId ?? parsed.data?.message?.contactId ?? ada;
     const path = request.url?.split('?')[0] ?? '';
     await client().messages.send({ contactId, channel: 'whatsapp', text: `sent by ${path}` });
-    response.writeHead(path === '/events' ? 202 : 200, { 'content-type': 'application/json' });
+    // As the Worker does: an id on every answer, and a log line of each call and each delivery handled.
+    const requestId = `rq_${++answered}`;
+    if (path === '/events') {
+      const event = JSON.parse(body) as { id: string; type: string };
+      logLine({ event: 'event_handled', eventType: event.type, deliveryId: `id:${event.id}` });
+    } else {
+      logLine({
+        event: 'invocation',
+        function: path.split('/').pop(),
+        requestId,
+        outcome: 'ok',
+        status: 200,
+        durationMs: 1,
+      });
+    }
+    response.writeHead(path === '/events' ? 202 : 200, {
+      'content-type': 'application/json',
+      'x-request-id': requestId,
+    });
     response.end(JSON.stringify(path === '/events' ? { queued: true } : { summary: 'Booked.' }));
   });
   await new Promise<void>((resolve) => worker.listen(0, '127.0.0.1', resolve));
@@ -53,6 +77,7 @@ beforeAll(async () => {
     }),
     urlOf: async (name) => `${base}/functions/${name}?key=k`,
     platform: { url: emulator.url, apiKey: agencyKey },
+    workerLog: workerLog.lines,
   });
 });
 afterAll(async () => {
@@ -103,6 +128,38 @@ describe('the console shows what the platform did', () => {
     expect(latest.trigger).toMatchObject({ text: 'STOP', direction: 'inbound' });
     expect(latest.deliveries[0]).toMatchObject({ url: `${base}/events`, status: 202, delivered: true });
     expect(latest.messages.map((m) => m.text)).toEqual(['sent by /events']);
+    // How the Worker's handler took it, from the Worker's own log line.
+    expect(latest.handling).toEqual([expect.objectContaining({ event: 'event_handled' })]);
+  });
+
+  it("shows a call made straight to the Worker (curl, an MCP client), from the Worker's own log line", async () => {
+    logLine({
+      event: 'invocation',
+      function: 'book',
+      requestId: 'rq_direct',
+      outcome: 'refused',
+      status: 422,
+      durationMs: 2,
+    });
+    const [latest] = await activity();
+    expect(latest).toMatchObject({ kind: 'call', source: 'worker', name: 'book', status: 422, requestId: 'rq_direct' });
+  });
+
+  it('shows each call once: the Worker’s line of a console or platform call is that call', async () => {
+    await fetch(new URL('/api/call/book', consoleServer.url), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ arguments: { contactId: ada } }),
+    });
+    await fetch(`${emulator.url}/_emulator/call`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': agencyKey },
+      body: JSON.stringify({ name: 'book', arguments: {}, contactId: grace }),
+    });
+    const calls = (await activity()).filter((item) => item.kind === 'call');
+    const ids = calls.map((item) => (item.kind === 'call' ? item.requestId : undefined));
+    expect(calls.slice(0, 2).map((item) => (item.kind === 'call' ? item.source : ''))).toEqual(['platform', 'console']);
+    expect(new Set(ids).size).toBe(ids.length);
   });
 
   it('puts a later message about the same contact (a follow-up) beside the call, marked as later', async () => {

@@ -1,0 +1,98 @@
+// What the local Worker itself logged, read from wrangler dev's output as it passes through dev:
+// the Worker's own JSON lines (src/log.ts) of each call it answered, whoever made it (the console,
+// the local platform, curl, an MCP client), and of each queued delivery its handler took. The
+// console joins them to what the local platform saw.
+
+/** One call the Worker answered, as its `invocation` line says. */
+export interface WorkerCall {
+  kind: 'invocation';
+  at: number;
+  name: string;
+  requestId: string;
+  status: number;
+  outcome: string;
+  durationMs: number;
+}
+
+/** What the Worker's handler made of one queued delivery (event_handled, event_failed, ...). */
+export interface WorkerHandling {
+  kind: 'handling';
+  at: number;
+  /** The Worker's id of the delivery: `id:<event id>` when the event had one. */
+  deliveryId: string;
+  eventType: string;
+  event: string;
+}
+
+export type WorkerLine = WorkerCall | WorkerHandling;
+
+/** How many lines are kept, oldest dropped. */
+export const WORKER_LOG_LIMIT = 500;
+
+/** The events of src/events/consumer.ts that end a delivery's run. */
+const HANDLING = new Set([
+  'event_handled',
+  'event_failed',
+  'event_duplicate',
+  'event_invalid_payload',
+  'event_unknown_type',
+]);
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: wrangler's colour codes
+const COLOURS = /\x1b\[[0-9;]*m/g;
+
+const lineOf = (raw: string, at: number): WorkerLine | undefined => {
+  const text = raw.replace(COLOURS, '').trim();
+  const start = text.indexOf('{"level"');
+  if (start < 0) return undefined;
+  let fields: Record<string, unknown>;
+  try {
+    fields = JSON.parse(text.slice(start)) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
+  const { event } = fields;
+  if (event === 'invocation' && typeof fields.function === 'string' && typeof fields.requestId === 'string') {
+    return {
+      kind: 'invocation',
+      at,
+      name: fields.function,
+      requestId: fields.requestId,
+      status: Number(fields.status) || 0,
+      outcome: String(fields.outcome ?? ''),
+      durationMs: Number(fields.durationMs) || 0,
+    };
+  }
+  if (typeof event === 'string' && HANDLING.has(event) && typeof fields.deliveryId === 'string') {
+    return { kind: 'handling', at, deliveryId: fields.deliveryId, eventType: String(fields.eventType ?? ''), event };
+  }
+  return undefined;
+};
+
+/**
+ * A reader of the Worker's output, fed chunk by chunk (a line may be split between chunks).
+ * @example const log = createWorkerLog(); child.stdout.on('data', log.feed); log.lines()
+ */
+export const createWorkerLog = (limit = WORKER_LOG_LIMIT) => {
+  const lines: WorkerLine[] = [];
+  let partial = '';
+  return {
+    feed(chunk: string | Buffer): void {
+      const text = partial + chunk.toString();
+      const complete = text.split('\n');
+      partial = complete.pop() ?? '';
+      // A line that never ends is not kept past 64 KiB.
+      if (partial.length > 64 * 1024) partial = '';
+      for (const raw of complete) {
+        const line = lineOf(raw, Date.now());
+        if (!line) continue;
+        lines.push(line);
+        if (lines.length > limit) lines.shift();
+      }
+    },
+    /** Every line kept, oldest first. */
+    lines: (): WorkerLine[] => [...lines],
+  };
+};
+
+export type WorkerLog = ReturnType<typeof createWorkerLog>;

@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { createWorkerLog } from '../../dev/workerLog.ts';
+
+const invocation = (requestId: string) =>
+  JSON.stringify({
+    level: 'info',
+    event: 'invocation',
+    function: 'book',
+    requestId,
+    outcome: 'ok',
+    status: 200,
+    durationMs: 4,
+  });
+
+describe("the Worker's own log lines, read from wrangler dev's output", () => {
+  it('reads each call and each delivery handled, across chunks, among wrangler’s other lines', () => {
+    const log = createWorkerLog();
+    const handled = JSON.stringify({
+      level: 'info',
+      event: 'event_handled',
+      eventType: 'message.received',
+      deliveryId: 'id:evt_1',
+    });
+    const output = `[wrangler:info] Ready on http://127.0.0.1:8787\n${invocation('rq_1')}\n[wrangler:info] POST /functions/book 200 OK (4ms)\n${handled}\n`;
+    log.feed(output.slice(0, 70));
+    log.feed(output.slice(70));
+    expect(log.lines()).toEqual([
+      expect.objectContaining({
+        kind: 'invocation',
+        name: 'book',
+        requestId: 'rq_1',
+        status: 200,
+        outcome: 'ok',
+        durationMs: 4,
+      }),
+      expect.objectContaining({
+        kind: 'handling',
+        deliveryId: 'id:evt_1',
+        eventType: 'message.received',
+        event: 'event_handled',
+      }),
+    ]);
+  });
+
+  it('ignores what is not a line of the Worker’s, and keeps only the newest lines', () => {
+    const log = createWorkerLog(2);
+    log.feed('{"level":"info","event":"invocation"\nnot json {"level": oops\n');
+    expect(log.lines()).toEqual([]);
+    log.feed(`${invocation('rq_1')}\n${invocation('rq_2')}\n${invocation('rq_3')}\n`);
+    expect(log.lines().map((line) => (line.kind === 'invocation' ? line.requestId : ''))).toEqual(['rq_2', 'rq_3']);
+  });
+});
