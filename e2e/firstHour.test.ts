@@ -7,31 +7,19 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, dirname, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createPlatformClient } from 'agent-functions/platform';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PLACEHOLDER_DESCRIPTION } from '../scripts/new/templates.ts';
 import { descendants, freePort, running } from '../scripts/test/dev/harness.ts';
 import { PROJECT_ROOT } from '../scripts/test/repo.ts';
+import { userEnv } from './userShell.ts';
 
 const MINUTE = 60_000;
 const NAME = 'lookup_warranty';
 const DESCRIPTION =
   'Answers whether a product is still under warranty. Call it when the customer asks about a warranty or a repair.';
-
-/** A user's shell: none of this repository's npm run variables, none of its node_modules on PATH. */
-const userEnv = (): NodeJS.ProcessEnv => {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [name, value] of Object.entries(process.env)) {
-    if (!/^(npm_|VITEST|INIT_CWD$|NODE_ENV$|TEST$|NODE_OPTIONS$)/i.test(name)) env[name] = value;
-  }
-  const path = (process.env.PATH ?? '').split(delimiter).filter((dir) => dir && !dir.includes('node_modules'));
-  if (!path.some((dir) => existsSync(join(dir, 'node')))) path.push(dirname(process.execPath));
-  env.PATH = path.join(delimiter);
-  env.NO_COLOR = '1';
-  return env;
-};
 
 let dir: string;
 /** Runs a command line in the copy as the user types it; exit code and everything it printed. */

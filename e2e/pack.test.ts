@@ -8,30 +8,17 @@
 import { type SpawnSyncReturns, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, dirname, join, relative } from 'node:path';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newProject } from '../scripts/init/project.ts';
 import { templateAt } from '../scripts/init/template.ts';
+import { userEnv } from './userShell.ts';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 const MINUTE = 60_000;
-
-/** A user's shell: none of this repository's npm run variables, none of its node_modules on PATH. */
-const userEnv = (): NodeJS.ProcessEnv => {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [name, value] of Object.entries(process.env)) {
-    if (!/^(npm_|VITEST|INIT_CWD$|NODE_ENV$|TEST$|NODE_OPTIONS$)/i.test(name)) env[name] = value;
-  }
-  const path = (process.env.PATH ?? '').split(delimiter).filter((dir) => dir && !dir.includes('node_modules'));
-  // A machine whose only Node is the one running this test still needs one for npm.
-  if (!path.some((dir) => existsSync(join(dir, 'node')))) path.push(dirname(process.execPath));
-  env.PATH = path.join(delimiter);
-  env.NO_COLOR = '1';
-  return env;
-};
 
 interface Run {
   status: number | null;
