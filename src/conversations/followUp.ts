@@ -54,8 +54,9 @@ export const sendFollowUp = async (
     return 'sent';
   } catch (error) {
     if (error instanceof PlatformError && !error.ambiguous) {
-      // A clear refusal: nothing was sent, so the step may try again.
-      ledger.release(SEND_KEY);
+      // A clear refusal: nothing was sent, so the step may try again, once the key is free again
+      // (not awaited, the retry could find it still held and never send).
+      await Promise.resolve(ledger.release(SEND_KEY)).catch(() => {});
       log.warn('follow_up_refused', { status: error.status, code: error.code });
       throw error;
     }
