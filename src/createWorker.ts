@@ -58,7 +58,7 @@ export interface WorkerOptions {
   /**
    * The check every message the framework sends a customer goes through (a deferred call's
    * follow-up): answer false to send nothing, for example to a contact who opted out.
-   * @example mayMessage: async (env, { contactId }) => !(await isOptedOut(env, contactId))
+   * @example mayMessage: async (env, { contactId }) => !(await isOptedOut(env, DEFAULT_ACCOUNT, contactId))
    */
   mayMessage?: MayMessage;
   /**
