@@ -21,7 +21,11 @@ type RoutedRequest = Request & { requestId: string };
 
 /** What `agent-functions/mcp` exports: the MCP endpoint and its OAuth routes over a registry. */
 export interface McpModule {
-  createMcpFetch(registry: Registry, platform: PlatformFactory | undefined): Fetch;
+  createMcpFetch(
+    registry: Registry,
+    platform: PlatformFactory | undefined,
+    conversations: ConversationFeatures | undefined,
+  ): Fetch;
 }
 
 const FUNCTIONS_PREFIX = '/functions/';
@@ -162,7 +166,7 @@ export const createWorker = (options: WorkerOptions): AgentWorker => {
   if (mcp) {
     let loaded: Promise<Fetch> | undefined;
     const serveMcp = async (request: RoutedRequest, env: Env, ctx: ExecutionContext) => {
-      loaded ??= mcp().then((module) => module.createMcpFetch(registry, options.platform));
+      loaded ??= mcp().then((module) => module.createMcpFetch(registry, options.platform, options.conversations));
       return (
         await loaded.catch((error: unknown) => {
           loaded = undefined;

@@ -4,6 +4,7 @@
 import { coerceArguments, rawArguments, readBody, validateArguments } from './args.ts';
 import type { Conversation } from './conversations/conversation.ts';
 import type { ConversationFeatures } from './conversations/features.ts';
+import type { TaskRequest } from './conversations/task.ts';
 import { DEFAULT_BODY_LIMIT } from './define.ts';
 import { type Env, isDevelopment } from './env.ts';
 import { FunctionError } from './errors.ts';
@@ -29,6 +30,8 @@ export interface Invocation {
   deadline?: number;
   /** The platform's conversation identifiers (docs/platform-contract.md §9); never set under MCP. */
   conversation?: Conversation | undefined;
+  /** Under MCP, a client that takes tasks (src/conversations/task.ts): a `later` function may answer with one. */
+  task?: TaskRequest | undefined;
   /** Deferred work in its workflow: no deduplication, no deferral again. */
   deferred?: boolean;
   /** Deduplication and deferral, when the Worker was created with the conversations option. */

@@ -1,11 +1,13 @@
 // The call side of a `later` function: the handler runs as usual, and if it has not answered
 // within answerWithinMs its work is handed to the DeferredCall workflow (src/conversations/workflow.ts)
-// and the agent gets the interim answer. Off (the call simply runs) without a contact and channel
-// to message, or without the workflow binding: nothing is promised that cannot be kept.
+// and the agent gets the interim answer, or an MCP client that takes tasks gets the task to follow.
+// Off (the call simply runs) without a contact and channel to message nor a task client, or
+// without the workflow binding: nothing is promised that cannot be kept.
 import type { RegisteredFunction } from '../registry.ts';
 import { cancelFollowUp } from './followUpMark.ts';
 import type { DeferredParams } from './params.ts';
 import type { CallScope } from './scope.ts';
+import { newTaskId, TaskCreated, taskInstanceId } from './task.ts';
 
 /** The answer the agent gets when the work goes on: `message` is the author's interim text. */
 export interface PendingAnswer {
@@ -51,10 +53,11 @@ export const runLater = async (
   run: () => unknown,
 ): Promise<unknown> => {
   const later = fn.policy?.later as NonNullable<NonNullable<RegisteredFunction['policy']>['later']>;
-  const conversation = inv.conversation;
+  const { conversation, task } = inv;
+  const channel = conversation?.channel;
   const workflow = (inv.env as { DEFERRED_CALLS?: Workflow<DeferredParams> }).DEFERRED_CALLS;
-  if (!conversation?.channel || !workflow) {
-    const reason = !conversation ? 'no_conversation' : !conversation.channel ? 'no_channel' : 'no_workflow_binding';
+  if ((!channel && !task) || !workflow) {
+    const reason = !workflow ? 'no_workflow_binding' : !conversation ? 'no_conversation' : 'no_channel';
     inv.log.info('later_off', { reason });
     return run();
   }
@@ -72,11 +75,15 @@ export const runLater = async (
   const lead = Math.min(CREATE_LEAD_MS, Math.floor(later.answerWithinMs / 2));
   const early = await within(settled, later.answerWithinMs - lead);
   if (early) return done(early);
-  const id = instanceIdOf(inv.requestId);
+  const now = Date.now();
+  // A task (MCP) keeps its outcome for its client; a platform call messages its contact.
+  const taskId = task && newTaskId(now);
+  const to = conversation && channel ? { ...conversation, channel } : undefined;
+  const id = task && taskId ? await taskInstanceId(task.owner, taskId) : instanceIdOf(inv.requestId);
   const params: DeferredParams = {
     name: fn.name,
     args: JSON.parse(JSON.stringify(args)) as Record<string, unknown>,
-    conversation: { ...conversation, channel: conversation.channel },
+    ...(taskId ? { task: { createdAt: now } } : { conversation: to }),
     requestId: inv.requestId,
   };
   const creating = workflow.create({ id, params }).then(
@@ -90,22 +97,30 @@ export const runLater = async (
   const inTime = await within(settled, lead);
   const created = await creating;
   if (!created) return done(await settled);
+  const terminate = () =>
+    inv.ctx.waitUntil(
+      workflow
+        .get(id)
+        .then((instance) => instance.terminate())
+        .catch(() => {}),
+    );
+  if (inTime && task) {
+    // Done in time after all: the answer itself (no one will read the task).
+    terminate();
+    return done(inTime);
+  }
   if (inTime) {
     // Done in time after all: the instance must send nothing (and need not run).
     if (await cancelFollowUp(inv.env, id).catch(() => false)) {
-      inv.ctx.waitUntil(
-        workflow
-          .get(id)
-          .then((instance) => instance.terminate())
-          .catch(() => {}),
-      );
+      terminate();
       return done(inTime);
     }
   }
   // The workflow does the work from the start, under its retries: this run stops here.
   inv.stop?.(new DOMException('The work goes on as deferred work', 'AbortError'));
   settled.catch(() => {});
-  inv.log.info('call_deferred', { answerWithinMs: later.answerWithinMs });
+  inv.log.info('call_deferred', { answerWithinMs: later.answerWithinMs, ...(task ? { as: 'task' } : {}) });
+  if (taskId) return new TaskCreated(taskId, now);
   const answer: PendingAnswer = { status: 'pending', message: later.interim, followUp: FOLLOW_UP_NOTE };
   return answer;
 };

@@ -2,6 +2,7 @@
 import type { Env } from '../env.ts';
 import type { Logger } from '../log.ts';
 import type { Conversation } from './conversation.ts';
+import type { TaskRequest } from './task.ts';
 
 /** The parts of an invocation the conversation features use. */
 export interface CallScope {
@@ -12,6 +13,8 @@ export interface CallScope {
   /** When the call must be answered (ms since the epoch). */
   deadline?: number;
   conversation?: Conversation | undefined;
+  /** Set under MCP for a client that takes tasks: a `later` function's work may become one. */
+  task?: TaskRequest | undefined;
   /** Stops the running handler: set for `later` functions. */
   stop?: (reason: DOMException) => void;
 }

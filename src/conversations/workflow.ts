@@ -1,7 +1,8 @@
 // Deferred work, durably (docs/decisions/0006-deferred-work-on-workflows.md): one Workflow
 // instance per deferred call runs the function again from the start under retries with growing
 // delays, then sends the customer one message: the result, or an honest failure. The instance
-// keeps its outcome for inspection (wrangler workflows instances describe).
+// keeps its outcome for inspection (wrangler workflows instances describe). An MCP task's instance
+// sends nothing: it keeps the outcome for the client's tasks/get (src/conversations/task.ts).
 import { WorkflowEntrypoint, type WorkflowEvent, type WorkflowStep } from 'cloudflare:workers';
 import type { Env } from '../env.ts';
 import { FunctionError } from '../errors.ts';
@@ -9,17 +10,25 @@ import { execute, type Invocation } from '../invoke.ts';
 import { createLogger } from '../log.ts';
 import { type FollowUpOutcome, sendFollowUp } from './followUp.ts';
 import type { DeferredParams } from './params.ts';
-import { deferredRuntimeFor } from './runtime.ts';
+import { type DeferredRuntime, deferredRuntimeFor } from './runtime.ts';
+import type { TaskOutcome } from './task.ts';
 
 /** The customer's message when the work finally fails and the author wrote none. */
 export const DEFAULT_FAILURE =
   'Sorry, I could not finish what I was checking for you. Please ask again, or ask for a colleague.';
 
-/** What an instance keeps: how the work ended and what happened to the message. */
+/** What an instance keeps: how the work ended and what happened to the message (or, for a task, its outcome). */
 export interface DeferredOutcome {
   work: 'done' | 'failed' | 'gone';
   message: FollowUpOutcome | 'failed' | 'none';
+  task?: { outcome: TaskOutcome; finishedAt: number };
 }
+
+/** A refusal (404, 409, 422) says the same on every attempt: it is the outcome, not retried. */
+const refusalOf = (error: unknown): FunctionError | undefined =>
+  error instanceof FunctionError && error.status < 500 && error.status !== 429 && error.status !== 408
+    ? error
+    : undefined;
 
 /** Default retries of the work after its first attempt. */
 const DEFAULT_RETRIES = 4;
@@ -39,38 +48,49 @@ export class DeferredCall extends WorkflowEntrypoint<Env, DeferredParams> {
     }
     const failureText = (refusal?: { code: string; status: number }) =>
       typeof later.failure === 'function' ? later.failure(refusal) : (later.failure ?? DEFAULT_FAILURE);
+    const options = {
+      retries: { limit: later.retries ?? DEFAULT_RETRIES, delay: '5 seconds', backoff: 'exponential' },
+      timeout: fn.manifest.timeoutMs + 5_000,
+    } as const;
+    /** One attempt of the work: what `ok` makes of its result, or what `refused` makes of a refusal. */
+    const attempt = async <T>(ok: (value: unknown) => T, refused: (refusal: FunctionError) => T): Promise<T> => {
+      try {
+        return ok(await execute(fn, this.invocation(fn, runtime, event.payload, log), () => structuredClone(args)));
+      } catch (error) {
+        const refusal = refusalOf(error);
+        if (refusal) return refused(refusal);
+        throw error;
+      }
+    };
+    if (event.payload.task) {
+      // Kept as JSON, as a tool result goes: what tasks/get reads is what a call would have answered.
+      const kept = await step
+        .do('work', options, async () =>
+          JSON.stringify(
+            await attempt<TaskOutcome>(
+              (value) => ({ ok: true, value: value ?? null }),
+              ({ status, code, message }) => ({ ok: false, status, code, message }),
+            ),
+          ),
+        )
+        .catch((error: unknown) => {
+          log.error('deferred_failed', {
+            error: error instanceof Error ? error.name : typeof error,
+            hint: 'the task ends failed; the instance keeps this outcome',
+          });
+          return JSON.stringify({ ok: false, failed: true });
+        });
+      const outcome = JSON.parse(kept) as TaskOutcome;
+      return { work: outcome.ok ? 'done' : 'failed', message: 'none', task: { outcome, finishedAt: Date.now() } };
+    }
     let work: DeferredOutcome['work'] = 'done';
     let text: string;
     try {
-      const done = await step.do(
-        'work',
-        {
-          retries: { limit: later.retries ?? DEFAULT_RETRIES, delay: '5 seconds', backoff: 'exponential' },
-          timeout: fn.manifest.timeoutMs + 5_000,
-        },
-        async (): Promise<{ text: string; refused?: string }> => {
-          const inv: Invocation = {
-            request: new Request(`https://deferred.invalid${fn.manifest.path}`, { method: 'POST' }),
-            url: new URL(`https://deferred.invalid${fn.manifest.path}`),
-            env: this.env,
-            ctx: this.ctx,
-            requestId,
-            log,
-            platform: runtime.platform,
-            conversation,
-            deferred: true,
-          };
-          try {
-            const value = await execute(fn, inv, () => structuredClone(args));
-            return { text: later.message(value as never, args) };
-          } catch (error) {
-            // A refusal (404, 409, 422) says the same on every attempt: it is the outcome, not retried.
-            if (error instanceof FunctionError && error.status < 500 && error.status !== 429 && error.status !== 408) {
-              return { text: failureText({ code: error.code, status: error.status }), refused: error.code };
-            }
-            throw error;
-          }
-        },
+      const done = await step.do('work', options, () =>
+        attempt<{ text: string; refused?: string }>(
+          (value) => ({ text: later.message(value as never, args) }),
+          (refusal) => ({ text: failureText({ code: refusal.code, status: refusal.status }), refused: refusal.code }),
+        ),
       );
       text = done.text;
       if (done.refused !== undefined) {
@@ -85,6 +105,7 @@ export class DeferredCall extends WorkflowEntrypoint<Env, DeferredParams> {
         hint: 'the customer gets the failure message; the instance keeps this outcome',
       });
     }
+    if (!conversation) return { work, message: 'none' };
     let message: DeferredOutcome['message'];
     try {
       message = await step.do('message', { retries: { limit: 5, delay: '5 seconds', backoff: 'exponential' } }, () =>
@@ -95,5 +116,26 @@ export class DeferredCall extends WorkflowEntrypoint<Env, DeferredParams> {
       log.error('follow_up_failed', { error: error instanceof Error ? error.name : typeof error });
     }
     return { work, message };
+  }
+
+  /** The invocation one attempt of the work runs under: the call's arguments, conversation and request id. */
+  private invocation(
+    fn: NonNullable<ReturnType<DeferredRuntime['registry']['get']>>,
+    runtime: DeferredRuntime,
+    { conversation, requestId }: DeferredParams,
+    log: Invocation['log'],
+  ): Invocation {
+    const url = `https://deferred.invalid${fn.manifest.path}`;
+    return {
+      request: new Request(url, { method: 'POST' }),
+      url: new URL(url),
+      env: this.env,
+      ctx: this.ctx,
+      requestId,
+      log,
+      platform: runtime.platform,
+      conversation,
+      deferred: true,
+    };
   }
 }

@@ -121,7 +121,7 @@ const decide = async (
     userId: OWNER,
     metadata: {},
     scope: scopes.scopes,
-    props: { owner: true, generation },
+    props: { owner: true, generation, clientId: approved.request.clientId },
   });
   approved.headers.set('location', redirectTo);
   return new Response(null, { status: 302, headers: approved.headers });

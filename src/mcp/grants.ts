@@ -10,6 +10,8 @@ export interface GrantProps {
   owner: true;
   /** The secrets' generation it was approved under (grantGeneration). */
   generation: string;
+  /** The OAuth client it was approved for: its MCP tasks are its own. */
+  clientId?: string;
 }
 
 /**

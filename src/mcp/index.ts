@@ -3,12 +3,14 @@
 // the static one derived from FUNCTIONS_SECRET when the operator turns it on (MCP_STATIC_TOKEN =
 // "on"); under local development it is open. The platform's signature policy does not apply here:
 // MCP calls come from the operator's own tools (docs/platform-contract.md §8).
+import type { ConversationFeatures } from '../conversations/features.ts';
 import { type Env, isDevelopment } from '../env.ts';
 import { FunctionError } from '../errors.ts';
 import type { PlatformFactory } from '../invoke.ts';
 import { isMcpKey } from '../keys.ts';
 import type { Registry } from '../registry.ts';
 import { errorResponse, newRequestId } from '../respond.ts';
+import type { GrantProps } from './grants.ts';
 import { checkRegistration } from './limits.ts';
 import { OAUTH_PATHS, oauthProvider } from './oauth.ts';
 import { checkOrigin } from './origin.ts';
@@ -20,6 +22,10 @@ const bearer = (request: Request): string | undefined =>
 /** Whether the operator turned the static MCP token on (off by default: it opens every function and is revoked only by rotating FUNCTIONS_SECRET). */
 const staticTokenOn = (env: Env): boolean => env.MCP_STATIC_TOKEN?.trim().toLowerCase() === 'on';
 
+/** Whose tasks an OAuth request may read: its grant's client (grants approved before clients were recorded share one). */
+const ownerOf = (ctx: ExecutionContext): string =>
+  `oauth:${(ctx as ExecutionContext & { props?: Partial<GrantProps> }).props?.clientId ?? ''}`;
+
 const refuse = (status: number, code: string, message: string, headers?: Record<string, string>): never => {
   throw new FunctionError(status, code, message, headers ? { headers } : {});
 };
@@ -30,14 +36,14 @@ const route = async (functions: McpFunctions, request: Request, env: Env, ctx: E
   checkOrigin(request, url, env);
   if (isDevelopment(env)) {
     return isEndpoint
-      ? serveMcp(functions, request, env, ctx)
+      ? serveMcp(functions, 'local', request, env, ctx)
       : refuse(404, 'not_found', 'Local development needs no OAuth: /mcp is open.');
   }
   const secret = env.FUNCTIONS_SECRET;
   if (!secret) return refuse(503, 'not_configured', 'The MCP server is not configured: FUNCTIONS_SECRET is unset.');
   const token = bearer(request);
   if (isEndpoint && token && staticTokenOn(env) && (await isMcpKey(secret, token))) {
-    return serveMcp(functions, request, env, ctx);
+    return serveMcp(functions, 'static-token', request, env, ctx);
   }
   if (!env.OAUTH_KV) {
     return isEndpoint
@@ -57,7 +63,11 @@ const route = async (functions: McpFunctions, request: Request, env: Env, ctx: E
     if (checked instanceof Response) return checked;
     forProvider = checked;
   }
-  return oauthProvider(url.origin, (req, e, c) => serveMcp(functions, req, e, c)).fetch(forProvider, env, ctx);
+  return oauthProvider(url.origin, (req, e, c) => serveMcp(functions, ownerOf(c), req, e, c)).fetch(
+    forProvider,
+    env,
+    ctx,
+  );
 };
 
 /**
@@ -65,10 +75,10 @@ const route = async (functions: McpFunctions, request: Request, env: Env, ctx: E
  * @example createMcpFetch(registry, platformFromEnv)(request, env, ctx)
  */
 export const createMcpFetch =
-  (registry: Registry, platform: PlatformFactory | undefined) =>
+  (registry: Registry, platform: PlatformFactory | undefined, conversations?: ConversationFeatures) =>
   async (request: Request, env: Env, ctx: ExecutionContext): Promise<Response> => {
     try {
-      return await route({ registry, platform }, request, env, ctx);
+      return await route({ registry, platform, conversations }, request, env, ctx);
     } catch (error) {
       if (!(error instanceof FunctionError)) throw error;
       return errorResponse(error, newRequestId());
