@@ -143,7 +143,9 @@ const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/;
 describe('a later function as an MCP task', () => {
   it('advertises the tasks extension', async () => {
     const { result } = await rpc('server/discover', {});
-    expect((result?.capabilities as { extensions?: object }).extensions).toEqual({ [TASKS_EXTENSION]: {} });
+    expect((result?.capabilities as { extensions?: object } | undefined)?.extensions).toEqual({
+      [TASKS_EXTENSION]: {},
+    });
   });
 
   it('answers a task past answerWithinMs, then inlines the result in tasks/get once the work is done', async () => {
@@ -198,7 +200,10 @@ describe('a later function as an MCP task', () => {
     const done = await settled(String(created?.taskId));
     expect(done).toMatchObject({
       status: 'completed',
-      result: { isError: true, content: [{ type: 'text', text: 'No item has that SKU. Ask the customer to check it.' }] },
+      result: {
+        isError: true,
+        content: [{ type: 'text', text: 'No item has that SKU. Ask the customer to check it.' }],
+      },
     });
   });
 
@@ -222,9 +227,9 @@ describe('a later function as an MCP task', () => {
 
   it('knows no task it did not make for this client: -32602 for an unknown id, or another client’s', async () => {
     expect((await rpc('tasks/get', { taskId: 'tasks-conformance-nonexistent-12345' })).error?.code).toBe(-32602);
-    expect((await rpc('tasks/cancel', { taskId: `${Date.now().toString(36)}-${crypto.randomUUID()}` })).error?.code).toBe(
-      -32602,
-    );
+    expect(
+      (await rpc('tasks/cancel', { taskId: `${Date.now().toString(36)}-${crypto.randomUUID()}` })).error?.code,
+    ).toBe(-32602);
     const { result: created } = await call('stock_check', { sku: 'G-7', ms: 5_000, deferredMs: 0 });
     const taskId = String(created?.taskId);
     expect((await rpc('tasks/get', { taskId })).result?.taskId).toBe(taskId);
