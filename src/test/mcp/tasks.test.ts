@@ -13,6 +13,7 @@ import { FunctionError } from '../../errors.ts';
 import { TASKS_EXTENSION } from '../../mcp/tasks.ts';
 import { ORIGIN, testEnv } from '../security/harness.ts';
 import { loadMcp, MCP_IMPORT_TIMEOUT_MS, staticToken } from './helpers.ts';
+import { authorize, sender } from './oauthFlow.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -79,7 +80,7 @@ let nextId = 1;
 const rpc = async (
   method: string,
   params: Record<string, unknown>,
-  { tasks = true, env = {} as Partial<Env>, url = `${ORIGIN}/mcp` } = {},
+  { tasks = true, env = {} as Partial<Env>, url = `${ORIGIN}/mcp`, token = undefined as string | undefined } = {},
 ): Promise<Reply> => {
   const name = (params.name ?? params.taskId) as string | undefined;
   const request = new Request(url, {
@@ -90,7 +91,7 @@ const rpc = async (
       'mcp-protocol-version': '2026-07-28',
       'mcp-method': method,
       ...(name === undefined ? {} : { 'mcp-name': name }),
-      authorization: `Bearer ${await staticToken()}`,
+      authorization: `Bearer ${token ?? (await staticToken())}`,
     },
     body: JSON.stringify({
       jsonrpc: '2.0',
@@ -106,11 +107,15 @@ const rpc = async (
       },
     }),
   });
+  return (await fetchWorker(request, env).then((response) => response.json())) as Reply;
+};
+
+/** The Worker's answer to `request`, its waitUntil work done. */
+const fetchWorker = async (request: Request, env: Partial<Env> = {}) => {
   const ctx = createExecutionContext();
   const response = await worker.fetch(request, { ...testEnv, MCP_STATIC_TOKEN: 'on', ...env }, ctx);
-  const reply = (await response.json()) as Reply;
   await waitOnExecutionContext(ctx);
-  return reply;
+  return response;
 };
 
 const call = (name: string, args: Record<string, unknown>, options?: Parameters<typeof rpc>[2]) =>
@@ -237,6 +242,22 @@ describe('a later function as an MCP task', () => {
     const local = { env: { AGENT_FUNCTIONS_MODE: 'development' }, url: 'http://localhost:8787/mcp' } as const;
     expect((await rpc('tasks/get', { taskId }, local)).error?.code).toBe(-32602);
     await settled(taskId);
+  });
+
+  it('keeps one OAuth client’s tasks from another', async () => {
+    const send = sender((request) => fetchWorker(request));
+    const first = await authorize(send);
+    const second = await authorize(send);
+    const { result: created } = await call(
+      'stock_check',
+      { sku: 'H-8', ms: 5_000, deferredMs: 0 },
+      { token: first.accessToken },
+    );
+    const taskId = String(created?.taskId);
+    expect((await rpc('tasks/get', { taskId }, { token: first.accessToken })).result?.taskId).toBe(taskId);
+    expect((await rpc('tasks/get', { taskId }, { token: second.accessToken })).error?.code).toBe(-32602);
+    expect((await rpc('tasks/cancel', { taskId }, { token: second.accessToken })).error?.code).toBe(-32602);
+    expect((await rpc('tasks/get', { taskId }, { token: await staticToken() })).error?.code).toBe(-32602);
   });
 
   it('has no tasks/result or tasks/list (removed by the extension)', async () => {
