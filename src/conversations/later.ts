@@ -22,8 +22,13 @@ const FOLLOW_UP_NOTE =
 const isThenable = (value: unknown): value is PromiseLike<unknown> =>
   typeof (value as PromiseLike<unknown> | null)?.then === 'function';
 
-/** How long before answerWithinMs the instance is created (creating one takes tens of ms). */
-const CREATE_LEAD_MS = 250;
+/**
+ * How long before answerWithinMs the instance is created: creating one takes tens of ms, but up to
+ * 300 ms when several are created at once on a loaded machine, and the interim waits for it.
+ */
+const CREATE_LEAD_MS = 400;
+/** The most of answerWithinMs the lead may take: work that ends earlier never creates an instance. */
+const CREATE_LEAD_SHARE = 0.6;
 
 /** `promise`'s outcome if it settles within `ms`, else undefined. */
 const within = async <T>(promise: Promise<T>, ms: number): Promise<T | undefined> => {
@@ -71,9 +76,13 @@ export const runLater = async (
     if ('error' in outcome) throw outcome.error;
     return outcome.value;
   };
+  // answerWithinMs counts from the call's arrival (its deadline less the time limit), and both
+  // waits aim at that instant: a timer that fires late on a busy isolate does not delay the next.
+  const arrived = (inv.deadline ?? Date.now() + fn.manifest.timeoutMs) - fn.manifest.timeoutMs;
+  const dueAt = arrived + later.answerWithinMs;
   // The instance is created a little before answerWithinMs, so the interim goes out on time.
-  const lead = Math.min(CREATE_LEAD_MS, Math.floor(later.answerWithinMs / 2));
-  const early = await within(settled, later.answerWithinMs - lead);
+  const lead = Math.min(CREATE_LEAD_MS, Math.floor(later.answerWithinMs * CREATE_LEAD_SHARE));
+  const early = await within(settled, dueAt - lead - Date.now());
   if (early) return done(early);
   const now = Date.now();
   // A task (MCP) keeps its outcome for its client; a platform call messages its contact.
@@ -94,7 +103,7 @@ export const runLater = async (
       return false;
     },
   );
-  const inTime = await within(settled, lead);
+  const inTime = await within(settled, dueAt - Date.now());
   const created = await creating;
   if (!created) return done(await settled);
   const terminate = () =>

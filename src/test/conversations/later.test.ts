@@ -54,7 +54,7 @@ const worker = createWorker({
         failure: (refusal) => (refusal ? `Refused: ${refusal.code}` : 'Sorry, the warehouse did not answer.'),
       },
     }),
-    // Its instance is created 250 ms before its 2 s deadline; its work ends 100 ms before it.
+    // Its instance is created 400 ms before its 2 s deadline; its work ends 100 ms before it.
     later_edge: defineFunction({
       description: 'Finishes just before its deadline, for the tests.',
       parameters: z.object({ tag: z.string() }),
