@@ -3,9 +3,11 @@
 // the project's dev.config.ts (the team inbox, the order store). It calls the examples that are
 // still there, so removing some (README "Removing the examples") needs no edit here, and a
 // function of the user's own beside them (one is added) changes nothing; e2e/dev.test.ts tests dev
-// itself on the fixture functions.
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+// itself on the fixture functions. A browser follows a deferred example in dev's console.
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import chromium from '@sparticuz/chromium';
+import { chromium as playwright } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SAMPLE_ORDERS } from '../dev/orderStore.ts';
 import { addDays, CALENDAR, localDate, slotsOn } from '../lib/slots.ts';
@@ -108,4 +110,79 @@ describe('the examples under npm run dev', () => {
     expect(served.has('answer_faq')).toBe(true);
     expect(Object.keys(answers).sort()).toEqual([...served].filter((name) => EXAMPLES.has(name)).sort());
   }, 60_000);
+});
+
+describe('a deferred example in the console of npm run dev', () => {
+  it("shows get_order_status's interim answer at once, and the customer's follow-up later under that call, not under a call made meanwhile", async () => {
+    const listed = (await (await fetch(`${dev.origin}/functions`)).json()) as { functions: { name: string }[] };
+    // Removed with the examples (README "Removing the examples"): nothing to show.
+    if (!listed.functions.some((fn) => fn.name === 'get_order_status')) return;
+    // The order the store stand-in takes 5 s for (dev/orderStore.ts), past the 2.5 s answer deadline,
+    // and one it answers at once.
+    const slow = SAMPLE_ORDERS.find((order) => 'slowMs' in order) as { number: string; email: string };
+    const quick = SAMPLE_ORDERS[0] as { number: string; email: string };
+    const consoleUrl = (await dev.waitFor(/^console: (http:\/\/127\.0\.0\.1:\d+\/)$/m))[1] as string;
+    const browser = await playwright.launch({
+      executablePath: await chromium.executablePath(),
+      args: chromium.args,
+      headless: true,
+    });
+    try {
+      const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+      await page.goto(consoleUrl);
+      await page.waitForSelector('body[data-ready="true"]');
+
+      // As a user would: the function's own form.
+      const fn = page.locator('section.fn[data-name="get_order_status"]');
+      const call = async (order: { number: string; email: string }) => {
+        await fn.locator('[data-arg="orderNumber"]').fill(order.number);
+        await fn.locator('[data-arg="email"]').fill(order.email);
+        const clicked = Date.now();
+        await fn.getByRole('button', { name: 'Call get_order_status' }).click();
+        await fn.locator(`.result[data-status="200"]`).waitFor({ timeout: 10_000 });
+        return Date.now() - clicked;
+      };
+      // The interim answer, well before the store's 5 s.
+      expect(await call(slow)).toBeLessThan(4_500);
+      expect(await fn.locator('.result .body').textContent()).toContain('"status": "pending"');
+      expect(await fn.locator('.result .body').textContent()).toContain('checking with the warehouse');
+
+      // Its entry in the activity, known by its arguments: the interim the model got, and a follow-up awaited.
+      const entryOf = (number: string) =>
+        page.locator('#calls tr[data-kind="call"][data-source="console"]', { hasText: `"orderNumber":"${number}"` });
+      const entry = entryOf(slow.number);
+      await expect.poll(() => entry.count(), { timeout: 5_000 }).toBe(1);
+      expect(await entry.textContent()).toContain('checking with the warehouse');
+      expect(await entry.locator('.deferred').allTextContents()).toEqual([
+        expect.stringMatching(/^deferred: the model got the interim answer/),
+        expect.stringMatching(/^waiting for the follow-up \(\d+ s so far\)$/),
+      ]);
+
+      // Meanwhile the user checks another order, which answers at once: its own entry, newer.
+      await call(quick);
+      const other = entryOf(quick.number);
+      await expect.poll(() => other.count(), { timeout: 5_000 }).toBe(1);
+      expect(await other.textContent()).toContain('on its way');
+
+      // The follow-up reaches the customer when the store answers: under the deferred call's entry.
+      const followUp = `Order ${slow.number} is being prepared. It contains 4 × Mug.`;
+      await expect
+        .poll(() => entry.locator('.sent').allTextContents(), { timeout: 30_000, interval: 500 })
+        .toContainEqual(expect.stringContaining(followUp));
+      const shown = (await entry.locator('.sent', { hasText: followUp }).textContent()) ?? '';
+      expect(shown).toMatch(/^follow-up sent to .* \(\d+\.\d s later\): /);
+      // Sent: no longer waiting.
+      expect(await entry.locator('.deferred').allTextContents()).toEqual([
+        expect.stringMatching(/^deferred: the model got the interim answer/),
+      ]);
+      // Once, there: not under the call made meanwhile, nor on a line of its own.
+      expect(await page.locator('#calls .sent', { hasText: followUp }).count()).toBe(1);
+      expect(await other.locator('.sent').count()).toBe(0);
+
+      mkdirSync(join(PROJECT_ROOT, 'test-results'), { recursive: true });
+      await entry.screenshot({ path: join(PROJECT_ROOT, 'test-results', 'console-follow-up.png') });
+    } finally {
+      await browser.close();
+    }
+  }, 90_000);
 });

@@ -1,6 +1,7 @@
 // What the local Worker itself logged, read from wrangler dev's output as it passes through dev:
 // the Worker's own JSON lines (src/log.ts) of each call it answered, whoever made it (the console,
-// the local platform, curl, an MCP client), and of each queued delivery its handler took. The
+// the local platform, curl, an MCP client), of each queued delivery its handler took, and of a
+// deferred call's work and follow-up (src/conversations/), which carry the call's request id. The
 // console joins them to what the local platform saw.
 
 /** One call the Worker answered, as its `invocation` line says. */
@@ -24,7 +25,15 @@ export interface WorkerHandling {
   event: string;
 }
 
-export type WorkerLine = WorkerCall | WorkerHandling;
+/** A step of a deferred call (call_deferred, follow_up_sent, deferred_failed, ...), by the call's request id. */
+export interface WorkerDeferred {
+  kind: 'deferred';
+  at: number;
+  requestId: string;
+  event: DeferredEvent;
+}
+
+export type WorkerLine = WorkerCall | WorkerHandling | WorkerDeferred;
 
 /** How many lines are kept, oldest dropped. */
 export const WORKER_LOG_LIMIT = 500;
@@ -37,6 +46,23 @@ const HANDLING = new Set([
   'event_invalid_payload',
   'event_unknown_type',
 ]);
+
+/** The events of src/conversations/ about a deferred call: its deferral, its work's end, its follow-up. */
+export const DEFERRED_EVENTS = [
+  'call_deferred',
+  'deferred_refused',
+  'deferred_failed',
+  'deferred_gone',
+  'follow_up_sent',
+  'follow_up_opted_out',
+  'follow_up_cancelled',
+  'follow_up_not_repeated',
+  'follow_up_refused',
+  'follow_up_ambiguous',
+  'follow_up_failed',
+] as const;
+export type DeferredEvent = (typeof DEFERRED_EVENTS)[number];
+const DEFERRED = new Set<string>(DEFERRED_EVENTS);
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: wrangler's colour codes
 const COLOURS = /\x1b\[[0-9;]*m/g;
@@ -65,6 +91,9 @@ const lineOf = (raw: string, at: number): WorkerLine | undefined => {
   }
   if (typeof event === 'string' && HANDLING.has(event) && typeof fields.deliveryId === 'string') {
     return { kind: 'handling', at, deliveryId: fields.deliveryId, eventType: String(fields.eventType ?? ''), event };
+  }
+  if (typeof event === 'string' && DEFERRED.has(event) && typeof fields.requestId === 'string') {
+    return { kind: 'deferred', at, requestId: fields.requestId, event: event as DeferredEvent };
   }
   return undefined;
 };

@@ -2,12 +2,14 @@
 // agent, event deliveries and each webhook's answer, messages), each message beside the call or
 // delivery that caused it. A message belongs to the call or delivery during which it was sent;
 // one sent later (a follow-up, or an event handler that runs from the queue after the delivery was
-// answered) belongs to the latest earlier call or delivery about the same contact. The Worker's
-// own log lines (dev reads them from wrangler's output) add the calls made straight to it (curl,
-// an MCP client) and what its handler made of each delivery.
+// answered) belongs to the latest earlier call or delivery about the same contact, except a deferred
+// call's follow-up, which the Worker's log line of it ties to that very call (another call about the
+// same contact may have been made meanwhile). The Worker's own log lines (dev reads them from
+// wrangler's output) add the calls made straight to it (curl, an MCP client), what its handler made
+// of each delivery, and what became of a deferred call's work and follow-up.
 import type { ActivityAnswer, ActivityMessage } from '../../platform/routes/activity.ts';
 import type { DeliveryActivity } from '../../platform/state.ts';
-import type { WorkerLine } from '../workerLog.ts';
+import type { DeferredEvent, WorkerLine } from '../workerLog.ts';
 import type { LoggedCall } from './calls.ts';
 
 /** A message as the console shows it. */
@@ -40,6 +42,8 @@ export type ActivityItem =
       durationMs: number;
       body: string;
       messages: ShownMessage[];
+      /** A deferred call's steps from the Worker's log (call_deferred, follow_up_sent, ...), oldest first. */
+      deferred?: Array<{ event: DeferredEvent; at: number }>;
     }
   | {
       kind: 'delivery';
@@ -76,6 +80,40 @@ const contactOfCall = (args: unknown): string | undefined => {
   return typeof value === 'string' ? value : undefined;
 };
 
+type Cause = Exclude<ActivityItem, { kind: 'message' }> & { contact: string | undefined };
+
+/**
+ * Gives each call the deferred steps the Worker logged under its request id, and ties each follow-up
+ * it logged as sent to the message it sent: the latest outbound message to the call's contact, since
+ * the call began, up to that log line. Message id to its call.
+ */
+const claimFollowUps = (causes: Cause[], messages: ShownMessage[], worker: WorkerLine[]): Map<string, Cause> => {
+  const claimed = new Map<string, Cause>();
+  for (const cause of causes) {
+    if (cause.kind !== 'call' || !cause.requestId) continue;
+    const steps = worker.flatMap((line) =>
+      line.kind === 'deferred' && line.requestId === cause.requestId ? [{ event: line.event, at: line.at }] : [],
+    );
+    if (steps.length === 0) continue;
+    cause.deferred = steps;
+    for (const step of steps) {
+      if (step.event !== 'follow_up_sent') continue;
+      const sent = messages
+        .filter(
+          (message) =>
+            message.direction === 'outbound' &&
+            !claimed.has(message.id) &&
+            (cause.contact === undefined || message.contactId === cause.contact) &&
+            cause.startedAt - SLACK_MS <= message.at &&
+            message.at <= step.at + SLACK_MS,
+        )
+        .toSorted((a, b) => b.at - a.at)[0];
+      if (sent) claimed.set(sent.id, cause);
+    }
+  }
+  return claimed;
+};
+
 /**
  * The timeline, newest first.
  * @example mergeActivity(log.list(), await platformActivity())
@@ -85,7 +123,7 @@ export const mergeActivity = (
   platform: ActivityAnswer | undefined,
   worker: WorkerLine[] = [],
 ): ActivityItem[] => {
-  const causes: Array<Exclude<ActivityItem, { kind: 'message' }> & { contact: string | undefined }> = [];
+  const causes: Cause[] = [];
   for (const call of calls) {
     causes.push({
       kind: 'call',
@@ -159,8 +197,10 @@ export const mergeActivity = (
       contact: undefined,
     });
   }
+  const messages = (platform?.messages ?? []).map(shown);
+  const followUps = claimFollowUps(causes, messages, worker);
   const loose: ActivityItem[] = [];
-  for (const message of (platform?.messages ?? []).map(shown)) {
+  for (const message of messages) {
     const triggered = triggers.get(message.id);
     if (triggered) {
       triggered.trigger = message;
@@ -169,6 +209,7 @@ export const mergeActivity = (
     const latest = (candidates: typeof causes) => candidates.toSorted((a, b) => b.startedAt - a.startedAt)[0];
     const during = causes.filter((c) => c.startedAt - SLACK_MS <= message.at && message.at <= c.endedAt + SLACK_MS);
     const owner =
+      followUps.get(message.id) ??
       latest(during.filter((c) => c.contact === message.contactId)) ??
       latest(during) ??
       latest(

@@ -32,6 +32,9 @@ button { margin-top: 10px; padding: 6px 14px; font: inherit; cursor: pointer; }
 .sent { background: #e6f4ea; border-left: 3px solid #137333; padding: 4px 8px; margin: 4px 0; font-size: 12.5px; }
 .sent.inbound { background: #e8f0fe; border-left-color: #1a56c4; }
 .hook { font-size: 12.5px; margin: 2px 0; }
+.args { display: block; font-family: ui-monospace, monospace; font-size: 11.5px; color: #444; word-break: break-all; }
+.deferred { font-size: 12.5px; margin: 4px 0; color: #5b3a9e; }
+.deferred.waiting { font-style: italic; }
 `;
 
 const SCRIPT = `
@@ -108,6 +111,7 @@ const render = (fn) => {
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     result.textContent = 'calling...';
+    delete result.dataset.status;
     const response = await fetch('/api/call/' + fn.name, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ arguments: argumentsOf(form) }) });
     const call = await response.json();
     result.textContent = '';
@@ -116,17 +120,36 @@ const render = (fn) => {
     const message = errorMessage(call.body);
     if (message) result.append(el('p', { class: 'message', text: message }));
     result.append(el('pre', { class: 'body', text: pretty(call.body) }));
+    if (pending(call.body)) result.append(el('p', { class: 'deferred', text: 'The work goes on: the customer gets its result as a message, which appears under this call in Activity.' }));
     await refreshLog();
   });
   section.append(form);
   return section;
 };
 
+// The interim answer of a deferred function (src/conversations/later.ts).
+const pending = (text) => { try { const body = JSON.parse(text); return body.status === 'pending' && typeof body.followUp === 'string'; } catch { return false; } };
+
+// What became of a deferred call's work and follow-up, from the Worker's log lines.
+const DEFERRED_WORDS = {
+  deferred_refused: 'the work ended in a refusal: the customer gets the failure message',
+  deferred_failed: "the work failed after its retries: the customer gets the failure message (see npm run dev's output)",
+  deferred_gone: 'the function is no longer served: no follow-up',
+  follow_up_opted_out: 'no follow-up: the customer opted out of messages',
+  follow_up_cancelled: 'no follow-up: the work finished in time after all',
+  follow_up_not_repeated: 'follow-up not sent again: an earlier attempt may have sent it',
+  follow_up_refused: 'the platform refused the follow-up: it is tried again',
+  follow_up_ambiguous: 'the platform may or may not have the follow-up: it is not sent again',
+  follow_up_failed: "the follow-up could not be sent (see npm run dev's output)",
+};
+const FINAL = ['follow_up_sent', 'follow_up_opted_out', 'follow_up_cancelled', 'follow_up_not_repeated', 'follow_up_ambiguous', 'follow_up_failed', 'deferred_gone'];
+
 const when = (ms) => new Date(ms).toISOString().slice(11, 19);
 
 // A message beside its cause: to or from which contact, on which channel, and when, if later.
-const sentLine = (message) => el('div', { class: 'sent ' + message.direction, 'data-message': message.id },
-  el('span', { class: 'kind', text: message.direction === 'inbound' ? 'customer wrote ' : 'message sent ' }),
+// A call's message sent after it was answered is its follow-up.
+const sentLine = (message, ofCall) => el('div', { class: 'sent ' + message.direction, 'data-message': message.id },
+  el('span', { class: 'kind', text: message.direction === 'inbound' ? 'customer wrote ' : ofCall && message.afterMs ? 'follow-up sent ' : 'message sent ' }),
   (message.direction === 'inbound' ? 'from ' : 'to ') + message.contactId + ' via ' + message.channel
     + (message.afterMs ? ' (' + (message.afterMs / 1000).toFixed(1) + ' s later)' : '') + ': ',
   el('strong', { text: message.text }));
@@ -136,11 +159,18 @@ const row = (item) => {
     const detail = el('td', {}, item.source === 'worker'
       ? el('p', { class: 'source', text: 'Called straight at the Worker (curl, an MCP client): its answer is in the output of npm run dev, request ' + item.requestId + '.' })
       : el('pre', { text: item.body }));
-    for (const message of item.messages) detail.append(sentLine(message));
+    const steps = (item.deferred || []).map((step) => step.event);
+    if (steps.includes('call_deferred')) detail.append(el('div', { class: 'deferred', text: 'deferred: the model got the interim answer; the work goes on and its result reaches the customer as a message' }));
+    for (const message of item.messages) detail.append(sentLine(message, true));
+    for (const step of steps) if (DEFERRED_WORDS[step]) detail.append(el('div', { class: 'deferred', text: DEFERRED_WORDS[step] }));
+    if (steps.includes('call_deferred') && !steps.some((step) => FINAL.includes(step)) && !item.messages.some((message) => message.afterMs)) {
+      detail.append(el('div', { class: 'deferred waiting', text: 'waiting for the follow-up (' + Math.max(0, Math.round((Date.now() - item.endedAt) / 1000)) + ' s so far)' }));
+    }
     const source = { console: 'console', platform: 'platform (agent)', worker: 'direct' }[item.source];
+    const args = item.arguments === undefined ? undefined : el('code', { class: 'args', text: JSON.stringify(item.arguments) });
     return el('tr', { 'data-kind': 'call', 'data-source': item.source, 'data-status': String(item.status) },
       el('td', { text: when(item.startedAt) }),
-      el('td', {}, el('span', { text: item.name }), el('br'), el('span', { class: 'source', text: source })),
+      el('td', {}, el('span', { text: item.name }), el('br'), el('span', { class: 'source', text: source }), args),
       el('td', { class: 'status ' + kind(item.status), text: String(item.status || 'none') }),
       el('td', { text: item.durationMs + ' ms' }), detail);
   }
