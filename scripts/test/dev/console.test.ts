@@ -1,7 +1,8 @@
 // The console shows the platform's side beside its own calls: calls the platform made as the agent,
 // event deliveries and what each webhook answered, and the messages sent, each beside the call or
-// delivery that caused it (during it, or later about the same contact); and a broken definition
-// as the problem it is, not as "No functions".
+// delivery that caused it (during it, or later about the same contact; a deferred call's follow-up
+// under that call, as the Worker's log ties it); and a broken definition as the problem it is, not
+// as "No functions".
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createPlatformClient } from 'agent-functions/platform';
@@ -174,6 +175,36 @@ describe('the console shows what the platform did', () => {
     if (latest?.kind !== 'call') throw new Error('not a call');
     const followUp = latest.messages.find((m) => m.text === 'Reminder: tomorrow at 10.');
     expect(followUp?.afterMs).toBeGreaterThanOrEqual(50);
+  });
+
+  it("puts a deferred call's follow-up under that call, not under a call about the same contact made meanwhile", async () => {
+    const callBook = async () =>
+      (await (
+        await fetch(new URL('/api/call/book', consoleServer.url), {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ arguments: { contactId: ada } }),
+        })
+      ).json()) as { requestId: string };
+    // The deferred call: the Worker logs its deferral under the call's request id ...
+    const deferred = await callBook();
+    logLine({ event: 'call_deferred', function: 'book', requestId: deferred.requestId, answerWithinMs: 2500 });
+    // ... another call about the same contact is answered meanwhile (apart by more than the clock slack) ...
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const meanwhile = await callBook();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // ... and then the deferred work sends its follow-up, and logs it under the first call's id.
+    await client().messages.send({ contactId: ada, channel: 'whatsapp', text: 'Your booking is confirmed.' });
+    logLine({ event: 'follow_up_sent', function: 'book', requestId: deferred.requestId, deferred: 'call-x' });
+    const calls = (await activity()).filter((item) => item.kind === 'call');
+    const first = calls.find((item) => item.kind === 'call' && item.requestId === deferred.requestId);
+    const second = calls.find((item) => item.kind === 'call' && item.requestId === meanwhile.requestId);
+    if (first?.kind !== 'call' || second?.kind !== 'call') throw new Error('calls missing');
+    expect(first.messages.map((m) => m.text)).toEqual(['sent by /functions/book', 'Your booking is confirmed.']);
+    expect(first.messages[1]?.afterMs).toBeGreaterThan(0);
+    expect(first.deferred?.map((step) => step.event)).toEqual(['call_deferred', 'follow_up_sent']);
+    expect(second.messages.map((m) => m.text)).toEqual(['sent by /functions/book']);
+    expect(second.deferred).toBeUndefined();
   });
 
   it('lists a message with no cause on its own', async () => {

@@ -42,6 +42,19 @@ describe("the Worker's own log lines, read from wrangler dev's output", () => {
     ]);
   });
 
+  it("reads a deferred call's steps under the call's request id, and no other line of the Worker's", () => {
+    const log = createWorkerLog();
+    const line = (fields: Record<string, unknown>) => `${JSON.stringify({ level: 'info', ...fields })}\n`;
+    log.feed(line({ event: 'call_deferred', function: 'get_order_status', requestId: 'rq_1', answerWithinMs: 2500 }));
+    log.feed(line({ event: 'open_without_secret', requestId: 'rq_1' }));
+    log.feed(line({ event: 'follow_up_sent', function: 'get_order_status', requestId: 'rq_1', deferred: 'call-rq_1' }));
+    log.feed(line({ event: 'follow_up_sent' }));
+    expect(log.lines()).toEqual([
+      expect.objectContaining({ kind: 'deferred', requestId: 'rq_1', event: 'call_deferred' }),
+      expect.objectContaining({ kind: 'deferred', requestId: 'rq_1', event: 'follow_up_sent' }),
+    ]);
+  });
+
   it('ignores what is not a line of the Worker’s, and keeps only the newest lines', () => {
     const log = createWorkerLog(2);
     log.feed('{"level":"info","event":"invocation"\nnot json {"level": oops\n');
