@@ -45,9 +45,9 @@ describe("the Worker's own log lines, read from wrangler dev's output", () => {
   it("reads a deferred call's steps under the call's request id, and no other line of the Worker's", () => {
     const log = createWorkerLog();
     const line = (fields: Record<string, unknown>) => `${JSON.stringify({ level: 'info', ...fields })}\n`;
-    log.feed(line({ event: 'call_deferred', function: 'get_order_status', requestId: 'rq_1', answerWithinMs: 2500 }));
+    log.feed(line({ event: 'call_deferred', function: 'check_stock', requestId: 'rq_1', answerWithinMs: 2500 }));
     log.feed(line({ event: 'open_without_secret', requestId: 'rq_1' }));
-    log.feed(line({ event: 'follow_up_sent', function: 'get_order_status', requestId: 'rq_1', deferred: 'call-rq_1' }));
+    log.feed(line({ event: 'follow_up_sent', function: 'check_stock', requestId: 'rq_1', deferred: 'call-rq_1' }));
     log.feed(line({ event: 'follow_up_sent' }));
     expect(log.lines()).toEqual([
       expect.objectContaining({ kind: 'deferred', requestId: 'rq_1', event: 'call_deferred' }),
