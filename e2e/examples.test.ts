@@ -170,7 +170,7 @@ describe('a deferred example in the console of npm run dev', () => {
         .poll(() => entry.locator('.sent').allTextContents(), { timeout: 30_000, interval: 500 })
         .toContainEqual(expect.stringContaining(followUp));
       const shown = (await entry.locator('.sent', { hasText: followUp }).textContent()) ?? '';
-      expect(shown).toMatch(/^follow-up sent to .* \(\d+\.\d s later\): /);
+      expect(shown).toMatch(/^follow-up sent to Console customer \(ct_\w+\) via whatsapp \(\d+\.\d s later\): /);
       // Sent: no longer waiting.
       expect(await entry.locator('.deferred').allTextContents()).toEqual([
         expect.stringMatching(/^deferred: the model got the interim answer/),

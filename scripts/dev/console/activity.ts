@@ -16,6 +16,8 @@ import type { LoggedCall } from './calls.ts';
 export interface ShownMessage {
   id: string;
   contactId: string;
+  /** The contact's name on the local platform, when it has the contact. */
+  contactName?: string;
   channel: string;
   text: string;
   direction: 'outbound' | 'inbound';
@@ -68,6 +70,7 @@ const SLACK_MS = 5;
 const shown = (message: ActivityMessage): ShownMessage => ({
   id: String(message.id),
   contactId: String(message.contactId),
+  ...(typeof message.contactName === 'string' ? { contactName: message.contactName } : {}),
   channel: String(message.channel),
   text: String(message.text),
   direction: message.direction === 'inbound' ? 'inbound' : 'outbound',

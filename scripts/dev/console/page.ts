@@ -150,7 +150,7 @@ const when = (ms) => new Date(ms).toISOString().slice(11, 19);
 // A call's message sent after it was answered is its follow-up.
 const sentLine = (message, ofCall) => el('div', { class: 'sent ' + message.direction, 'data-message': message.id },
   el('span', { class: 'kind', text: message.direction === 'inbound' ? 'customer wrote ' : ofCall && message.afterMs ? 'follow-up sent ' : 'message sent ' }),
-  (message.direction === 'inbound' ? 'from ' : 'to ') + message.contactId + ' via ' + message.channel
+  (message.direction === 'inbound' ? 'from ' : 'to ') + (message.contactName ? message.contactName + ' (' + message.contactId + ')' : message.contactId) + ' via ' + message.channel
     + (message.afterMs ? ' (' + (message.afterMs / 1000).toFixed(1) + ' s later)' : '') + ': ',
   el('strong', { text: message.text }));
 

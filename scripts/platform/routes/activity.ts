@@ -6,8 +6,11 @@ import { EmulatorError } from '../http.ts';
 import { messageShape } from '../shapes.ts';
 import { ACTIVITY_LIMIT, type AccountState, type ActivityRecord } from '../state.ts';
 
-/** One message as the activity lists it: its shape, its place in the sequence, and its time in ms. */
-export type ActivityMessage = ReturnType<typeof messageShape> & { seq: number; at: number };
+/**
+ * One message as the activity lists it: its shape, its place in the sequence, its time in ms, and
+ * the name of its contact (so the console can say "to Console customer", not only an id).
+ */
+export type ActivityMessage = ReturnType<typeof messageShape> & { seq: number; at: number; contactName?: string };
 
 export interface ActivityAnswer {
   activity: ActivityRecord[];
@@ -28,7 +31,15 @@ export const activityShape = (account: AccountState, url: URL): ActivityAnswer =
   const messages = [...account.messages.values()]
     .filter((message) => message.seq > after)
     .slice(-ACTIVITY_LIMIT)
-    .map((message) => ({ ...messageShape(message), seq: message.seq, at: Date.parse(message.createdAt) }));
+    .map((message) => {
+      const contactName = account.contacts.get(message.contactId)?.name;
+      return {
+        ...messageShape(message),
+        seq: message.seq,
+        at: Date.parse(message.createdAt),
+        ...(contactName === undefined ? {} : { contactName }),
+      };
+    });
   const last = Math.max(after, ...activity.map((record) => record.seq), ...messages.map((message) => message.seq));
   return { activity, messages, last };
 };

@@ -186,6 +186,8 @@ describe('the console shows what the platform did', () => {
           body: JSON.stringify({ arguments: { contactId: ada } }),
         })
       ).json()) as { requestId: string };
+    // Clear of the last test's message by more than the clock slack.
+    await new Promise((resolve) => setTimeout(resolve, 20));
     // The deferred call: the Worker logs its deferral under the call's request id ...
     const deferred = await callBook();
     logLine({ event: 'call_deferred', function: 'book', requestId: deferred.requestId, answerWithinMs: 2500 });
@@ -201,6 +203,7 @@ describe('the console shows what the platform did', () => {
     const second = calls.find((item) => item.kind === 'call' && item.requestId === meanwhile.requestId);
     if (first?.kind !== 'call' || second?.kind !== 'call') throw new Error('calls missing');
     expect(first.messages.map((m) => m.text)).toEqual(['sent by /functions/book', 'Your booking is confirmed.']);
+    expect(first.messages[1]).toMatchObject({ contactId: ada, contactName: 'Ada' });
     expect(first.messages[1]?.afterMs).toBeGreaterThan(0);
     expect(first.deferred?.map((step) => step.event)).toEqual(['call_deferred', 'follow_up_sent']);
     expect(second.messages.map((m) => m.text)).toEqual(['sent by /functions/book']);

@@ -69,6 +69,8 @@ describe('what the local platform did', () => {
     expect(call?.kind === 'call' && call.url).toBe(`${base}/functions/confirm?key=***`);
     const message = next.messages.find((m) => m.text === 'handled /functions/confirm');
     expect(message).toBeDefined();
+    // With its contact's name, for the console to show.
+    expect(message?.contactName).toBe('Ada');
     expect(message?.at).toBeGreaterThanOrEqual(call?.startedAt ?? Number.NaN);
     expect(message?.at).toBeLessThanOrEqual(call?.endedAt ?? Number.NaN);
   });
