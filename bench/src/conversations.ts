@@ -19,6 +19,8 @@ export interface ConversationResults {
   readWithIds: LoadResult[];
   write: LoadResult[];
   laterInTime: LoadResult[];
+  /** A read making one Durable Object round trip that writes nothing: the floor under any check. */
+  ledgerFloor: LoadResult[];
   /** First-answer latency of each deferred call whose work takes SLOW_WORK_MS, in ms. */
   deferredFirstAnswerMs: number[];
   answerWithinMs: number;
@@ -26,7 +28,7 @@ export interface ConversationResults {
   followUps: number;
 }
 
-const CASES = ['plain', 'readWithIds', 'write', 'laterInTime'] as const;
+const CASES = ['plain', 'readWithIds', 'write', 'laterInTime', 'ledgerFloor'] as const;
 
 /**
  * Serves `built` (bench/workers/projectWithConversations.ts) against a local platform and measures part 1d.
@@ -73,6 +75,7 @@ export const measureConversations = async (
           bodyOf: (n) => JSON.stringify({ ...valid, notes: `call ${round}.${n}`, ...ids(`cv_write_${n % 10}`) }),
           expectStatus: 200,
         },
+        ledgerFloor: { url: await urlOf('quote_floor'), body: VALID_BODY, expectStatus: 200 },
         laterInTime: {
           url: await urlOf('quote_later'),
           body: JSON.stringify({ ...valid, ...ids('cv_later') }),
@@ -84,6 +87,7 @@ export const measureConversations = async (
         readWithIds: [],
         write: [],
         laterInTime: [],
+        ledgerFloor: [],
       };
       for (const name of CASES)
         await loadTest(cases[name], { connections: options.connections, seconds: options.warmupSeconds });

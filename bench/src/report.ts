@@ -287,26 +287,26 @@ export const lintTable = (lint: LintBenchResult): Table => ({
 
 /** Part 1d's p50 ratios against the plain call, each the median of per-round paired ratios. */
 export const conversationRatios = (conv: ConversationResults) => {
-  const p50 = (name: 'plain' | 'readWithIds' | 'write' | 'laterInTime') => conv[name].map((r) => r.p50Ms);
+  const p50 = (name: ConversationCase) => (conv[name] ?? []).map((r) => r.p50Ms);
   return {
     readWithIds: pairedRatio(p50('readWithIds'), p50('plain')),
     write: pairedRatio(p50('write'), p50('plain')),
+    ledgerFloor: pairedRatio(p50('ledgerFloor'), p50('plain')),
     laterInTime: pairedRatio(p50('laterInTime'), p50('plain')),
   };
 };
 
+/** The load cases of part 1d. */
+type ConversationCase = 'plain' | 'readWithIds' | 'write' | 'laterInTime' | 'ledgerFloor';
+
 /** Part 1d as a table. */
 export const conversationsTable = (conv: ConversationResults): Table => {
   const r = conversationRatios(conv);
-  const row = (
-    label: string,
-    name: 'plain' | 'readWithIds' | 'write' | 'laterInTime',
-    against: number | null,
-  ): Cell[] => [
+  const row = (label: string, name: ConversationCase, against: number | null): Cell[] => [
     label,
-    median(conv[name].map((x) => x.requestsPerSecond)),
-    median(conv[name].map((x) => x.p50Ms)),
-    median(conv[name].map((x) => x.p99Ms)),
+    median((conv[name] ?? []).map((x) => x.requestsPerSecond)),
+    median((conv[name] ?? []).map((x) => x.p50Ms)),
+    median((conv[name] ?? []).map((x) => x.p99Ms)),
     against === null ? '-' : ratio(against),
   ];
   return {
@@ -316,6 +316,7 @@ export const conversationsTable = (conv: ConversationResults): Table => {
       row('plain call (no conversation)', 'plain', null),
       row('read with conversation ids', 'readWithIds', r.readWithIds),
       row('write, deduplication checked (each call new)', 'write', r.write),
+      row('floor: a read with one ledger round trip, nothing written', 'ledgerFloor', r.ledgerFloor),
       row('deferred function, done in time', 'laterInTime', r.laterInTime),
       [
         `deferred function, work ${5} s: first answer`,
@@ -460,6 +461,13 @@ const informational = (results: BenchResults): Cell[][] => {
       `${conv.followUps} for ${conv.deferredFirstAnswerMs.length} calls`,
       '-',
     ]);
+    if (conv.ledgerFloor?.length) {
+      rows.push([
+        'floor under any write check: a read with one Durable Object round trip, nothing written, p50 x a plain call',
+        ratio(conversationRatios(conv).ledgerFloor),
+        '-',
+      ]);
+    }
   }
   const size = results.size ?? [];
   const project = size.find((s) => s.worker === 'project');
