@@ -63,7 +63,7 @@ const route = async (functions: McpFunctions, request: Request, env: Env, ctx: E
     if (checked instanceof Response) return checked;
     forProvider = checked;
   }
-  return oauthProvider(url.origin, (req, e, c) => serveMcp(functions, ownerOf(c), req, e, c)).fetch(
+  return oauthProvider(functions, url.origin, (req, e, c) => serveMcp(functions, ownerOf(c), req, e, c)).fetch(
     forProvider,
     env,
     ctx,
@@ -74,13 +74,19 @@ const route = async (functions: McpFunctions, request: Request, env: Env, ctx: E
  * The fetch handler of `/mcp`, `/oauth/*` and `/.well-known/*` over the functions of `registry`.
  * @example createMcpFetch(registry, platformFromEnv)(request, env, ctx)
  */
-export const createMcpFetch =
-  (registry: Registry, platform: PlatformFactory | undefined, conversations?: ConversationFeatures) =>
-  async (request: Request, env: Env, ctx: ExecutionContext): Promise<Response> => {
+export const createMcpFetch = (
+  registry: Registry,
+  platform: PlatformFactory | undefined,
+  conversations?: ConversationFeatures,
+) => {
+  // One object per Worker: its OAuth providers are kept by it (src/mcp/oauth.ts).
+  const functions: McpFunctions = { registry, platform, conversations };
+  return async (request: Request, env: Env, ctx: ExecutionContext): Promise<Response> => {
     try {
-      return await route({ registry, platform, conversations }, request, env, ctx);
+      return await route(functions, request, env, ctx);
     } catch (error) {
       if (!(error instanceof FunctionError)) throw error;
       return errorResponse(error, newRequestId());
     }
   };
+};

@@ -39,14 +39,18 @@ const staleGrant = (origin: string) =>
     },
   );
 
-// The resource is the endpoint's own https url, known from the first request; one provider per origin.
-const providers = new Map<string, OAuthProvider<Env>>();
+// The resource is the endpoint's own https url, known from the first request: one provider per
+// origin, for each Worker (`owner`: what the Worker serves) created in the isolate, since a provider
+// keeps the `serve` it was made with.
+const providersOf = new WeakMap<object, Map<string, OAuthProvider<Env>>>();
 
 /**
- * The provider guarding `serve` for the Worker at `origin` (an https origin).
- * @example await oauthProvider(url.origin, serve).fetch(request, env, ctx)
+ * The provider guarding `serve` (the endpoint of the Worker `owner` stands for) at `origin` (an https origin).
+ * @example await oauthProvider(functions, url.origin, serve).fetch(request, env, ctx)
  */
-export const oauthProvider = (origin: string, serve: Fetch): OAuthProvider<Env> => {
+export const oauthProvider = (owner: object, origin: string, serve: Fetch): OAuthProvider<Env> => {
+  const providers = providersOf.get(owner) ?? new Map<string, OAuthProvider<Env>>();
+  providersOf.set(owner, providers);
   let provider = providers.get(origin);
   if (!provider) {
     if (providers.size >= 8) providers.clear();
