@@ -31,6 +31,8 @@ const BODIES: Record<string, unknown> = {
 let dir: string;
 let baseline: ServedWorker;
 let project: ServedWorker;
+// The same production bundle with the development var (and no secret) that only `npm run dev` sets.
+let projectAsDev: ServedWorker;
 let key: string;
 let projectInputs: string[];
 
@@ -53,12 +55,16 @@ describe('benchmark Workers on workerd', () => {
     projectInputs = proj.inputs;
     baseline = await serveWorker(base.scriptPath);
     project = await serveWorker(proj.scriptPath);
+    projectAsDev = await serveWorker(proj.scriptPath, {
+      bindings: { AGENT_FUNCTIONS_MODE: 'development', FUNCTIONS_SECRET: '' },
+    });
     key = await functionKey(BENCH_SECRET, QUOTE_FUNCTION);
   }, 120_000);
 
   afterAll(async () => {
     await baseline?.stop();
     await project?.stop();
+    await projectAsDev?.stop();
     await rm(dir, { recursive: true, force: true });
   });
 
@@ -93,6 +99,20 @@ describe('benchmark Workers on workerd', () => {
       /^src\/dist\/(platform\/client\/|openapi|mcp\/|events\/)|@modelcontextprotocol|workers-oauth-provider/.test(file),
     );
     expect(optional).toEqual([]);
+  });
+
+  it('builds a production bundle without the development mode: keys are checked whatever the vars say', async () => {
+    // The Host and Origin check of npm run dev's keyless Worker (src/localSurface.ts) is not in it.
+    expect(projectInputs).not.toContain('src/dist/localSurface.js');
+    const manifest = await fetch(new URL('/functions', projectAsDev.url));
+    expect(manifest.status).toBe(401);
+    const keyless = await fetch(new URL(`/functions/${QUOTE_FUNCTION}`, projectAsDev.url), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: VALID_BODY,
+    });
+    expect(keyless.status).toBe(503);
+    expect(((await keyless.json()) as { error: { code: string } }).error.code).toBe('not_configured');
   });
 
   it('measures a short load run as throughput, percentiles and a count of unexpected answers', async () => {

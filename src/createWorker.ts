@@ -3,7 +3,7 @@ import { Router } from 'itty-router/Router';
 import type { ConversationFeatures } from './conversations/features.ts';
 import type { MayMessage } from './conversations/runtime.ts';
 import type { AnyFunctionDefinition } from './define.ts';
-import { type Env, isDevelopment } from './env.ts';
+import { type Env, isDevelopment, type WithProcess } from './env.ts';
 import { FunctionError } from './errors.ts';
 import type { EventsService } from './events/serve.ts';
 import { authorise, type Invocation, invoke, type PlatformFactory } from './invoke.ts';
@@ -187,7 +187,8 @@ export const createWorker = (options: WorkerOptions): AgentWorker => {
   return {
     fetch: (request: Request, env: Env, ctx: ExecutionContext): Promise<Response> => {
       const url = new URL(request.url);
-      if (isDevelopment(env)) {
+      // Spelled out, so a production bundle drops the check (src/env.ts).
+      if ((globalThis as WithProcess).process?.env.NODE_ENV !== 'production' && isDevelopment(env)) {
         // Keyless under dev: only this machine's own programs and pages may use it (docs/security.md).
         const refused = localSurfaceRefusal(
           url.host,

@@ -44,5 +44,15 @@ export interface FrameworkEnv {
  */
 export type Env = Partial<Cloudflare.Env> & FrameworkEnv;
 
-/** True when the Worker runs under `npm run dev` (wrangler dev with the development var). */
-export const isDevelopment = (env: Env): boolean => env.AGENT_FUNCTIONS_MODE === 'development';
+/** `globalThis` as Node or a Worker with nodejs_compat sees it; a Worker without it has no `process`. */
+export type WithProcess = typeof globalThis & { process?: { env: Record<string, string | undefined> } };
+
+/**
+ * True when the Worker runs under `npm run dev` (wrangler dev with the development var); never in a
+ * bundle built for production. wrangler replaces `process.env.NODE_ENV` with "production" when it
+ * builds for deploy ("development" for wrangler dev), so a deployed Worker always checks keys,
+ * whatever its vars say. Call sites spell the same test before calling this, so that a production
+ * bundle drops their development branches: a bundler folds an expression, not a call.
+ */
+export const isDevelopment = (env: Env): boolean =>
+  (globalThis as WithProcess).process?.env.NODE_ENV !== 'production' && env.AGENT_FUNCTIONS_MODE === 'development';

@@ -6,7 +6,7 @@ import type { Conversation } from './conversations/conversation.ts';
 import type { ConversationFeatures } from './conversations/features.ts';
 import type { TaskRequest } from './conversations/task.ts';
 import { DEFAULT_BODY_LIMIT } from './define.ts';
-import { type Env, isDevelopment } from './env.ts';
+import { type Env, isDevelopment, type WithProcess } from './env.ts';
 import { FunctionError } from './errors.ts';
 import { isFunctionKey, KEY_HEADER, KEY_QUERY } from './keys.ts';
 import type { Logger } from './log.ts';
@@ -76,24 +76,25 @@ const unauthorized = () =>
 const checkKey = async (name: string, { request, url, env, log }: Invocation) => {
   const secret = env.FUNCTIONS_SECRET;
   if (!secret) {
-    if (!isDevelopment(env)) {
-      // The caller learns only "not configured"; the log says why, beside each 503.
-      log.error('functions_secret_missing', {
-        hint: 'FUNCTIONS_SECRET is unset on this Worker, so every function answers 503: npx wrangler secret put FUNCTIONS_SECRET (or npm run secrets -- put), with the value sync uses.',
-      });
-      throw new FunctionError(
-        503,
-        'not_configured',
-        'This function is not available right now: the service is not configured. Tell the customer you cannot do this at the moment.',
-      );
+    // Spelled out, so a production bundle drops this branch (src/env.ts).
+    if ((globalThis as WithProcess).process?.env.NODE_ENV !== 'production' && isDevelopment(env)) {
+      if (!warnedOpen) {
+        warnedOpen = true;
+        log.warn('open_without_secret', {
+          hint: 'FUNCTIONS_SECRET is unset: local development serves every function without a key',
+        });
+      }
+      return;
     }
-    if (!warnedOpen) {
-      warnedOpen = true;
-      log.warn('open_without_secret', {
-        hint: 'FUNCTIONS_SECRET is unset: local development serves every function without a key',
-      });
-    }
-    return;
+    // The caller learns only "not configured"; the log says why, beside each 503.
+    log.error('functions_secret_missing', {
+      hint: 'FUNCTIONS_SECRET is unset on this Worker, so every function answers 503: npx wrangler secret put FUNCTIONS_SECRET (or npm run secrets -- put), with the value sync uses.',
+    });
+    throw new FunctionError(
+      503,
+      'not_configured',
+      'This function is not available right now: the service is not configured. Tell the customer you cannot do this at the moment.',
+    );
   }
   // Keys are derived from the name, so a key for a name never deployed verifies too: only its
   // holder learns (with a 404) that the function is gone.
@@ -111,7 +112,7 @@ const checkKey = async (name: string, { request, url, env, log }: Invocation) =>
 export const authorise = async (name: string, registry: Registry, inv: Invocation): Promise<RegisteredFunction> => {
   await checkKey(name, inv);
   const fn = registry.get(name);
-  if (!fn && isDevelopment(inv.env)) {
+  if (!fn && (globalThis as WithProcess).process?.env.NODE_ENV !== 'production' && isDevelopment(inv.env)) {
     // Under npm run dev a registered name the Worker does not serve is a file that does not build
     // (dev keeps its registration and says why): the model is to try again, not to give it up.
     throw new FunctionError(

@@ -15,8 +15,14 @@ export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** wrangler's own entry, run with this Node (24) so a system Node 20 never gets in the way. */
 export const WRANGLER = join(ROOT, 'node_modules/wrangler/bin/wrangler.js');
 
-/** Environment of every wrangler child: no telemetry, no prompts. */
-export const wranglerEnv = (): NodeJS.ProcessEnv => ({ ...process.env, WRANGLER_SEND_METRICS: 'false', CI: 'true' });
+/**
+ * Environment of every wrangler child: no telemetry, no prompts, and no NODE_ENV (vitest sets
+ * "test"), so wrangler deploy builds for production as it does from a plain shell.
+ */
+export const wranglerEnv = (): NodeJS.ProcessEnv => {
+  const { NODE_ENV: _, ...env } = process.env;
+  return { ...env, WRANGLER_SEND_METRICS: 'false', CI: 'true' };
+};
 
 /** What a build produced. */
 export interface BuiltWorker {

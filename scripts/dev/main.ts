@@ -158,6 +158,9 @@ export const main = async (argv: string[]): Promise<number> => {
       CLOUDFLARE_LOAD_DEV_VARS_FROM_DOT_ENV: 'false',
       // scripts/generate.ts leaves out a function file that does not build.
       AGENT_FUNCTIONS_DEV: '1',
+      // A build for development whatever the shell says: a NODE_ENV=production build has no
+      // development mode, so the keyless local Worker would answer 503 (src/env.ts).
+      NODE_ENV: 'development',
       // Its output passes through dev (below): keep wrangler's colours where dev has a terminal.
       ...(process.stdout.isTTY && !process.env.NO_COLOR ? { FORCE_COLOR: '1' } : {}),
     },
