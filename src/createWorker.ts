@@ -1,5 +1,4 @@
-// The Worker as a function of its registry: itty-router routes, one pipeline per request.
-import { Router } from 'itty-router/Router';
+// The Worker as a function of its registry: a short table of routes, one pipeline per request.
 import type { ConversationFeatures } from './conversations/features.ts';
 import type { MayMessage } from './conversations/runtime.ts';
 import type { AnyFunctionDefinition } from './define.ts';
@@ -15,9 +14,14 @@ import { callerRequestId, errorResponse, jsonResponse, newRequestId } from './re
 import { DefinitionError, type FunctionManifest } from './schema/describe.ts';
 import { settle } from './settle.ts';
 
-type Args = [Env, ExecutionContext];
 type Fetch = (request: Request, env: Env, ctx: ExecutionContext) => Promise<Response>;
 type RoutedRequest = Request & { requestId: string };
+type Handler = (request: RoutedRequest, env: Env, ctx: ExecutionContext) => Response | Promise<Response>;
+/** A path (`/oauth/*`: it and every path under it; trailing slashes do not count), its method (any when unset) and its handler. */
+type Route = [path: string, handler: Handler, method?: string];
+
+const matches = (route: string, path: string): boolean =>
+  route.endsWith('/*') ? path === route.slice(0, -2) || path.startsWith(route.slice(0, -1)) : path === route;
 
 /** What `agent-functions/mcp` exports: the MCP endpoint and its OAuth routes over a registry. */
 export interface McpModule {
@@ -88,14 +92,8 @@ export const createWorker = (options: WorkerOptions): AgentWorker => {
   const registry = createRegistry(options.functions, options.conversations?.check);
   // Deferred calls' workflow instances run in this same Worker and need its functions.
   options.conversations?.register({ registry, platform: options.platform, mayMessage: options.mayMessage });
-  const router = Router<RoutedRequest, Args>({
-    before: [
-      (request) => {
-        request.requestId = newRequestId();
-      },
-    ],
-    catch: (error, request) => errorResponse(error, (request as unknown as RoutedRequest).requestId ?? newRequestId()),
-  });
+  // Every path but those under /functions/, tried in order; the first that matches answers.
+  const routes: Route[] = [];
 
   // The manifest and the OpenAPI document derived from it: same guard, same error for a broken definition.
   const manifests = async (request: RoutedRequest, env: Env) => {
@@ -116,15 +114,20 @@ export const createWorker = (options: WorkerOptions): AgentWorker => {
   };
 
   // Paths under /functions/ never reach the router (fetch below), so this is "/functions" alone.
-  router.get('/functions', async (request, env) =>
-    jsonResponse({ functions: await manifests(request, env) }, 200, request.requestId),
-  );
+  routes.push([
+    '/functions',
+    async (request, env) => jsonResponse({ functions: await manifests(request, env) }, 200, request.requestId),
+    'GET',
+  ]);
 
   const { openapi } = options;
   if (openapi) {
-    router.get('/openapi.json', async (request, env) =>
-      jsonResponse(openapi(await manifests(request, env), new URL(request.url).origin), 200, request.requestId),
-    );
+    routes.push([
+      '/openapi.json',
+      async (request, env) =>
+        jsonResponse(openapi(await manifests(request, env), new URL(request.url).origin), 200, request.requestId),
+      'GET',
+    ]);
   }
 
   // Every path under /functions/: one URL parse, no router (the hot path of every call).
@@ -153,19 +156,24 @@ export const createWorker = (options: WorkerOptions): AgentWorker => {
     return outcome.ok ? jsonResponse(outcome.value, 200, requestId) : errorResponse(outcome.error, requestId);
   };
 
-  router.all('/functions', () => {
-    throw new FunctionError(405, 'method_not_allowed', 'The manifest is read with GET.', { headers: { Allow: 'GET' } });
-  });
+  routes.push([
+    '/functions',
+    () => {
+      throw new FunctionError(405, 'method_not_allowed', 'The manifest is read with GET.', {
+        headers: { Allow: 'GET' },
+      });
+    },
+  ]);
 
   const { events } = options;
   for (const route of events?.routes ?? []) {
-    router.all(route.path, (request, env) => route.receive(request, env, request.requestId));
+    routes.push([route.path, (request, env) => route.receive(request, env, request.requestId)]);
   }
 
   const { mcp } = options;
   if (mcp) {
     let loaded: Promise<Fetch> | undefined;
-    const serveMcp = async (request: RoutedRequest, env: Env, ctx: ExecutionContext) => {
+    const serveMcp: Handler = async (request, env, ctx) => {
       loaded ??= mcp().then((module) => module.createMcpFetch(registry, options.platform, options.conversations));
       return (
         await loaded.catch((error: unknown) => {
@@ -175,14 +183,21 @@ export const createWorker = (options: WorkerOptions): AgentWorker => {
       )(request, env, ctx);
     };
     // The endpoint, its OAuth 2.1 routes, and the metadata clients discover them by.
-    router.all('/mcp', serveMcp);
-    router.all('/oauth/*', serveMcp);
-    router.all('/.well-known/*', serveMcp);
+    routes.push(['/mcp', serveMcp], ['/oauth/*', serveMcp], ['/.well-known/*', serveMcp]);
   }
 
-  router.all('*', () => {
-    throw new FunctionError(404, 'not_found', 'Nothing is served here. Functions live under /functions/<name>.');
-  });
+  const route = async (request: Request, url: URL, env: Env, ctx: ExecutionContext): Promise<Response> => {
+    const routed = Object.assign(request, { requestId: newRequestId() });
+    const path = url.pathname.replace(/\/+$/, '');
+    try {
+      for (const [pattern, handler, method] of routes) {
+        if ((!method || method === request.method) && matches(pattern, path)) return await handler(routed, env, ctx);
+      }
+      throw new FunctionError(404, 'not_found', 'Nothing is served here. Functions live under /functions/<name>.');
+    } catch (error) {
+      return errorResponse(error, routed.requestId);
+    }
+  };
 
   return {
     fetch: (request: Request, env: Env, ctx: ExecutionContext): Promise<Response> => {
@@ -201,7 +216,7 @@ export const createWorker = (options: WorkerOptions): AgentWorker => {
       }
       return url.pathname.startsWith(FUNCTIONS_PREFIX)
         ? serveFunction(request, url, env, ctx)
-        : router.fetch(request, env, ctx);
+        : route(request, url, env, ctx);
     },
     ...(events ? { queue: events.queue } : {}),
   };

@@ -16,7 +16,7 @@ const HELP = `Usage: npm run --silent bench:profile -- [--entry bench/project.ts
 
 Builds the entry unminified, serves it on local workerd with the inspector on, drives it with
 autocannon (10 connections) and prints the functions with the most self time, grouped by the file
-they come from (src/, zod, itty-router, the Worker's runtime). --out keeps the raw .cpuprofile
+they come from (src/, zod, the Worker's runtime). --out keeps the raw .cpuprofile
 (open it in Chrome DevTools or VS Code).
 `;
 
