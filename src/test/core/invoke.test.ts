@@ -335,6 +335,34 @@ describe('the manifest at GET /functions', () => {
   });
 });
 
+describe('the paths besides /functions/<name>', () => {
+  it('answers another method on the manifest with 405 and Allow: GET', async () => {
+    const res = await send('/functions', { method: 'POST', body: '{}' });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('GET');
+    expect((await errorOf(res)).code).toBe('method_not_allowed');
+  });
+
+  it('answers 404 where nothing is served, even beside a served path', async () => {
+    for (const path of ['/', '/nothing', '/functionsx', '/mcpx', '/oauthx', '//functions']) {
+      const res = await send(path);
+      expect({ path, status: res.status, code: (await errorOf(res)).code }).toEqual({
+        path,
+        status: 404,
+        code: 'not_found',
+      });
+    }
+  });
+
+  it('routes a path with trailing slashes, and every path under a prefix, as the path itself', async () => {
+    const mcp = await send('/mcp', { method: 'POST', body: '{}' });
+    expect(mcp.status).not.toBe(404);
+    expect((await send('/mcp//', { method: 'POST', body: '{}' })).status).toBe(mcp.status);
+    const metadata = await send('/.well-known/oauth-protected-resource/mcp');
+    expect(metadata.status).toBe(200);
+  });
+});
+
 describe('a definition the platform cannot carry', () => {
   it('makes the manifest answer 500 naming the function and the field', async () => {
     const broken = createWorker({
