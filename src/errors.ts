@@ -13,15 +13,15 @@ export interface ArgumentProblem {
  * @example throw new FunctionError(404, 'unknown_function', 'There is no function "x".')
  */
 export class FunctionError extends Error {
-  readonly status: number;
-  readonly code: string;
-  readonly details: ArgumentProblem[] | undefined;
-  readonly headers: Record<string, string> | undefined;
+  declare readonly status: number;
+  declare readonly code: string;
+  declare readonly details: ArgumentProblem[] | undefined;
+  declare readonly headers: Record<string, string> | undefined;
   /**
    * True when the refused work may still have happened (a send whose answer was lost): a repeat
    * of the same write in the conversation is then not run again (docs/functions.md "Calls that repeat").
    */
-  readonly mayHaveApplied: boolean;
+  declare readonly mayHaveApplied: boolean;
 
   constructor(
     status: number,
