@@ -1,6 +1,7 @@
 // Per-function invocation keys (docs/platform-contract.md §4):
 // key = base64url(HMAC-SHA256(FUNCTIONS_SECRET, "function:" + name)).
-// Web Crypto only, so the Worker and the Node sync share this file.
+// Web Crypto and zod only, so the Worker and the Node sync share this file.
+import { util } from 'zod/v4/core';
 
 /** Where a caller may put a function's key beside `Authorization: Bearer` (docs/platform-contract.md §4). */
 export const KEY_QUERY = 'key';
@@ -42,11 +43,8 @@ export const toBase64Url = (bytes: ArrayBuffer | Uint8Array): string => {
 /** Decodes unpadded base64url; undefined when the text is not base64url. */
 export const fromBase64Url = (text: string): Uint8Array<ArrayBuffer> | undefined => {
   if (!/^[A-Za-z0-9_-]*$/.test(text) || text.length % 4 === 1) return undefined;
-  const binary = atob(text.replaceAll('-', '+').replaceAll('_', '/'));
-  // A plain loop: Uint8Array.from with a mapper walks the string through the iterator protocol.
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return bytes;
+  // zod's decoder (a plain loop, as fast as any here) is in every Worker's bundle already.
+  return util.base64urlToUint8Array(text) as Uint8Array<ArrayBuffer>;
 };
 
 const derive = async (secret: string, context: string): Promise<string> =>
