@@ -3,7 +3,7 @@
 // messages and the sync command all read this one module, so they cannot disagree.
 import { z } from 'zod';
 import type { CallPolicy } from '../conversations/policy.ts';
-import type { AnyFunctionDefinition, FunctionAnnotations } from '../define.ts';
+import type { AnyFunctionDefinition, Effect, FunctionAnnotations } from '../define.ts';
 import { DEFAULT_TIMEOUT_MS, SETTING_NAME } from '../define.ts';
 import type { FunctionRecord } from '../platform/protocol/function.ts';
 import { fieldText, type JsonSchema, type ParameterInfo, parameterInfo } from './parameters.ts';
@@ -21,6 +21,8 @@ export interface FunctionManifest extends Omit<FunctionRecord, 'url'> {
   vars: string[];
   /** The author's hints for MCP clients, when set. */
   annotations?: FunctionAnnotations;
+  /** The effect the author declared, when set; like the annotations, read by the description linter, never registered. */
+  effect?: Effect;
 }
 
 /**
@@ -124,6 +126,7 @@ export const translateFunction = (
     secrets: settings('secrets'),
     vars: settings('vars'),
     ...(definition.annotations ? { annotations: definition.annotations } : {}),
+    ...(definition.effect ? { effect: definition.effect } : {}),
   };
   let policy: CallPolicy | undefined;
   try {

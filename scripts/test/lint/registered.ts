@@ -1,23 +1,21 @@
 // Functions in their registered form, as the Worker's manifest derives them, for the linter's tests.
-import type { FunctionDefinition } from 'agent-functions';
+import type { Effect, FunctionDefinition } from 'agent-functions';
 import { describeFunction } from 'agent-functions/worker';
 import { z } from 'zod';
+import { toLintFunction } from '../../lint/functions/load.ts';
 import type { LintFunction } from '../../lint/functions/types.ts';
+import type { ServedFunction } from '../../sync/manifest.ts';
 import { PROJECT_ROOT } from '../repo.ts';
 
-type Definition = Pick<FunctionDefinition, 'description' | 'parameters' | 'annotations'>;
+type Definition = Pick<FunctionDefinition, 'description' | 'parameters' | 'annotations' | 'effect'>;
 
-/** What the Worker's manifest says of `definition` under `name`, as the linter reads it. */
-export const registered = (name: string, definition: Definition, effect?: string): LintFunction => {
-  const m = describeFunction(name, { ...definition, handler: () => null });
-  return {
-    name,
-    description: m.description,
-    parameters: m.parameters,
-    jsonSchema: m.jsonSchema,
-    ...(m.annotations ? { annotations: m.annotations } : {}),
-    ...(effect ? { effect } : {}),
-  };
+/**
+ * What the Worker's manifest (the JSON of GET /functions) says of `definition` under `name`, as the
+ * linter reads it; `effect` is declared on the definition.
+ */
+export const registered = (name: string, definition: Definition, effect?: Effect): LintFunction => {
+  const manifest = describeFunction(name, { ...definition, ...(effect ? { effect } : {}), handler: () => null });
+  return toLintFunction(JSON.parse(JSON.stringify(manifest)) as ServedFunction);
 };
 
 /** A function every rule is content with. */

@@ -75,6 +75,13 @@ describe('agent-functions lint functions: the rules on one function', () => {
     expect(rulesOf([registered('send_coupon', once)])).toContain('repeat-unstated');
   });
 
+  it("reads the effect a definition declares from the Worker's manifest: a write that only says what it reads is flagged", () => {
+    const { annotations: _, ...noHints } = good;
+    const rules = rulesOf([registered('lookup_order', { ...noHints, effect: 'write' })]);
+    expect(rules).toEqual(expect.arrayContaining(['write-unstated', 'repeat-unstated']));
+    expect(rules).not.toContain('annotations-missing');
+  });
+
   it('wants each parameter described beyond its name, constrained, its values an enum and its format shown', () => {
     const parameters = z.object({
       orderNumber: z.string().describe('Order number'),
