@@ -365,20 +365,23 @@ const fold = (name: string) => name.toLowerCase().replace(/[-_\s]/g, '');
 /** Edits (insert, delete, substitute, swap two neighbours) between two short names, capped at 3. */
 const distance = (a: string, b: string): number => {
   if (Math.abs(a.length - b.length) > 2 || a.length > 64 || b.length > 64) return 3;
-  const rows = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
-  for (let j = 0; j <= b.length; j++) (rows[0] as number[])[j] = j;
+  // The rows of the table two above, one above and this one: edits between a's first i letters and b's first j.
+  let before: number[] = [];
+  let above = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
-    const row = rows[i] as number[];
-    const up = rows[i - 1] as number[];
+    const row = [i];
     for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let best = Math.min((up[j] as number) + 1, (row[j - 1] as number) + 1, (up[j - 1] as number) + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
-        best = Math.min(best, ((rows[i - 2] as number[])[j - 2] as number) + 1);
-      row[j] = best;
+      const swapped = i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1];
+      row[j] = Math.min(
+        (above[j] as number) + 1,
+        (row[j - 1] as number) + 1,
+        (above[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1),
+        swapped ? (before[j - 2] as number) + 1 : 3,
+      );
     }
+    [before, above] = [above, row];
   }
-  return Math.min(3, (rows[a.length] as number[])[b.length] as number);
+  return Math.min(3, above[b.length] as number);
 };
 
 /**
