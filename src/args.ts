@@ -412,7 +412,7 @@ export const misspelledParameter = (
 
 /** A failed parse's issues, without the ZodError (an Error subclass) zod would build around them. */
 class Issues {
-  readonly issues: $ZodIssue[];
+  declare readonly issues: $ZodIssue[];
   constructor(issues: $ZodIssue[]) {
     this.issues = issues;
   }

@@ -35,7 +35,7 @@ export interface McpModule {
 const FUNCTIONS_PREFIX = '/functions/';
 
 const manifestAllowed = async (request: Request, env: Env): Promise<boolean> => {
-  if (isDevelopment(env)) return true;
+  if ((globalThis as WithProcess).process?.env.NODE_ENV !== 'production' && isDevelopment(env)) return true;
   const token = /^Bearer\s+(\S+)$/i.exec(request.headers.get('authorization') ?? '')?.[1];
   return Boolean(env.FUNCTIONS_SECRET && token && (await isManifestKey(env.FUNCTIONS_SECRET, token)));
 };

@@ -29,7 +29,7 @@ export const createLogger = (base: LogFields = {}): Logger => new BoundLogger(ba
 
 // A class rather than closures: a logger is made for every call, so it should cost one small object.
 class BoundLogger implements Logger {
-  private readonly base: LogFields;
+  declare private readonly base: LogFields;
   constructor(base: LogFields) {
     this.base = base;
   }
