@@ -62,6 +62,17 @@ const conformance = async (name: string, args: string[]) => {
   return { exitCode, checks: await checksOf(dir) };
 };
 
+/** The CLI's arguments for one server scenario against `origin`'s /mcp at the specification. */
+const scenarioArgs = (origin: string, scenario: string) => [
+  'server',
+  '--url',
+  `${origin}/mcp`,
+  '--scenario',
+  scenario,
+  '--spec-version',
+  SPEC,
+];
+
 const failing = (checks: Check[] | undefined) =>
   (checks ?? []).filter((check) => !['SUCCESS', 'INFO', 'SKIPPED'].includes(check.status));
 
@@ -112,15 +123,7 @@ describe(`MCP conformance (${SPEC})`, () => {
   it.each(['tools-call-simple-text', 'tools-call-error'])(
     'passes %s with the suite’s tools written as functions',
     async (scenario) => {
-      const { exitCode, checks } = await conformance(scenario, [
-        'server',
-        '--url',
-        `${fixture}/mcp`,
-        '--scenario',
-        scenario,
-        '--spec-version',
-        SPEC,
-      ]);
+      const { exitCode, checks } = await conformance(scenario, scenarioArgs(fixture, scenario));
       expect(checks.get(scenario)?.length ?? 0).toBeGreaterThan(0);
       expect(failing(checks.get(scenario))).toEqual([]);
       expect(exitCode).toBe(0);
@@ -146,16 +149,7 @@ describe(`MCP conformance (${SPEC})`, () => {
     'tasks-request-state-removal',
     'tasks-request-headers',
   ])('passes %s with later functions as tasks', async (scenario) => {
-    const { checks } = await conformance(scenario, [
-      'server',
-      '--url',
-      `${fixture}/mcp`,
-      '--scenario',
-      scenario,
-      '--spec-version',
-      SPEC,
-      '--force',
-    ]);
+    const { checks } = await conformance(scenario, [...scenarioArgs(fixture, scenario), '--force']);
     expect(checks.get(scenario)?.length ?? 0).toBeGreaterThan(1);
     expect(failing(checks.get(scenario)).map((check) => check.id)).toEqual(
       Object.keys(TASK_CHECKS_THAT_DO_NOT_APPLY).filter((id) =>
