@@ -6,13 +6,13 @@ import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import chromium from '@sparticuz/chromium';
 import { createPlatformClient } from 'agent-functions/platform';
-import { type Browser, chromium as playwright } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ConsoleFunction, type RunningConsole, startConsole } from '../scripts/dev/console/server.ts';
 import { type RunningEmulator, startEmulator } from '../scripts/platform/emulator.ts';
 import { PROJECT_ROOT } from '../scripts/test/repo.ts';
+import { launchBrowser, openConsole } from './browser.ts';
 
 let emulator: RunningEmulator;
 let worker: Server;
@@ -48,11 +48,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => worker.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(worker.address() as AddressInfo).port}`;
   await client.webhooks.create({ url: `${base}/events`, events: ['message.received'] });
-  browser = await playwright.launch({
-    executablePath: await chromium.executablePath(),
-    args: chromium.args,
-    headless: true,
-  });
+  browser = await launchBrowser();
 });
 afterAll(async () => {
   await browser?.close();
@@ -71,10 +67,7 @@ const open = async (
     platform: { url: emulator.url, apiKey: agencyKey },
   });
   consoles.push(running);
-  const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-  await page.goto(running.url);
-  await page.waitForSelector('body[data-ready="true"]');
-  return page;
+  return openConsole(browser, running.url);
 };
 
 describe('the console page', () => {

@@ -6,13 +6,12 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import chromium from '@sparticuz/chromium';
 import { createPlatformClient } from 'agent-functions/platform';
-import { chromium as playwright } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DevRun, newcomerFiles, startDev } from '../scripts/test/dev/harness.ts';
 import { FIXTURE_NAMES, fixtureProject } from '../scripts/test/project.ts';
 import { PROJECT_ROOT } from '../scripts/test/repo.ts';
+import { launchBrowser, openConsole } from './browser.ts';
 
 /** Where the browser test leaves its screenshot (git-ignored). */
 const SCREENSHOT = join(PROJECT_ROOT, 'test-results', 'console.png');
@@ -52,15 +51,9 @@ describe('npm run dev, with .env and .dev.vars copied from their examples', () =
 
 describe('the console', () => {
   it('lists what the platform received, calls a function from its form, and shows a 200 and a 422 with what the model got', async () => {
-    const browser = await playwright.launch({
-      executablePath: await chromium.executablePath(),
-      args: chromium.args,
-      headless: true,
-    });
+    const browser = await launchBrowser();
     try {
-      const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-      await page.goto(consoleUrl);
-      await page.waitForSelector('body[data-ready="true"]');
+      const page = await openConsole(browser, consoleUrl);
       const names = await page.locator('section.fn h2').allTextContents();
       expect(names).toEqual(FIXTURE_NAMES);
 

@@ -6,8 +6,6 @@
 // itself on the fixture functions. A browser follows a deferred example in dev's console.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import chromium from '@sparticuz/chromium';
-import { chromium as playwright } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SAMPLE_ORDERS } from '../dev/orderStore.ts';
 import { addDays, CALENDAR, localDate, slotsOn } from '../lib/slots.ts';
@@ -15,6 +13,7 @@ import { scaffold } from '../scripts/new/main.ts';
 import { type DevRun, newcomerFiles, startDev } from '../scripts/test/dev/harness.ts';
 import { copyProject } from '../scripts/test/project.ts';
 import { PROJECT_ROOT } from '../scripts/test/repo.ts';
+import { launchBrowser, openConsole } from './browser.ts';
 
 /** The examples: the names in the first column of the README's Examples table. */
 const EXAMPLES = new Set(
@@ -122,15 +121,9 @@ describe('a deferred example in the console of npm run dev', () => {
     const slow = SAMPLE_ORDERS.find((order) => 'slowMs' in order) as { number: string; email: string };
     const quick = SAMPLE_ORDERS[0] as { number: string; email: string };
     const consoleUrl = (await dev.waitFor(/^console: (http:\/\/127\.0\.0\.1:\d+\/)$/m))[1] as string;
-    const browser = await playwright.launch({
-      executablePath: await chromium.executablePath(),
-      args: chromium.args,
-      headless: true,
-    });
+    const browser = await launchBrowser();
     try {
-      const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-      await page.goto(consoleUrl);
-      await page.waitForSelector('body[data-ready="true"]');
+      const page = await openConsole(browser, consoleUrl);
 
       // As a user would: the function's own form.
       const fn = page.locator('section.fn[data-name="get_order_status"]');
