@@ -34,6 +34,9 @@ const later = {
   retries: 0,
 };
 
+/** Deferred attempts of stock_flaky, by SKU. */
+const flakyAttempts = new Map<string, number>();
+
 const worker = createWorker({
   conversations: conversationFeatures,
   mcp: () => import('../../mcp/index.ts'),
@@ -59,6 +62,20 @@ const worker = createWorker({
         throw new FunctionError(404, 'no_such_item', 'No item has that SKU. Ask the customer to check it.');
       },
       later,
+    }),
+    // Crashes on its first deferred attempt, then answers: the workflow's retry finishes the task.
+    stock_flaky: defineFunction({
+      description: 'Crashes once as deferred work, then answers. Used by the MCP task tests only.',
+      parameters: z.object({ sku: z.string() }),
+      effect: 'read',
+      handler: async ({ sku }, { signal, deferred }) => {
+        await work(deferred ? 0 : 1_000, signal);
+        const attempt = (flakyAttempts.get(sku) ?? 0) + 1;
+        flakyAttempts.set(sku, attempt);
+        if (attempt === 1) throw new Error('warehouse connection reset');
+        return { sku, inStock: 1, attempt };
+      },
+      later: { ...later, retries: 2 },
     }),
     stock_broken: defineFunction({
       description: 'Fails unexpectedly after a while. Used by the MCP task tests only.',
@@ -210,6 +227,14 @@ describe('a later function as an MCP task', () => {
         content: [{ type: 'text', text: 'No item has that SKU. Ask the customer to check it.' }],
       },
     });
+  });
+
+  it('retries work that crashed and completes the task with the retry’s result', async () => {
+    const { result: created } = await call('stock_flaky', { sku: 'R-9' });
+    expect(created?.resultType).toBe('task');
+    const done = await settled(String(created?.taskId));
+    expect(done).toMatchObject({ status: 'completed', result: { structuredContent: { sku: 'R-9', attempt: 2 } } });
+    expect(flakyAttempts.get('R-9')).toBe(2);
   });
 
   it('fails a task whose work failed unexpectedly, with an error and no result, saying nothing of the cause', async () => {
