@@ -77,6 +77,17 @@ const worker = createWorker({
       },
       later: { ...later, retries: 2 },
     }),
+    // Its instance is created 400 ms before its 2 s deadline; its work ends 100 ms before it.
+    stock_edge: defineFunction({
+      description: 'Finishes just before its deadline. Used by the MCP task tests only.',
+      parameters: z.object({ sku: z.string() }),
+      effect: 'read',
+      handler: async ({ sku }, { signal }) => {
+        await work(1_900, signal);
+        return { sku, inStock: 2 };
+      },
+      later: { ...later, answerWithinMs: 2_000 },
+    }),
     stock_broken: defineFunction({
       description: 'Fails unexpectedly after a while. Used by the MCP task tests only.',
       parameters: z.object({ sku: z.string() }),
@@ -205,6 +216,16 @@ describe('a later function as an MCP task', () => {
     const { result } = await call('stock_check', { sku: 'B-2', ms: 0, deferredMs: 0 });
     expect(result).toMatchObject({ resultType: 'complete', structuredContent: { sku: 'B-2', inStock: 3 } });
     expect(result).not.toHaveProperty('taskId');
+  });
+
+  it('answers the result itself when the work ends after the instance was created, and stops the instance', async () => {
+    const before = (await workflows.get()).length;
+    const { result } = await call('stock_edge', { sku: 'E-1' });
+    expect(result).toMatchObject({ resultType: 'complete', structuredContent: { sku: 'E-1', inStock: 2 } });
+    expect(result).not.toHaveProperty('taskId');
+    const created = (await workflows.get()).slice(before);
+    expect(created).toHaveLength(1);
+    await created[0]?.waitForStatus('terminated');
   });
 
   it('runs as a plain call for a client without the extension, and refuses it the task methods', async () => {
