@@ -47,9 +47,14 @@ const HANDLING = new Set([
   'event_unknown_type',
 ]);
 
-/** The events of src/conversations/ about a deferred call: its deferral, its work's end, its follow-up. */
+/**
+ * The events of src/conversations/ about a deferred call: its deferral, its work's end, its
+ * follow-up; and an MCP call whose work became a task (no follow-up: its client reads the result).
+ */
 export const DEFERRED_EVENTS = [
   'call_deferred',
+  'call_as_task',
+  'task_failed',
   'deferred_refused',
   'deferred_failed',
   'deferred_gone',

@@ -128,7 +128,7 @@ export const runLater = async (
   // The workflow does the work from the start, under its retries: this run stops here.
   inv.stop?.(new DOMException('The work goes on as deferred work', 'AbortError'));
   settled.catch(() => {});
-  inv.log.info('call_deferred', { answerWithinMs: later.answerWithinMs, ...(task ? { as: 'task' } : {}) });
+  inv.log.info(task ? 'call_as_task' : 'call_deferred', { answerWithinMs: later.answerWithinMs });
   if (taskId) return new TaskCreated(taskId, now);
   const answer: PendingAnswer = { status: 'pending', message: later.interim, followUp: FOLLOW_UP_NOTE };
   return answer;

@@ -74,7 +74,7 @@ export class DeferredCall extends WorkflowEntrypoint<Env, DeferredParams> {
           ),
         )
         .catch((error: unknown) => {
-          log.error('deferred_failed', {
+          log.error('task_failed', {
             error: error instanceof Error ? error.name : typeof error,
             hint: 'the task ends failed; the instance keeps this outcome',
           });

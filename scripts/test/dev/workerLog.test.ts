@@ -55,6 +55,17 @@ describe("the Worker's own log lines, read from wrangler dev's output", () => {
     ]);
   });
 
+  it("reads an MCP task's steps apart from a deferred call's, so the console awaits no follow-up for it", () => {
+    const log = createWorkerLog();
+    const line = (fields: Record<string, unknown>) => `${JSON.stringify({ level: 'info', ...fields })}\n`;
+    log.feed(line({ event: 'call_as_task', function: 'check_stock', requestId: 'rq_2', answerWithinMs: 2500 }));
+    log.feed(line({ event: 'task_failed', function: 'check_stock', requestId: 'rq_2', deferred: 'task-0a1b' }));
+    expect(log.lines()).toEqual([
+      expect.objectContaining({ kind: 'deferred', requestId: 'rq_2', event: 'call_as_task' }),
+      expect.objectContaining({ kind: 'deferred', requestId: 'rq_2', event: 'task_failed' }),
+    ]);
+  });
+
   it('ignores what is not a line of the Worker’s, and keeps only the newest lines', () => {
     const log = createWorkerLog(2);
     log.feed('{"level":"info","event":"invocation"\nnot json {"level": oops\n');
