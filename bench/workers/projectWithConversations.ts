@@ -49,13 +49,7 @@ export default createWorker({
       effect: 'read',
       timeoutMs: 10_000,
       handler: async ({ seats }, { signal }) => {
-        await new Promise((resolve, reject) => {
-          const timer = setTimeout(resolve, SLOW_WORK_MS);
-          signal.addEventListener('abort', () => {
-            clearTimeout(timer);
-            reject(signal.reason);
-          });
-        });
+        await scheduler.wait(SLOW_WORK_MS, { signal });
         return { summary: `${seats} seats quoted` };
       },
       later,

@@ -35,13 +35,7 @@ const worker = createWorker({
         const attempt = (attempts.get(tag) ?? 0) + 1;
         attempts.set(tag, attempt);
         const { ms, deferredMs = 10, failures = 0, refuse } = plan.get(tag) ?? { ms: 0 };
-        await new Promise((resolve, reject) => {
-          const timer = setTimeout(resolve, deferred ? deferredMs : ms);
-          signal.addEventListener('abort', () => {
-            clearTimeout(timer);
-            reject(signal.reason);
-          });
-        });
+        await scheduler.wait(deferred ? deferredMs : ms, { signal });
         if (refuse) throw new FunctionError(404, 'no_such_item', 'No such item.');
         if (attempt <= failures) throw new Error('warehouse crashed');
         return { inStock: 3, summary: `3 in stock (${tag})` };

@@ -18,14 +18,7 @@ import { authorize, sender } from './oauthFlow.ts';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Waits `ms`, or rejects when `signal` fires (the call's run is stopped when its work is deferred). */
-const work = (ms: number, signal: AbortSignal) =>
-  new Promise((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    });
-  });
+const work = (ms: number, signal: AbortSignal) => scheduler.wait(ms, { signal });
 
 const later = {
   answerWithinMs: 150,
