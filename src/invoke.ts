@@ -140,7 +140,8 @@ export const authorise = async (name: string, registry: Registry, inv: Invocatio
   return fn;
 };
 
-const isThenable = (value: unknown): value is PromiseLike<unknown> =>
+/** Whether a handler's result is a promise (a synchronous one skips every await). */
+export const isThenable = (value: unknown): value is PromiseLike<unknown> =>
   typeof (value as PromiseLike<unknown> | null)?.then === 'function';
 
 // Not async: a synchronous handler's result goes back without a promise of its own.

@@ -47,6 +47,10 @@ export const fromBase64Url = (text: string): Uint8Array<ArrayBuffer> | undefined
   return util.base64urlToUint8Array(text) as Uint8Array<ArrayBuffer>;
 };
 
+/** The hex SHA-256 of `text`: ledger names and keys that never show what they were made from. */
+export const sha256Hex = async (text: string): Promise<string> =>
+  util.uint8ArrayToHex(new Uint8Array(await crypto.subtle.digest('SHA-256', encoder.encode(text))));
+
 const derive = async (secret: string, context: string): Promise<string> =>
   toBase64Url(await crypto.subtle.sign('HMAC', await hmacKey(secret), encoder.encode(context)));
 

@@ -1,11 +1,6 @@
 // What identifies a call within its conversation: the function and its validated arguments (or
 // what the author's key function picks of them), written the same way whatever the key order.
-
-/** The hex SHA-256 of `text`. */
-export const sha256Hex = async (text: string): Promise<string> =>
-  Array.from(new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text))), (b) =>
-    b.toString(16).padStart(2, '0'),
-  ).join('');
+import { sha256Hex } from '../keys.ts';
 
 /**
  * JSON with object keys sorted at every depth, Dates as ISO strings: `{b:1,a:2}` and `{a:2,b:1}` agree.

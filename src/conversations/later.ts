@@ -3,6 +3,7 @@
 // and the agent gets the interim answer, or an MCP client that takes tasks gets the task to follow.
 // Off (the call simply runs) without a contact and channel to message nor a task client, or
 // without the workflow binding: nothing is promised that cannot be kept.
+import { isThenable } from '../invoke.ts';
 import type { RegisteredFunction } from '../registry.ts';
 import { cancelFollowUp } from './followUpMark.ts';
 import type { DeferredParams } from './params.ts';
@@ -18,9 +19,6 @@ export interface PendingAnswer {
 
 const FOLLOW_UP_NOTE =
   'The result will reach the customer as a message in this conversation; do not call this function again for it.';
-
-const isThenable = (value: unknown): value is PromiseLike<unknown> =>
-  typeof (value as PromiseLike<unknown> | null)?.then === 'function';
 
 /**
  * How long before answerWithinMs the instance is created: creating one takes tens of ms, but up to

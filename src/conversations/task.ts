@@ -3,7 +3,7 @@
 // as a platform call's, which keeps the outcome for the client to read instead of messaging anyone.
 // A task id names its workflow instance only together with the client that asked for it, so no
 // other client can read or cancel it, and an instance of a platform call is never a task.
-import { sha256Hex } from './callKey.ts';
+import { sha256Hex } from '../keys.ts';
 
 /** The MCP client a task belongs to: its OAuth client, the static token, or local development. */
 export interface TaskRequest {

@@ -1,6 +1,7 @@
 // A delivery as the queue carries it from the endpoint to the consumer.
+
+import { sha256Hex } from '../keys.ts';
 import { EVENT_ID_KEY, EVENT_TYPE_KEY } from '../platform/protocol/contract.ts';
-import { sha256Hex } from './ledger.ts';
 
 /** One verified delivery, queued: the raw body is kept, so the handler sees exactly what was signed. */
 export interface QueuedDelivery {

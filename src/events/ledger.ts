@@ -2,6 +2,7 @@
 // platform may deliver an event twice, so the consumer asks here before running a handler: one
 // SQLite row per key, `running` under a lease while a handler works, `done` for the dedup window.
 import { DurableObject } from 'cloudflare:workers';
+import { sha256Hex } from '../keys.ts';
 
 /** How long a handled key is remembered: a repeat within it is not run again. */
 export const DEDUP_WINDOW_MS: number = 24 * 3600_000;
@@ -68,12 +69,6 @@ export class EventLedger extends DurableObject {
 
 /** How many leading hex digits of a key's hash pick its shard: 1 digit = 16 Durable Objects. */
 const SHARD_DIGITS = 1;
-
-/** The hex SHA-256 of `text`. */
-export const sha256Hex = async (text: string): Promise<string> =>
-  Array.from(new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text))), (b) =>
-    b.toString(16).padStart(2, '0'),
-  ).join('');
 
 /**
  * The ledger shard that holds `key`.

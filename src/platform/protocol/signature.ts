@@ -11,15 +11,12 @@ export const SIGNATURE_TOLERANCE_SECONDS = 300;
 /** Why a signature was refused, or `ok`. */
 export type SignatureVerdict = 'ok' | 'malformed' | 'stale' | 'mismatch';
 
-const toHex = (bytes: ArrayBuffer) =>
-  Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, '0')).join('');
-
 /**
  * The `X-Webhook-Signature` value for a body signed at `timestamp` (unix seconds).
  * @example await signWebhook(secret, '1700000000', '{"a":1}') // 'v1=9f2c...'
  */
 export const signWebhook = async (secret: string, timestamp: string, rawBody: string): Promise<string> =>
-  `v1=${toHex(await crypto.subtle.sign('HMAC', await hmacKey(secret), encoder.encode(`${timestamp}.${rawBody}`)))}`;
+  `v1=${util.uint8ArrayToHex(new Uint8Array(await crypto.subtle.sign('HMAC', await hmacKey(secret), encoder.encode(`${timestamp}.${rawBody}`))))}`;
 
 /** A signature taken apart: its timestamp and MAC, or why it cannot be checked at all. */
 export type SignatureParts =
