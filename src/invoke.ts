@@ -15,6 +15,7 @@ import { FUNCTION_NAME } from './platform/protocol/function.ts';
 import { checkRateLimit } from './ratelimit.ts';
 import type { RegisteredFunction, Registry } from './registry.ts';
 import { checkSignature } from './signed.ts';
+import { isThenable } from './thenable.ts';
 
 /** Everything one invocation needs beside the function itself. */
 export interface Invocation {
@@ -139,10 +140,6 @@ export const authorise = async (name: string, registry: Registry, inv: Invocatio
   }
   return fn;
 };
-
-/** Whether a handler's result is a promise (a synchronous one skips every await). */
-export const isThenable = (value: unknown): value is PromiseLike<unknown> =>
-  typeof (value as PromiseLike<unknown> | null)?.then === 'function';
 
 // Not async: a synchronous handler's result goes back without a promise of its own.
 const runWithTimeout = (fn: RegisteredFunction, args: Record<string, unknown>, inv: Invocation): unknown => {

@@ -3,8 +3,8 @@
 // and the agent gets the interim answer, or an MCP client that takes tasks gets the task to follow.
 // Off (the call simply runs) without a contact and channel to message nor a task client, or
 // without the workflow binding: nothing is promised that cannot be kept.
-import { isThenable } from '../invoke.ts';
 import type { RegisteredFunction } from '../registry.ts';
+import { isThenable } from '../thenable.ts';
 import { cancelFollowUp } from './followUpMark.ts';
 import type { DeferredParams } from './params.ts';
 import type { CallScope } from './scope.ts';
