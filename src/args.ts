@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import { _safeParseAsync, type $ZodErrorClass, type $ZodIssue, config, util } from 'zod/v4/core';
 import { type Conversation, takeConversation } from './conversations/conversation.ts';
 import { type ArgumentProblem, FunctionError } from './errors.ts';
-import { KEY_QUERY } from './keys.ts';
+import { ACCOUNT_QUERY, KEY_QUERY } from './keys.ts';
 import { PLATFORM_ADDED_KEY } from './platform/protocol/contract.ts';
 import type { ParameterInfo } from './schema/parameters.ts';
 import { unwrap } from './schema/schemaDef.ts';
@@ -14,7 +14,7 @@ import { unwrap } from './schema/schemaDef.ts';
 export const ENVELOPE_KEYS = ['arguments', 'args', 'parameters', 'input'] as const;
 
 /** Query parameters that carry credentials, never arguments. */
-const RESERVED_QUERY = new Set([KEY_QUERY]);
+const RESERVED_QUERY = new Set([KEY_QUERY, ACCOUNT_QUERY]);
 
 // An object, not null and not an array: zod's own test, already in every Worker's bundle.
 const isPlainObject = util.isObject as (value: unknown) => value is Record<string, unknown>;

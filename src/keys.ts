@@ -5,6 +5,8 @@ import { util } from 'zod/v4/core';
 
 /** Where a caller may put a function's key beside `Authorization: Bearer` (docs/platform-contract.md §4). */
 export const KEY_QUERY = 'key';
+/** The query parameter naming the account of a url that is not the first account's (docs/platform-contract.md §10). */
+export const ACCOUNT_QUERY = 'account';
 export const KEY_HEADER = 'X-Function-Key';
 
 const encoder = new TextEncoder();
@@ -61,15 +63,23 @@ const verify = async (secret: string, context: string, presented: string): Promi
   return crypto.subtle.verify('HMAC', readyKeys.get(secret) ?? (await hmacKey(secret)), bytes, encoder.encode(context));
 };
 
-/**
- * The invocation key of one function.
- * @example await functionKey(env.FUNCTIONS_SECRET, 'lookup_warranty') // 'Zk3...'
- */
-export const functionKey = (secret: string, name: string): Promise<string> => derive(secret, KEY_CONTEXT + name);
+// A name has no "@" (FUNCTION_NAME) and neither has an account name (ACCOUNT_NAME): the key of
+// `name` for account `a` is never another name's, nor another account's.
+const functionContext = (name: string, account: string | undefined) =>
+  account === undefined ? KEY_CONTEXT + name : `${KEY_CONTEXT}${name}@${account}`;
 
-/** Whether `presented` is the key of function `name`, compared in constant time. */
-export const isFunctionKey = (secret: string, name: string, presented: string): Promise<boolean> =>
-  verify(secret, KEY_CONTEXT + name, presented);
+/**
+ * The invocation key of one function: for the first account without `account`
+ * (docs/platform-contract.md §4), for any other bound to that account too (§10).
+ * @example await functionKey(env.FUNCTIONS_SECRET, 'lookup_warranty') // 'Zk3...'
+ * @example await functionKey(env.FUNCTIONS_SECRET, 'lookup_warranty', 'client-acme') // another key
+ */
+export const functionKey = (secret: string, name: string, account?: string): Promise<string> =>
+  derive(secret, functionContext(name, account));
+
+/** Whether `presented` is the key of function `name` (for `account`, when given), compared in constant time. */
+export const isFunctionKey = (secret: string, name: string, presented: string, account?: string): Promise<boolean> =>
+  verify(secret, functionContext(name, account), presented);
 
 // No function name contains a colon-free "manifest" after "function:", so the two never collide.
 const MANIFEST_CONTEXT = 'manifest';
