@@ -5,9 +5,10 @@ import { conversationFeatures } from 'agent-functions/conversations';
 import { openApiDocument } from 'agent-functions/openapi';
 import { platformFromEnv } from 'agent-functions/platform';
 import { createWorker } from 'agent-functions/worker';
+import { accounts } from './generated/accounts.ts';
 import { events } from './generated/events.ts';
 import { functions } from './generated/functions.ts';
-import { DEFAULT_ACCOUNT, isOptedOut } from './lib/optOuts.ts';
+import { isOptedOut } from './lib/optOuts.ts';
 
 export { CallLedger, DeferredCall } from 'agent-functions/conversations';
 export { EventLedger } from 'agent-functions/events';
@@ -22,15 +23,17 @@ export { OptOutList } from './lib/optOuts.ts';
 // drop it and none of it is bundled.
 // conversations: writes run once per conversation, and `later` functions answer now and finish
 // on the DEFERRED_CALLS workflow (docs/functions.md); drop it with CALL_LEDGER and DEFERRED_CALLS.
+// accounts: the platform accounts of platform.accounts.json (generated/accounts.ts); each call
+// acts in the account its url names (docs/sync-and-accounts.md).
 // mayMessage: the opt-out check of lib/optOuts.ts, which every message the framework sends a
-// customer (a deferred call's follow-up) goes through.
+// customer (a deferred call's follow-up) goes through, in the call's account.
 export default createWorker({
   functions,
+  accounts,
   platform: platformFromEnv,
   openapi: openApiDocument,
   events,
   mcp: () => import('agent-functions/mcp'),
   conversations: conversationFeatures,
-  // A function's follow-up goes out from its platform client, the default account's.
-  mayMessage: async (env, { contactId }) => !(await isOptedOut(env, DEFAULT_ACCOUNT, contactId)),
+  mayMessage: async (env, { account, contactId }) => !(await isOptedOut(env, account, contactId)),
 }) satisfies ExportedHandler<Env>;

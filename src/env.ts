@@ -1,6 +1,3 @@
-import type { CallLedger } from './conversations/ledger.ts';
-import type { DeferredParams } from './conversations/params.ts';
-
 /** The bindings the framework reads itself (wrangler.toml vars and `wrangler secret put`). */
 export interface FrameworkEnv {
   /** "development" only under `npm run dev`; anything else is production. */
@@ -31,10 +28,10 @@ export interface FrameworkEnv {
   FUNCTIONS_BASE_URL?: string;
   /** Rate limiter counting calls of functions that set `rateLimit` (wrangler.toml [[ratelimits]]). */
   FUNCTION_RATE_LIMIT?: RateLimit;
-  /** Each conversation's writes, so a repeat does not run again (wrangler.toml, class CallLedger). */
-  CALL_LEDGER?: DurableObjectNamespace<CallLedger>;
-  /** The workflow that finishes deferred calls (wrangler.toml [[workflows]], class DeferredCall). */
-  DEFERRED_CALLS?: Workflow<DeferredParams>;
+  /** Each conversation's writes, so a repeat does not run again (wrangler.toml, class CallLedger; agent-functions/conversations types it). */
+  CALL_LEDGER?: DurableObjectNamespace;
+  /** The workflow that finishes deferred calls (wrangler.toml [[workflows]], class DeferredCall; agent-functions/conversations types it). */
+  DEFERRED_CALLS?: Workflow;
 }
 
 /**
