@@ -7,6 +7,7 @@ import type { Env } from '../env.ts';
 import { FunctionError } from '../errors.ts';
 import type { Logger } from '../log.ts';
 import type { PlatformClient } from '../platform/client/client.ts';
+import type { PlatformAccess } from '../platform/client/fromEnv.ts';
 import type { KeyPlacement } from '../platform/protocol/contract.ts';
 
 /** One account of the accounts file, as `agent-functions generate` writes it: names of variables, never values. */
@@ -30,13 +31,6 @@ export interface StoredAccount {
   keyPlacement?: KeyPlacement | undefined;
   secrets: Record<string, string>;
   updatedAt: number;
-}
-
-/** How the platform is reached with an account's key: createWorker's `platform` option. */
-export interface PlatformAccess {
-  baseUrl: string;
-  apiKey: string;
-  keyPlacement?: KeyPlacement | undefined;
 }
 
 /** Makes a platform client (platformFromEnv of agent-functions/platform). */
@@ -148,7 +142,7 @@ export const accountResolver = (option: AccountsOption, platform: PlatformFactor
           ...(apiKey ? [] : [entry?.apiKeyEnv ?? "this account's stored key"]),
         ];
         if (missing.length > 0) throw notConfigured(log, name, missing);
-        return platform(env, signal, { baseUrl, apiKey, keyPlacement });
+        return platform(env, signal, { baseUrl, apiKey, ...(keyPlacement ? { keyPlacement } : {}) });
       });
     return { account, platform: make };
   };

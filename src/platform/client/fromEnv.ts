@@ -1,9 +1,11 @@
 // The client a function gets as `context.platform`: the call's account's (src/accounts/resolve.ts
 // hands its address and key), or, called directly, the one of PLATFORM_BASE_URL and PLATFORM_API_KEY.
-import type { PlatformAccess } from '../../accounts/resolve.ts';
 import type { Env } from '../../env.ts';
 import { FunctionError } from '../../errors.ts';
-import { createPlatformClient, type PlatformClient } from './client.ts';
+import { createPlatformClient, type PlatformClient, type PlatformClientOptions } from './client.ts';
+
+/** How the platform is reached with one account's key: its address, key and key placement. */
+export type PlatformAccess = Pick<PlatformClientOptions, 'baseUrl' | 'apiKey' | 'keyPlacement'>;
 
 /**
  * A platform client for `access` (an account's address, key and key placement), else from
