@@ -8,7 +8,7 @@ import { createWorker } from 'agent-functions/worker';
 import { accounts } from './generated/accounts.ts';
 import { events } from './generated/events.ts';
 import { functions } from './generated/functions.ts';
-import { isOptedOut } from './lib/optOuts.ts';
+import { mayMessage } from './lib/optOuts.ts';
 
 export { CallLedger, DeferredCall } from 'agent-functions/conversations';
 export { EventLedger } from 'agent-functions/events';
@@ -35,5 +35,5 @@ export default createWorker({
   events,
   mcp: () => import('agent-functions/mcp'),
   conversations: conversationFeatures,
-  mayMessage: async (env, { account, contactId }) => !(await isOptedOut(env, account, contactId)),
+  mayMessage,
 }) satisfies ExportedHandler<Env>;
