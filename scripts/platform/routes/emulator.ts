@@ -170,15 +170,9 @@ export const emulatorRoutes: Route[] = [
         createdAt: new Date().toISOString(),
       };
       account.messages.set(id, message);
-      const deliveries = await deliverEvent(
-        account,
-        settings,
-        'message.received',
-        messageReceivedData(message),
-        {
-          messageId: id,
-        },
-      );
+      const deliveries = await deliverEvent(account, settings, 'message.received', messageReceivedData(message), {
+        messageId: id,
+      });
       return { status: 201, body: { message: messageShape(message), deliveries } };
     },
   },

@@ -68,15 +68,20 @@ describe('two accounts of one local platform', () => {
     await agency().customFunctions.delete(mine.id);
   });
 
-  it("keep their webhooks and signing secrets apart under the same id", async () => {
+  it('keep their webhooks and signing secrets apart under the same id', async () => {
     const mine = await agency().webhooks.create({ url: `${workerUrl}/events`, events: ['message.received'] });
-    const theirs = await acme().webhooks.create({ url: `${workerUrl}/events/client-acme`, events: ['message.received'] });
+    const theirs = await acme().webhooks.create({
+      url: `${workerUrl}/events/client-acme`,
+      events: ['message.received'],
+    });
     expect(theirs.id).toBe(mine.id);
     expect((await agency().webhooks.list()).map((hook) => hook.url)).toEqual([`${workerUrl}/events`]);
     const secret = async (key: string) =>
-      ((await (await raw(emulator.current, `/v1/webhooks/${mine.id}/signing-secret`, { key })).json()) as {
-        secret: string;
-      }).secret;
+      (
+        (await (await raw(emulator.current, `/v1/webhooks/${mine.id}/signing-secret`, { key })).json()) as {
+          secret: string;
+        }
+      ).secret;
     expect(await secret(AGENCY)).not.toBe(await secret(ACME));
   });
 
@@ -88,14 +93,20 @@ describe('two accounts of one local platform', () => {
     });
     const call = async (key: string) =>
       (await (
-        await raw(emulator.current, '/_emulator/call', { key, method: 'POST', body: JSON.stringify({ name: 'lookup' }) })
+        await raw(emulator.current, '/_emulator/call', {
+          key,
+          method: 'POST',
+          body: JSON.stringify({ name: 'lookup' }),
+        })
       ).json()) as { status: number; body: { calledWith: string | null } };
     expect(await call(ACME)).toMatchObject({ status: 200, body: { calledWith: 'client-acme' } });
     expect(await call(AGENCY)).toMatchObject({ status: 200, body: { calledWith: null } });
     const calls = async (key: string) =>
-      ((await (await raw(emulator.current, '/_emulator/activity', { key })).json()) as {
-        activity: Array<{ kind: string; url: string }>;
-      }).activity.filter((record) => record.kind === 'call');
+      (
+        (await (await raw(emulator.current, '/_emulator/activity', { key })).json()) as {
+          activity: Array<{ kind: string; url: string }>;
+        }
+      ).activity.filter((record) => record.kind === 'call');
     expect((await calls(ACME)).map((record) => record.url)).toEqual([
       `${workerUrl}/functions/lookup?account=client-acme&key=***`,
     ]);
