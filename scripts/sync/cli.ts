@@ -191,7 +191,9 @@ export const runSync = async (argv: string[], io: SyncIo): Promise<SyncRun> => {
       api,
       // Every account but the first is named in its urls, bound to their keys (docs/platform-contract.md §10).
       desired: selectFunctions(
-        account.first ? desired : selectFunctions(await desiredFunctions(served, origin, secret, account.name), args.only),
+        account.first
+          ? desired
+          : selectFunctions(await desiredFunctions(served, origin, secret, account.name), args.only),
         account.functions,
       ),
       origin,
