@@ -253,6 +253,16 @@ export const main = async (argv: string[]): Promise<number> => {
     const read = (await manifest()) ?? current;
     const full = read && 'full' in read ? read.full : [];
     const registered = await client.customFunctions.list().catch(() => []);
+    const held = await Promise.all(
+      local.accounts.map(async (account) => ({
+        name: account.name,
+        names: (
+          await createPlatformClient({ baseUrl: account.baseUrl, apiKey: account.apiKey })
+            .customFunctions.list()
+            .catch(() => [])
+        ).map((fn) => fn.name),
+      })),
+    );
     // A broken definition fails the whole manifest: the console says so rather than "No functions".
     const problem = read && 'error' in read ? { problem: read.error } : {};
     const served = read && 'served' in read ? read.served : [];
@@ -264,6 +274,7 @@ export const main = async (argv: string[]): Promise<number> => {
         registered: remote
           ? { description: remote.description, parameters: remote.parameters, url: maskKey(remote.url) }
           : null,
+        registeredOn: held.filter((account) => account.names.includes(fn.name)).map((account) => account.name),
         jsonSchema: fn.jsonSchema ?? {},
         findings: findingsOf(report, fn.name).map(({ severity, rule, parameter, message, fix }) => ({
           severity,

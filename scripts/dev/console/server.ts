@@ -21,6 +21,8 @@ export interface ConsoleFunction {
   registered: { description: string; parameters: Record<string, string>; url: string } | null;
   /** The Worker's JSON Schema of the arguments, for the form. */
   jsonSchema: unknown;
+  /** With several accounts: those that hold its registration. */
+  registeredOn?: string[];
   /** What the description linter finds in what the model reads (agent-functions lint functions). */
   findings?: Pick<Finding, 'severity' | 'rule' | 'parameter' | 'message' | 'fix'>[];
 }
