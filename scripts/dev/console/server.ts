@@ -172,12 +172,21 @@ export const startConsole = async (options: ConsoleOptions): Promise<RunningCons
     const problems = sides.flatMap((side) => (side.problem ? [side.problem] : []));
     const problem = problems.length > 0 ? { problem: problems.join('; ') } : {};
     if (!named) return { items: mergeActivity(calls, sides[0]?.answer, workerLines), ...problem };
+    // The Worker's line of a call made here (the console's, or an account's agent) joins that call;
+    // the lines of calls nobody here made (curl, MCP) are shown once, under the first account.
+    const made = new Set([
+      ...calls.flatMap((call) => (call.requestId ? [call.requestId] : [])),
+      ...sides.flatMap((side) =>
+        (side.answer?.activity ?? []).flatMap((record) =>
+          record.kind === 'call' && record.requestId ? [record.requestId] : [],
+        ),
+      ),
+    ]);
     const items = accounts.flatMap((account, index) =>
       mergeActivity(
         calls.filter((call) => call.account === account.name),
         sides[index]?.answer,
-        // The Worker's lines of calls nobody here made (curl, MCP) are shown once, under the first account.
-        index === 0 ? workerLines : workerLines.filter((line) => line.kind !== 'invocation'),
+        workerLines.filter((line) => line.kind !== 'invocation' || (index === 0 && !made.has(line.requestId))),
       ).map((item) => ({ ...item, account: account.name })),
     );
     return { items: items.toSorted((a, b) => b.startedAt - a.startedAt), ...problem };

@@ -7,6 +7,7 @@ import { createPlatformClient } from 'agent-functions/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConsoleItem } from '../../dev/console/activity.ts';
 import { type ConsoleAccount, type RunningConsole, startConsole } from '../../dev/console/server.ts';
+import { createWorkerLog } from '../../dev/workerLog.ts';
 import { type RunningEmulator, startEmulator } from '../../platform/emulator.ts';
 import { accountPath } from '../../platform/state.ts';
 
@@ -17,6 +18,11 @@ let base = '';
 let accounts: ConsoleAccount[] = [];
 /** The `account` of every url the stand-in Worker was called at (null: the first account's url). */
 const calledAs: Array<string | null> = [];
+// What wrangler dev would print of the Worker's own log lines, as dev reads them.
+const workerLog = createWorkerLog();
+const logLine = (fields: Record<string, unknown>) =>
+  workerLog.feed(`${JSON.stringify({ level: 'info', ...fields })}\n`);
+let answered = 0;
 
 const clientOf = (name: string) => {
   const account = accounts.find((candidate) => candidate.name === name) as ConsoleAccount;
@@ -63,7 +69,15 @@ beforeAll(async () => {
         text: `from ${url.pathname}`,
       });
     }
-    response.writeHead(url.pathname.startsWith('/events') ? 202 : 200, { 'content-type': 'application/json' });
+    // As the Worker does: an id on every answer, and a log line of each call.
+    const requestId = `rq_${++answered}`;
+    if (!url.pathname.startsWith('/events')) {
+      logLine({ event: 'invocation', function: 'book', requestId, outcome: 'ok', status: 200, durationMs: 1 });
+    }
+    response.writeHead(url.pathname.startsWith('/events') ? 202 : 200, {
+      'content-type': 'application/json',
+      'x-request-id': requestId,
+    });
     response.end(JSON.stringify({ done: true }));
   });
   await new Promise<void>((resolve) => worker.listen(0, '127.0.0.1', resolve));
@@ -98,6 +112,7 @@ beforeAll(async () => {
     urlOf: async (name, account) =>
       `${base}/functions/${name}?${account && account !== 'agency' ? `account=${account}&` : ''}key=k`,
     accounts,
+    workerLog: workerLog.lines,
     conversation: async (account) => {
       const contactId = await customerOf(account ?? 'agency');
       return { contactId, conversationId: `cv_${contactId}`, channel: 'whatsapp' };
@@ -151,6 +166,8 @@ describe('the console with several accounts', () => {
       headers: { 'content-type': 'application/json', 'x-api-key': acme.apiKey },
       body: JSON.stringify({ name: 'book', arguments: {}, contactId: customer?.id }),
     });
+    // Clear of the call by more than the console's clock slack, so its message is the call's.
+    await new Promise((resolve) => setTimeout(resolve, 20));
     await fetch(`${acme.url}/_emulator/inbound`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-api-key': acme.apiKey },
@@ -174,5 +191,23 @@ describe('the console with several accounts', () => {
       expect(item.messages.map((message) => message.text)).toEqual(['from /functions/book']);
       expect(item.messages[0]?.contactName).toBe(`Customer of ${item.account}`);
     }
+  });
+
+  it('shows each call once, under its own account, and a call made straight to the Worker once, under the first', async () => {
+    logLine({
+      event: 'invocation',
+      function: 'book',
+      requestId: 'rq_direct',
+      outcome: 'ok',
+      status: 200,
+      durationMs: 1,
+    });
+    const items = await timeline();
+    const direct = items.filter((item) => item.kind === 'call' && item.source === 'worker');
+    expect(direct.map((item) => [item.kind === 'call' && item.requestId, item.account])).toEqual([
+      ['rq_direct', 'agency'],
+    ]);
+    const ids = items.flatMap((item) => (item.kind === 'call' && item.requestId ? [item.requestId] : []));
+    expect(new Set(ids).size).toBe(ids.length);
   });
 });
