@@ -186,7 +186,11 @@ export const startConsole = async (options: ConsoleOptions): Promise<RunningCons
       mergeActivity(
         calls.filter((call) => call.account === account.name),
         sides[index]?.answer,
-        workerLines.filter((line) => line.kind !== 'invocation' || (index === 0 && !made.has(line.requestId))),
+        workerLines.filter((line) =>
+          line.kind === 'invocation'
+            ? index === 0 && !made.has(line.requestId)
+            : line.kind !== 'handling' || line.account === undefined || line.account === account.name,
+        ),
       ).map((item) => ({ ...item, account: account.name })),
     );
     return { items: items.toSorted((a, b) => b.startedAt - a.startedAt), ...problem };

@@ -210,4 +210,32 @@ describe('the console with several accounts', () => {
     const ids = items.flatMap((item) => (item.kind === 'call' && item.requestId ? [item.requestId] : []));
     expect(new Set(ids).size).toBe(ids.length);
   });
+
+  it("ties the Worker's handling of a delivery to the delivery of the account that took it", async () => {
+    const [ada] = await clientOf('agency').contacts.list();
+    const answer = (await (
+      await fetch(`${emulator.url}/_emulator/inbound`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': 'agency-key' },
+        body: JSON.stringify({ contactId: ada?.id, text: 'Hello' }),
+      })
+    ).json()) as { deliveries: Array<{ eventId: string }> };
+    const eventId = answer.deliveries[0]?.eventId;
+    // Event ids are unique within an account only: client-acme's handler logs one equal to the agency's.
+    logLine({
+      event: 'event_handled',
+      eventType: 'message.received',
+      deliveryId: `id:${eventId}`,
+      account: 'client-acme',
+    });
+    const [latest] = await timeline();
+    expect(latest).toMatchObject({ kind: 'delivery', account: 'agency', handling: [] });
+    logLine({ event: 'event_handled', eventType: 'message.received', deliveryId: `id:${eventId}`, account: 'agency' });
+    const [again] = await timeline();
+    expect(again).toMatchObject({
+      kind: 'delivery',
+      account: 'agency',
+      handling: [expect.objectContaining({ event: 'event_handled' })],
+    });
+  });
 });
