@@ -114,7 +114,7 @@ export const main = async (argv: string[]): Promise<number> => {
   }
   const local = platform as LocalPlatform;
   if (local.note) warn(local.note);
-  say(`local platform on ${local.emulator.url} (${accountsLine(local.accounts)})`);
+  say(`local platform on ${local.emulator.url} ${accountsLine(local.accounts)}`);
   writeDevState(projectRoot(), {
     platformUrl: local.emulator.url,
     accounts: local.accounts.map(({ name, apiKey, baseUrl }) => ({ name, apiKey, baseUrl })),

@@ -49,17 +49,18 @@ export const startLocalPlatform = async (
 };
 
 /**
- * What dev says of the accounts when the local platform starts: each one's name, key and, when it
- * has one, its own address (local keys only, never a real one).
- * @example accountsLine(local.accounts) // 'account "default" key local-agency-key'
+ * What dev says of the accounts when the local platform starts: the first's key as always, then each
+ * other account's name, key and own address if it has one (local keys only, never a real one).
+ * @example accountsLine(local.accounts) // '(Agency account key: local-agency-key); also account "client-acme" (key local-client-acme-account-key)'
  */
-export const accountsLine = (accounts: DevAccount[]): string =>
-  accounts
-    .map((account) => {
-      const at = account.first || !account.baseUrl.includes('/accounts/') ? '' : ` at ${account.baseUrl}`;
-      return `account "${account.name}" key ${account.apiKey}${at}`;
-    })
-    .join(', ');
+export const accountsLine = (accounts: DevAccount[]): string => {
+  const [first, ...others] = accounts;
+  const rest = others.map((account) => {
+    const at = account.baseUrl.includes('/accounts/') ? `, at ${account.baseUrl}` : '';
+    return `account "${account.name}" (key ${account.apiKey}${at})`;
+  });
+  return `(Agency account key: ${first?.apiKey ?? ''})${rest.length > 0 ? `; also ${rest.join(', ')}` : ''}`;
+};
 
 /** The accounts as dev.config.ts's setup gets them: a client of each. */
 export const setupAccounts = (accounts: DevAccount[]): DevSetupContext['accounts'] =>

@@ -11,7 +11,7 @@ import { createPlatformClient } from 'agent-functions/platform';
 import { functionKey, functionUrl } from 'agent-functions/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DevAccount } from '../../dev/accounts.ts';
-import { type LocalPlatform, startLocalPlatform } from '../../dev/platform.ts';
+import { accountsLine, type LocalPlatform, startLocalPlatform } from '../../dev/platform.ts';
 import { accountsDrift, registerOnAccounts } from '../../dev/register.ts';
 import { devVars } from '../../dev/vars.ts';
 import type { AccountsConfig } from '../../sync/accounts.ts';
@@ -81,6 +81,14 @@ describe("npm run dev's local accounts", () => {
       'business',
       'business',
     ]);
+  });
+
+  it('are said at start: the first as the Agency account, as ever, then each other with its key and own address', () => {
+    const line = `local platform on ${local.emulator.url} ${accountsLine(local.accounts)}`;
+    expect(line).toBe(
+      `local platform on ${local.emulator.url} (Agency account key: local-agency-key); also account "client-acme" (key local-client-acme-account-key, at ${local.emulator.url}/accounts/client-acme), account "client-bolt" (key local-client-bolt-account-key)`,
+    );
+    expect(accountsLine(local.accounts.slice(0, 1))).toBe('(Agency account key: local-agency-key)');
   });
 
   it("registers every function on each account with that account's url, and its webhook at its events path", async () => {
