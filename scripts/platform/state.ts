@@ -193,7 +193,24 @@ export interface EmulatorState {
   accounts: AccountState[];
 }
 
-export const createState = (accounts: AccountOptions[] = PLANS.map((plan) => ({ plan }))): EmulatorState => ({
+/** Two accounts the emulator could not tell apart: the same key, or the same own address. */
+const clash = (accounts: AccountOptions[]): string | undefined => {
+  const keys = accounts.map((options) => options.apiKey ?? defaultKey(options.plan));
+  const paths = accounts.flatMap((options) => (options.basePath ? [options.basePath] : []));
+  if (new Set(keys).size < keys.length)
+    return 'Two accounts of the local platform have the same API key: give each its own.';
+  if (new Set(paths).size < paths.length)
+    return 'Two accounts of the local platform have the same own address (basePath).';
+  return undefined;
+};
+
+export const createState = (accounts: AccountOptions[] = PLANS.map((plan) => ({ plan }))): EmulatorState => {
+  const problem = clash(accounts);
+  if (problem) throw new Error(problem);
+  return createAccounts(accounts);
+};
+
+const createAccounts = (accounts: AccountOptions[]): EmulatorState => ({
   accounts: accounts.map((options, index) => ({
     id: `acct_${index + 1}`,
     name: options.name ?? `${PLAN_NAMES[options.plan]} account`,

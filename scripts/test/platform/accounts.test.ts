@@ -6,6 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createPlatformClient } from 'agent-functions/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPlatform } from '../../platform/platform.ts';
 import { accountPath } from '../../platform/state.ts';
 import { fnInput, raw, useEmulator } from './helpers.ts';
 
@@ -133,5 +134,26 @@ describe("an account's own address", () => {
     };
     expect(contacts.data.map((contact) => contact.name)).toContain('Bob');
     expect(contacts.data.map((contact) => contact.name)).not.toContain('Ada');
+  });
+});
+
+describe('accounts the local platform could not tell apart', () => {
+  it('are refused at start: the same key, or the same own address', () => {
+    expect(() =>
+      createPlatform({
+        accounts: [
+          { plan: 'business', apiKey: 'same' },
+          { plan: 'agency', apiKey: 'same' },
+        ],
+      }),
+    ).toThrow('Two accounts of the local platform have the same API key: give each its own.');
+    expect(() =>
+      createPlatform({
+        accounts: [
+          { plan: 'business', basePath: accountPath('acme') },
+          { plan: 'agency', basePath: accountPath('acme') },
+        ],
+      }),
+    ).toThrow('Two accounts of the local platform have the same own address (basePath).');
   });
 });
