@@ -157,3 +157,32 @@ describe('accounts the local platform could not tell apart', () => {
     ).toThrow('Two accounts of the local platform have the same own address (basePath).');
   });
 });
+
+describe('a local platform of 500 accounts (an agency at scale)', () => {
+  it('answers each key in its own account, without a cost per account on every request', async () => {
+    const platform = createPlatform({
+      accounts: Array.from({ length: 500 }, (_, i) => ({
+        plan: 'business' as const,
+        name: `client-${i}`,
+        apiKey: `key-${i}`,
+      })),
+      rateLimit: false,
+    });
+    const started = performance.now();
+    for (let i = 0; i < 500; i++) {
+      const response = await platform.fetch(
+        new Request('http://platform.test/v1/contacts', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-api-key': `key-${i}` },
+          body: JSON.stringify({ name: `Customer ${i}`, phone: '+15550100', channel: 'whatsapp' }),
+        }),
+      );
+      expect(((await response.json()) as { id: string }).id).toBe('ct_000001');
+    }
+    // Comparing against every key cost 130 ms a request here (65 s in all); a digest lookup ~0.5 ms.
+    expect(performance.now() - started).toBeLessThan(10_000);
+    expect(platform.state.accounts.map((account) => [...account.contacts.values()][0]?.name)).toEqual(
+      Array.from({ length: 500 }, (_, i) => `Customer ${i}`),
+    );
+  });
+});
