@@ -157,8 +157,8 @@ const emulatorCall = async (
 ) => {
   const account = (values.account as string | undefined) ?? DEV_ACCOUNT;
   const dev = readDevState(projectRoot());
-  // An account of platform.accounts.json that npm run dev plays, by name (its own key and address).
-  const played = isPlan(account) ? undefined : dev?.accounts?.find((candidate) => candidate.name === account);
+  // An account of platform.accounts.json that npm run dev plays wins over a plan of the same name.
+  const played = dev?.accounts?.find((candidate) => candidate.name === account);
   if (!isPlan(account) && !played) {
     const names = dev?.accounts?.map((candidate) => candidate.name) ?? [];
     fail(
