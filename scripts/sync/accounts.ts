@@ -202,6 +202,8 @@ export interface ResolvedAccount {
   name: string;
   /** Where its events webhook delivers (eventsPathOf). */
   eventsPath: string;
+  /** The accounts file's first account: its urls keep the form without `?account=` (docs/platform-contract.md §10). */
+  first: boolean;
   baseUrl: string;
   apiKey: string;
   keyPlacement: KeyPlacement | undefined;
@@ -266,13 +268,14 @@ export const resolveSync = (
   // Problems of the run as a whole (the Worker's origin and secret, the flags) stop every account.
   const runProblems = [...problems];
   const accounts = config.accounts
-    .map((account, i) => ({ account, eventsPath: eventsPathOf(account.name, i === 0) }))
+    .map((account, i) => ({ account, eventsPath: eventsPathOf(account.name, i === 0), first: i === 0 }))
     .filter(({ account }) => !selected || selected.includes(account.name))
-    .map(({ account, eventsPath }) => {
+    .map(({ account, eventsPath, first }) => {
       const own: string[] = [];
       return {
         name: account.name,
         eventsPath,
+        first,
         baseUrl:
           account.baseUrl ??
           read(
