@@ -1,5 +1,4 @@
 // The spec's three key placements, compared in constant time against every account's key.
-import { safeEqual } from 'agent-functions';
 import { EmulatorError } from './http.ts';
 import type { AccountState, EmulatorState } from './state.ts';
 
@@ -15,6 +14,25 @@ export const presentedKeys = (request: Request, url: URL): string[] => {
   return keys;
 };
 
+const digestOf = async (text: string): Promise<Uint8Array> =>
+  new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
+
+const digests = new WeakMap<AccountState, { key: string; digest: Uint8Array }>();
+const accountDigest = async (account: AccountState): Promise<Uint8Array> => {
+  const cached = digests.get(account);
+  if (cached?.key === account.apiKey) return cached.digest;
+  const digest = await digestOf(account.apiKey);
+  digests.set(account, { key: account.apiKey, digest });
+  return digest;
+};
+
+/** Equal digests, compared in time independent of where they differ. */
+const sameBytes = (a: Uint8Array, b: Uint8Array): boolean => {
+  let differ = a.length ^ b.length;
+  for (let i = 0; i < a.length; i++) differ |= (a[i] ?? 0) ^ (b[i] ?? 0);
+  return differ === 0;
+};
+
 /** The account whose key the request carries, or a 401 that says what is wrong. */
 export const authenticate = async (request: Request, url: URL, state: EmulatorState): Promise<AccountState> => {
   const keys = presentedKeys(request, url);
@@ -28,12 +46,13 @@ export const authenticate = async (request: Request, url: URL, state: EmulatorSt
   if (new Set(keys).size > 1) {
     throw new EmulatorError(401, 'conflicting_api_keys', 'The request carries different API keys; send exactly one.');
   }
-  const presented = keys[0] ?? '';
+  const presented = await digestOf(keys[0] ?? '');
   let match: AccountState | undefined;
-  // No early exit: every key is compared (the Worker's constant-time safeEqual), so timing says
-  // nothing about which one was close.
+  // No early exit: every account's key is compared, each as a SHA-256 digest byte by byte without
+  // a branch, so timing says nothing about which one was close; one digest per request and one per
+  // account key (cached) keeps a local platform of 500 accounts as fast as one of four.
   for (const account of state.accounts) {
-    if (await safeEqual(presented, account.apiKey)) match = account;
+    if (sameBytes(presented, await accountDigest(account))) match = account;
   }
   if (!match)
     throw new EmulatorError(
