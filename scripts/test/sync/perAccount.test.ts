@@ -138,6 +138,30 @@ describe("each account's urls", () => {
   });
 });
 
+describe("each account's events webhook", () => {
+  it("is its own: another account's webhook on the same platform account is never updated nor pruned", async () => {
+    const platform = await start();
+    const { webhooks } = accountApi({ baseUrl: platform.url, apiKey: keyOf(platform, 'business') });
+    await webhooks?.create({ url: `${ORIGIN}/events/agency`, events: ['message.received'] });
+    const types = ['appointment.booked'];
+    const env = { AGENCY_API_KEY: keyOf(platform, 'agency'), ACME_API_KEY: keyOf(platform, 'business') };
+    const hooks = () =>
+      [...(platform.state.accounts.find((a) => a.plan === 'business')?.webhooks.values() ?? [])]
+        .map((w) => [w.url, w.events])
+        .sort();
+
+    const first = await sync(platform, served, [], { env, io: { config: config(), eventTypes: types } });
+    expect(first.exitCode, first.stdout).toBe(0);
+    expect(hooks()).toEqual([
+      [`${ORIGIN}/events/agency`, ['message.received']],
+      [`${ORIGIN}/events/client-acme`, types],
+    ]);
+    const pruned = await sync(platform, served, ['--prune'], { env, io: { config: config(), eventTypes: [] } });
+    expect(pruned.exitCode, pruned.stdout).toBe(0);
+    expect(hooks()).toEqual([[`${ORIGIN}/events/agency`, ['message.received']]]);
+  });
+});
+
 describe('--account', () => {
   it('syncs only the named account, with the url of its place in the whole file', async () => {
     const platform = await start();
