@@ -1,5 +1,5 @@
-// `npm run sync`: flags, accounts, manifest, then each account in turn (plan, apply, report); one
-// account's failure never stops the others. Everything it touches comes in through `SyncIo`, so
+// `npm run sync`: flags, accounts, manifest, then the accounts several at once (plan, apply,
+// report each); one account's failure never stops or delays the others. Everything it touches comes in through `SyncIo`, so
 // tests run it in-process against the emulator. Run directly, it reads .env at the project's root
 // (variables already set win) and exits with the run's code.
 import { existsSync } from 'node:fs';
