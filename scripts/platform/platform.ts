@@ -146,8 +146,10 @@ export const createPlatform = (options: PlatformOptions = {}): Platform => {
       return new ConnectionDropped();
     };
     try {
-      const account = await authenticate(request, url, state);
       const isApi = url.pathname.startsWith('/v1/');
+      // Latency before anything, so a refused key (401) or plan (403) takes as long as any answer.
+      if (isApi && faults.slowMs > 0) await wait(faults.slowMs);
+      const account = await authenticate(request, url, state);
       if (isApi) {
         if (account.plan === 'legacy') {
           throw new EmulatorError(
@@ -156,7 +158,6 @@ export const createPlatform = (options: PlatformOptions = {}): Platform => {
             "The account's plan does not include API access: check the plan.",
           );
         }
-        if (faults.slowMs > 0) await wait(faults.slowMs);
         const verdict = faults.before(request.method);
         if (verdict.kind === 'drop') throw drop();
         if (verdict.kind === 'rateLimit') {
