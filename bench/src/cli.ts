@@ -212,7 +212,9 @@ const main = async (): Promise<number> => {
       }
       const largest = Math.max(...settings.syncAccounts);
       progress(`sync: ${largest} accounts, 50 ms per answer, one answering 503 and one 401`);
-      results.syncAccounts.push(...(await measureSyncAccounts(largest, { latencyMs: 50, faults: true })));
+      results.syncAccounts.push(...(await measureSyncAccounts(largest, { latencyMs: 50, faults: 'outage' })));
+      progress(`sync: ${largest} accounts, 50 ms per answer, answers lost, 429s and 503s now and then`);
+      results.syncAccounts.push(...(await measureSyncAccounts(largest, { latencyMs: 50, faults: 'lossy' })));
     }
     if (args.parts.includes('lint')) {
       progress(`lint: the offline description check of ${LINT_FUNCTIONS} functions`);

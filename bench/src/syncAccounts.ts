@@ -24,7 +24,7 @@ export const ACCOUNT_RATE_LIMIT = { limit: 50, windowMs: 10_000 };
 
 /** One run of the sync command over many accounts, as the platform saw it. */
 export interface SyncAccountsResult {
-  scenario: 'first' | 'no-op' | 'one 503, one 401';
+  scenario: 'first' | 'no-op' | 'one 503, one 401' | 'first, answers lost, 429s, 5xx';
   accounts: number;
   /** Added to every answer of the platform. */
   latencyMs: number;
@@ -65,15 +65,23 @@ const servedFunctions = async (count: number): Promise<ServedFunction[]> => {
 const accountName = (i: number) => (i === 0 ? 'agency' : `client-${String(i).padStart(3, '0')}`);
 const keyVariable = (i: number) => `BENCH_KEY_${i}`;
 
+/** Faults of a lossy platform: every 50th create applied but its answer lost, every 100th request a 429, every 150th a 503. */
+const LOSSY = {
+  loseAnswers: { everyNth: 50, methods: ['POST'], mode: 'drop' as const },
+  rateLimitStorm: { everyNth: 100, retryAfter: '1' },
+  serverErrors: { everyNth: 150, status: 503 },
+};
+
 /**
  * First and no-op sync of `accounts` accounts x 9 functions (and the examples' events webhook),
- * `latencyMs` added to every answer; with `faults`, the second account answers 503 to everything
- * (its own platform) and the third's key is refused, and one run is measured.
+ * `latencyMs` added to every answer. With `faults: 'outage'`, the second account answers 503 to
+ * everything (its own platform) and the third's key is refused; with `faults: 'lossy'`, the
+ * platform loses answers and answers 429 and 503 now and then (LOSSY); one first run is measured.
  * @example await measureSyncAccounts(500, { latencyMs: 50 })
  */
 export const measureSyncAccounts = async (
   accounts: number,
-  options: { latencyMs: number; faults?: boolean; argv?: string[] },
+  options: { latencyMs: number; faults?: 'outage' | 'lossy'; argv?: string[] },
 ): Promise<SyncAccountsResult[]> => {
   const served = await servedFunctions(ACCOUNT_FUNCTIONS);
   const types = eventTypes(join(import.meta.dirname, '../../events'));
@@ -89,7 +97,7 @@ export const measureSyncAccounts = async (
     port: 0,
     accounts: seeded,
     rateLimit: ACCOUNT_RATE_LIMIT,
-    faults: { slowMs: options.latencyMs },
+    faults: { slowMs: options.latencyMs, ...(options.faults === 'lossy' ? LOSSY : {}) },
     onRequest: (request) => {
       if (!request.path.startsWith('/v1/')) return;
       if (request.method === 'GET') reads++;
@@ -98,7 +106,8 @@ export const measureSyncAccounts = async (
     },
   });
   // One account's platform answers 503 to everything (a white-label address having an outage).
-  const broken = options.faults
+  const outage = options.faults === 'outage';
+  const broken = outage
     ? await startEmulator({
         port: 0,
         accounts: [{ plan: 'business', apiKey: 'bench-key-1' }],
@@ -109,7 +118,7 @@ export const measureSyncAccounts = async (
   const env: Record<string, string> = { FUNCTIONS_BASE_URL: ORIGIN, FUNCTIONS_SECRET: SECRET };
   const config: AccountsConfig = { accounts: [] };
   for (const [i, account] of seeded.entries()) {
-    env[keyVariable(i)] = options.faults && i === 2 ? 'a-revoked-key' : (account.apiKey ?? '');
+    env[keyVariable(i)] = outage && i === 2 ? 'a-revoked-key' : (account.apiKey ?? '');
     config.accounts.push({
       name: accountName(i),
       apiKeyEnv: keyVariable(i),
@@ -133,7 +142,7 @@ export const measureSyncAccounts = async (
       lint: false,
       eventTypes: types,
       createApi: (account, clientOptions) => {
-        const failing = options.faults && (account.name === accountName(1) || account.name === accountName(2));
+        const failing = outage && (account.name === accountName(1) || account.name === accountName(2));
         return accountApi({
           ...account,
           ...clientOptions,
@@ -167,7 +176,8 @@ export const measureSyncAccounts = async (
     });
   };
   try {
-    if (options.faults) await run('one 503, one 401');
+    if (outage) await run('one 503, one 401');
+    else if (options.faults === 'lossy') await run('first, answers lost, 429s, 5xx');
     else {
       await run('first');
       await run('no-op');

@@ -145,12 +145,19 @@ describe('bench report', () => {
         exitCode: 1,
         statuses: { synced: 498, failed: 2 },
       }),
+      run('first, answers lost, 429s, 5xx', {
+        writes: 5100,
+        rateLimited: 40,
+        wallMs: 50_000,
+        statuses: { synced: 500 },
+      }),
       // A smaller run does not judge.
       run('no-op', { accounts: 50, wallMs: 90_000 }),
     ];
     expect(targetVerdicts(results({ syncAccounts: good })).map((v) => [v.measured, v.met])).toEqual([
       ['8.0 s, 0 writes, 1000 list requests', true],
-      ['4500 of 4500 registered, 0 twice, 30.0 s', true],
+      ['4500 of 4500 registered, 0 twice, 0 429s, 30.0 s', true],
+      ['4500 of 4500 registered, 0 twice, 40 429s, 50.0 s', true],
       ['498 synced, 2 failed, exit 1; others done in 33.0 s (1.10x), the 503 account gave up at 48.0 s', true],
     ]);
     const bad = [
@@ -159,6 +166,9 @@ describe('bench report', () => {
       run('one 503, one 401', { healthyDoneMs: 60_000, exitCode: 1, statuses: { synced: 498, failed: 2 } }),
     ];
     expect(targetVerdicts(results({ syncAccounts: bad })).map((v) => v.met)).toEqual([false, false, false]);
+    expect(targetVerdicts(results({ syncAccounts: good })).map((v) => v.target)[2]).toBe(
+      'first sync, answers lost, 429s, 5xx, of 500 accounts: each function created exactly once',
+    );
     const table = allTables(results({ syncAccounts: good })).find((t) => t.title.startsWith('3b.'));
     expect(table?.rows[2]).toEqual([500, 50, 'one 503, one 401', 1000, 0, 0, 48, 33, '498 synced, 2 failed; exit 1']);
   });
