@@ -50,9 +50,9 @@ export const urlAccount = (url: string): string | undefined =>
  * Whether a url of ours may be kept, updated or pruned by the run of `account`: one that names
  * no account (the section-4 form, upgraded in place to the account's own) or names this one.
  * A url naming another account is that account's, never touched here (docs/platform-contract.md §10).
- * @example isAccountsUrl('https://a.dev/functions/x?account=b&key=k', 'a') // false
+ * @example belongsToAccount('https://a.dev/functions/x?account=b&key=k', 'a') // false
  */
-export const isAccountsUrl = (url: string, account: string | undefined): boolean => {
+export const belongsToAccount = (url: string, account: string | undefined): boolean => {
   const named = urlAccount(url);
   return named === undefined || named === account;
 };
@@ -129,7 +129,7 @@ export const planSync = (input: {
   /** Previous origins of this project: their registrations are ours, to be moved to `origin`. */
   adopt?: readonly string[];
   /**
-   * The account planned: urls naming another account are not ours here (isAccountsUrl).
+   * The account planned: urls naming another account are not ours here (belongsToAccount).
    * Undefined: only urls that name no account are ours.
    */
   account?: string;
@@ -141,7 +141,7 @@ export const planSync = (input: {
   const adoptedFrom = new Map<RemoteFunction, string>();
   // Records already at the current origin first, so a half-finished move keeps the moved one.
   const current = (fn: RemoteFunction) => (isOwnedUrl(fn.url, origin) ? 0 : 1);
-  const mine = (fn: RemoteFunction) => isAccountsUrl(fn.url, input.account);
+  const mine = (fn: RemoteFunction) => belongsToAccount(fn.url, input.account);
   for (const fn of remote.toSorted((a, b) => current(a) - current(b) || byId(a, b))) {
     if (!mine(fn)) {
       // Another account's url (the same platform account listed twice): a name clash, never ours.
