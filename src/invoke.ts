@@ -105,7 +105,7 @@ const checkKey = async (name: string, { request, url, env, log }: Invocation) =>
 
 /**
  * The function a request under /functions/ may call: 401 alike for every name and method without
- * that name's key, then 404 for a name no longer deployed (503 under npm run dev, where that is a
+ * that name's key, then 404 for a name no longer deployed (503 under npm run dev for a function
  * file that does not build), then 405 for a method other than GET or POST
  * (docs/platform-contract.md §4). No message quotes the name.
  * @example const fn = await authorise(url.pathname.slice('/functions/'.length), registry, inv)
@@ -113,9 +113,14 @@ const checkKey = async (name: string, { request, url, env, log }: Invocation) =>
 export const authorise = async (name: string, registry: Registry, inv: Invocation): Promise<RegisteredFunction> => {
   await checkKey(name, inv);
   const fn = registry.get(name);
-  if (!fn && (globalThis as WithProcess).process?.env.NODE_ENV !== 'production' && isDevelopment(inv.env)) {
-    // Under npm run dev a registered name the Worker does not serve is a file that does not build
-    // (dev keeps its registration and says why): the model is to try again, not to give it up.
+  if (
+    !fn &&
+    (globalThis as WithProcess).process?.env.NODE_ENV !== 'production' &&
+    isDevelopment(inv.env) &&
+    registry.unbuilt(name)
+  ) {
+    // Under npm run dev a file that does not build keeps its registration (dev says why): the
+    // model is to try again, not to give it up. A name with no file is a 404, as in production.
     throw new FunctionError(
       503,
       'not_served_now',
