@@ -13,11 +13,12 @@ export default defineFunction({
   }),
   // Removes a booking; cancelling it again changes nothing more.
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-  handler: async ({ reference, phone }, { env }) => {
+  handler: async ({ reference, phone }, { env, conversation }) => {
     const now = new Date().toISOString();
     const result = await calendarOf(env, CALENDAR).cancel(
       normalizeReference(reference),
       normalizePhone(phone) as string,
+      conversation?.contactId,
       now,
     );
     if (result.outcome === 'not_found' || result.outcome === 'taken') throw bookingNotFound();

@@ -14,12 +14,13 @@ export default defineFunction({
   }),
   // Replaces a booking's time; asking for the same new time again changes nothing more.
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-  handler: async ({ reference, phone, newStart }, { env }) => {
+  handler: async ({ reference, phone, newStart }, { env, conversation }) => {
     const now = Date.now();
     const slot = await requireSlot(env, CALENDAR, 'newStart', newStart, now);
     const result = await calendarOf(env, CALENDAR).reschedule(
       normalizeReference(reference),
       normalizePhone(phone) as string,
+      conversation?.contactId,
       slot.start,
       slot.end,
       new Date(now).toISOString(),
