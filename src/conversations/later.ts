@@ -8,7 +8,7 @@ import { isThenable } from '../thenable.ts';
 import { cancelFollowUp } from './followUpMark.ts';
 import type { DeferredParams } from './params.ts';
 import type { CallScope } from './scope.ts';
-import { newTaskId, TaskCreated, taskInstanceId } from './task.ts';
+import { newTaskId, TASK_TTL_MS, TaskCreated, taskInstanceId } from './task.ts';
 
 /** The answer the agent gets when the work goes on: `message` is the author's interim text. */
 export interface PendingAnswer {
@@ -40,6 +40,14 @@ const within = async <T>(promise: Promise<T>, ms: number): Promise<T | undefined
     if (timer !== undefined) clearTimeout(timer);
   }
 };
+
+/**
+ * How long Workflows keep a deferred call's instance once it ended (its arguments, conversation ids
+ * and follow-up text): a day to look into one that went well, three when it failed (docs/security.md).
+ */
+export const DEFERRED_RETENTION = { successRetention: '1 day', errorRetention: '3 days' } as const;
+/** A task's instance is kept no longer than the task is readable. */
+const TASK_RETENTION = { successRetention: TASK_TTL_MS, errorRetention: TASK_TTL_MS } as const;
 
 /** Workflow instance id of a call: one per call, so a second create of the same call is refused. */
 export const instanceIdOf = (requestId: string): string => `call-${requestId}`;
@@ -93,7 +101,8 @@ export const runLater = async (
     ...(taskId ? { task: { createdAt: now } } : { conversation: to }),
     requestId: inv.requestId,
   };
-  const creating = workflow.create({ id, params }).then(
+  const retention = task ? TASK_RETENTION : DEFERRED_RETENTION;
+  const creating = workflow.create({ id, params, retention }).then(
     () => true,
     (error: unknown) => {
       // Nothing will finish the work later: the call keeps waiting for it, as any call does.

@@ -5,6 +5,9 @@
 // other client can read or cancel it, and an instance of a platform call is never a task.
 import { sha256Hex } from '../keys.ts';
 
+/** How long a task stays readable from its creation (its `ttlMs`); its instance is kept no longer after it ends. */
+export const TASK_TTL_MS = 86_400_000;
+
 /** The MCP client a task belongs to: its OAuth client, the static token, or local development. */
 export interface TaskRequest {
   owner: string;

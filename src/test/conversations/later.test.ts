@@ -2,6 +2,8 @@ import { introspectWorkflow } from 'cloudflare:test';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { conversationFeatures } from '../../conversations/features.ts';
+import { DEFERRED_RETENTION } from '../../conversations/later.ts';
+import type { DeferredParams } from '../../conversations/params.ts';
 import { DEFAULT_FAILURE } from '../../conversations/workflow.ts';
 import { createWorker } from '../../createWorker.ts';
 import { defineFunction } from '../../define.ts';
@@ -143,6 +145,32 @@ describe('a function that may answer later', () => {
     expect(result.tookMs).toBeLessThan(2_000);
     expect(result.outputs).toEqual([{ work: 'done', message: 'sent' }]);
     expect(sent).toEqual([{ contactId: 'ct_slow', channel: 'whatsapp', text: '3 in stock (slow)' }]);
+  });
+
+  it('creates its workflow instance with a bounded retention (docs/security.md, workflow data)', async () => {
+    plan.set('kept', { ms: 4_000 });
+    const workflow = (env as Env).DEFERRED_CALLS as Workflow<DeferredParams>;
+    const created: WorkflowInstanceCreateOptions<DeferredParams>[] = [];
+    const recording = {
+      create: (options: WorkflowInstanceCreateOptions<DeferredParams>) => {
+        created.push(options);
+        return workflow.create(options);
+      },
+      get: (id: string) => workflow.get(id),
+    } as unknown as Workflow<DeferredParams>;
+    const workflows = await introspectWorkflow(workflow);
+    try {
+      const response = await withEnv(worker, { ...(env as Env), DEFERRED_CALLS: recording }).call('later_stock', {
+        tag: 'kept',
+        ...to('kept'),
+      });
+      expect(await response.json()).toMatchObject({ status: 'pending' });
+      expect(created.map((options) => options.retention)).toEqual([DEFERRED_RETENTION]);
+      expect(DEFERRED_RETENTION).toEqual({ successRetention: '1 day', errorRetention: '3 days' });
+      for (const instance of await workflows.get()) await instance.waitForStatus('complete');
+    } finally {
+      await workflows.dispose();
+    }
   });
 
   it('retries failing work and still sends one message', async () => {
