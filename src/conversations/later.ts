@@ -5,6 +5,7 @@
 // without the workflow binding: nothing is promised that cannot be kept.
 import type { RegisteredFunction } from '../registry.ts';
 import { isThenable } from '../thenable.ts';
+import { claimDeferral, type DeferralClaim } from './deferral.ts';
 import { cancelFollowUp } from './followUpMark.ts';
 import type { DeferredParams } from './params.ts';
 import type { CallScope } from './scope.ts';
@@ -90,10 +91,28 @@ export const runLater = async (
   const lead = Math.min(CREATE_LEAD_MS, Math.floor(later.answerWithinMs * CREATE_LEAD_SHARE));
   const early = await within(settled, dueAt - lead - Date.now());
   if (early) return done(early);
+  const pending = (): PendingAnswer => ({ status: 'pending', message: later.interim, followUp: FOLLOW_UP_NOTE });
+  const to = conversation && channel ? { ...conversation, channel } : undefined;
+  // A platform call's repeats in its conversation share one instance and one follow-up (deferral.ts).
+  let claim: DeferralClaim | undefined;
+  if (!task && to) {
+    claim = await claimDeferral(fn, inv, to, args, dueAt - Date.now());
+    if (claim.verdict === 'repeat') {
+      inv.stop?.(new DOMException('A repeat of a deferred call', 'AbortError'));
+      settled.catch(() => {});
+      inv.log.info('call_deferred_repeat', { deferred: claim.instanceId });
+      return pending();
+    }
+    if (claim.verdict === 'undecided') {
+      // Nothing says whether another call defers it: no promise of a message, the call runs.
+      inv.log.info('later_off', { reason: claim.reason });
+      return done(await settled);
+    }
+  }
+  const first = claim?.verdict === 'first' ? claim : undefined;
   const now = Date.now();
   // A task (MCP) keeps its outcome for its client; a platform call messages its contact.
   const taskId = task && newTaskId(now);
-  const to = conversation && channel ? { ...conversation, channel } : undefined;
   const id = task && taskId ? await taskInstanceId(task.owner, taskId) : instanceIdOf(inv.requestId);
   const params: DeferredParams = {
     name: fn.name,
@@ -112,7 +131,10 @@ export const runLater = async (
   );
   const inTime = await within(settled, dueAt - Date.now());
   const created = await creating;
-  if (!created) return done(await settled);
+  if (!created) {
+    await first?.release().catch(() => {});
+    return done(await settled);
+  }
   const terminate = () =>
     inv.ctx.waitUntil(
       workflow
@@ -129,14 +151,16 @@ export const runLater = async (
     // Done in time after all: the instance must send nothing (and need not run).
     if (await cancelFollowUp(inv.env, id).catch(() => false)) {
       terminate();
+      await first?.release().catch(() => {});
       return done(inTime);
     }
   }
+  // Repeats within the window now share this instance; if this cannot be kept, a repeat runs plainly.
+  if (first) inv.ctx.waitUntil(first.keep(id).catch(() => {}));
   // The workflow does the work from the start, under its retries: this run stops here.
   inv.stop?.(new DOMException('The work goes on as deferred work', 'AbortError'));
   settled.catch(() => {});
   inv.log.info(task ? 'call_as_task' : 'call_deferred', { answerWithinMs: later.answerWithinMs });
   if (taskId) return new TaskCreated(taskId, now);
-  const answer: PendingAnswer = { status: 'pending', message: later.interim, followUp: FOLLOW_UP_NOTE };
-  return answer;
+  return pending();
 };

@@ -173,6 +173,35 @@ describe('a function that may answer later', () => {
     }
   });
 
+  it('shares one instance and one follow-up among repeats of a call in one conversation (a barge-in, a reissue)', async () => {
+    plan.set('again', { ms: 4_000 });
+    const workflows = await introspectWorkflow((env as Env).DEFERRED_CALLS as Workflow);
+    try {
+      await workflows.modifyAll(async (m) => {
+        await m.disableRetryDelays();
+      });
+      const first = await call('later_stock', { tag: 'again', ...to('again') });
+      // A reissue after the interim, and a barge-in of two at once.
+      const repeats = await Promise.all([
+        call('later_stock', { tag: 'again', ...to('again') }),
+        call('later_stock', { tag: 'again', ...to('again') }),
+      ]);
+      const [answer, ...others] = await Promise.all([first, ...repeats].map((r) => r.json()));
+      expect(answer).toMatchObject({ status: 'pending' });
+      expect(others).toEqual([answer, answer]);
+      const instances = await workflows.get();
+      expect(instances).toHaveLength(1);
+      for (const instance of instances) await instance.waitForStatus('complete');
+      expect(sent.map((m) => m.text)).toEqual(['3 in stock (again)']);
+      // Another conversation of the same contact is not a repeat.
+      await call('later_stock', { tag: 'again', ...to('again'), conversationId: 'cv_other' });
+      expect(await workflows.get()).toHaveLength(2);
+      for (const instance of await workflows.get()) await instance.waitForStatus('complete');
+    } finally {
+      await workflows.dispose();
+    }
+  });
+
   it('retries failing work and still sends one message', async () => {
     plan.set('flaky', { ms: 4_000, failures: 2 });
     const result = await deferred('flaky');

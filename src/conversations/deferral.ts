@@ -1,0 +1,62 @@
+// One deferral for a call and its repeats: a `later` call repeated in one conversation within its
+// window (a barge-in, a reissue, an impatient model) shares the first call's workflow instance
+// and its one follow-up, whatever the function's effect. The first claims `later:<call key>` in
+// the conversation's CallLedger while it decides, then keeps its instance id there for the window;
+// a repeat finds it and answers the same pending answer without creating anything.
+import { DEFAULT_DEDUPE_WINDOW_MS } from '../define.ts';
+import type { RegisteredFunction } from '../registry.ts';
+import { callKeyOf, ledgerNameOf } from './callKey.ts';
+import type { Conversation } from './conversation.ts';
+import type { CallLedger } from './ledger.ts';
+import type { CallScope } from './scope.ts';
+
+/** How long the first call may take to decide (create its instance, or finish in time after all). */
+const DECIDE_LEASE_MS = 15_000;
+
+/**
+ * What a claim found: this call is the first (it defers, then `keep`s its instance or `release`s
+ * the claim), a repeat of a call that deferred to `instanceId`, or nothing certain (run plainly).
+ */
+export type DeferralClaim =
+  | { verdict: 'first'; keep(instanceId: string): Promise<void>; release(): Promise<void> }
+  | { verdict: 'repeat'; instanceId: string }
+  | { verdict: 'undecided'; reason: 'no_call_ledger' | 'ledger_unavailable' | 'first_undecided' };
+
+/**
+ * Claims the deferral of `fn`'s call with `args` in `conversation`, waiting up to `waitMs` for a
+ * first call still deciding.
+ * @example const claim = await claimDeferral(fn, inv, conversation, args, dueAt - Date.now())
+ */
+export const claimDeferral = async (
+  fn: RegisteredFunction,
+  inv: CallScope,
+  conversation: Conversation,
+  args: Record<string, unknown>,
+  waitMs: number,
+): Promise<DeferralClaim> => {
+  const namespace = (inv.env as { CALL_LEDGER?: DurableObjectNamespace<CallLedger> }).CALL_LEDGER;
+  if (!namespace) return { verdict: 'undecided', reason: 'no_call_ledger' };
+  const dedupe = fn.policy?.dedupe;
+  const windowMs = dedupe?.windowMs ?? DEFAULT_DEDUPE_WINDOW_MS;
+  try {
+    const key = `later:${await callKeyOf(fn.name, dedupe?.key ? dedupe.key(args) : args)}`;
+    // Without a conversation id, the contact's calls that name none are one conversation.
+    const ledger = namespace.getByName(await ledgerNameOf(conversation.contactId, conversation.conversationId ?? ''));
+    const claim = await ledger.claim(key, DECIDE_LEASE_MS, Math.max(0, waitMs), windowMs);
+    if (claim.verdict === 'run') {
+      return {
+        verdict: 'first',
+        keep: (instanceId) => ledger.complete(key, JSON.stringify({ instanceId }), windowMs),
+        release: async () => ledger.release(key),
+      };
+    }
+    const instanceId =
+      claim.verdict === 'done' ? (JSON.parse(claim.answer) as { instanceId?: unknown }).instanceId : undefined;
+    return typeof instanceId === 'string'
+      ? { verdict: 'repeat', instanceId }
+      : { verdict: 'undecided', reason: 'first_undecided' };
+  } catch (error) {
+    inv.log.warn('call_ledger_unavailable', { error: error instanceof Error ? error.name : typeof error });
+    return { verdict: 'undecided', reason: 'ledger_unavailable' };
+  }
+};
