@@ -21,3 +21,7 @@ export const callKeyOf = async (name: string, identity: unknown): Promise<string
 /** The name of a conversation's ledger: never the raw ids, and two accounts' ids agree only if both do. */
 export const ledgerNameOf = async (contactId: string, conversationId: string): Promise<string> =>
   `conversation-${await sha256Hex(`${contactId}\n${conversationId}`)}`;
+
+/** The name of a contact's ledger (its follow-up budget, src/conversations/deferral.ts): never the raw id. */
+export const contactLedgerNameOf = async (contactId: string): Promise<string> =>
+  `contact-${await sha256Hex(contactId)}`;

@@ -2,13 +2,19 @@
 // window (a barge-in, a reissue, an impatient model) shares the first call's workflow instance
 // and its one follow-up, whatever the function's effect. The first claims `later:<call key>` in
 // the conversation's CallLedger while it decides, then keeps its instance id there for the window;
-// a repeat finds it and answers the same pending answer without creating anything.
+// a repeat finds it and answers the same pending answer without creating anything. And a bound on
+// follow-ups per contact (docs/security.md): whoever holds a function's url can name any contact,
+// so however many calls name one, it gets at most FOLLOW_UP_BUDGET's messages in a window; a call
+// past it runs as a plain call, answering the model and messaging no one.
 import { DEFAULT_DEDUPE_WINDOW_MS } from '../define.ts';
 import type { RegisteredFunction } from '../registry.ts';
-import { callKeyOf, ledgerNameOf } from './callKey.ts';
+import { callKeyOf, contactLedgerNameOf, ledgerNameOf } from './callKey.ts';
 import type { Conversation } from './conversation.ts';
 import type { CallLedger } from './ledger.ts';
 import type { CallScope } from './scope.ts';
+
+/** The follow-ups one contact may be sent in `windowMs`: of one function, and of all together. */
+export const FOLLOW_UP_BUDGET = { perFunction: 2, perContact: 3, windowMs: 10 * 60_000 } as const;
 
 /** How long the first call may take to decide (create its instance, or finish in time after all). */
 const DECIDE_LEASE_MS = 15_000;
@@ -58,5 +64,28 @@ export const claimDeferral = async (
   } catch (error) {
     inv.log.warn('call_ledger_unavailable', { error: error instanceof Error ? error.name : typeof error });
     return { verdict: 'undecided', reason: 'ledger_unavailable' };
+  }
+};
+
+/**
+ * Takes one follow-up of `fn` from `contactId`'s budget: false (nothing sent then) when the contact
+ * had its share in the window, or when the budget cannot be read (fails closed: the call runs plainly).
+ * @example if (!(await spendFollowUp(fn, inv, to.contactId))) return done(await settled)
+ */
+export const spendFollowUp = async (fn: RegisteredFunction, inv: CallScope, contactId: string): Promise<boolean> => {
+  const namespace = (inv.env as { CALL_LEDGER?: DurableObjectNamespace<CallLedger> }).CALL_LEDGER;
+  if (!namespace) return false;
+  try {
+    const ledger = namespace.getByName(await contactLedgerNameOf(contactId));
+    return await ledger.spend(
+      [
+        { key: `follow-ups:${fn.name}`, limit: FOLLOW_UP_BUDGET.perFunction },
+        { key: 'follow-ups', limit: FOLLOW_UP_BUDGET.perContact },
+      ],
+      FOLLOW_UP_BUDGET.windowMs,
+    );
+  } catch (error) {
+    inv.log.warn('call_ledger_unavailable', { error: error instanceof Error ? error.name : typeof error });
+    return false;
   }
 };

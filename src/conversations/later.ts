@@ -5,7 +5,7 @@
 // without the workflow binding: nothing is promised that cannot be kept.
 import type { RegisteredFunction } from '../registry.ts';
 import { isThenable } from '../thenable.ts';
-import { claimDeferral, type DeferralClaim } from './deferral.ts';
+import { claimDeferral, type DeferralClaim, spendFollowUp } from './deferral.ts';
 import { cancelFollowUp } from './followUpMark.ts';
 import type { DeferredParams } from './params.ts';
 import type { CallScope } from './scope.ts';
@@ -110,6 +110,12 @@ export const runLater = async (
     }
   }
   const first = claim?.verdict === 'first' ? claim : undefined;
+  if (first && to && !(await spendFollowUp(fn, inv, to.contactId))) {
+    // This contact had its follow-ups for now: the call answers itself, and nobody is messaged.
+    await first.release().catch(() => {});
+    inv.log.warn('later_off', { reason: 'follow_up_budget' });
+    return done(await settled);
+  }
   const now = Date.now();
   // A task (MCP) keeps its outcome for its client; a platform call messages its contact.
   const taskId = task && newTaskId(now);

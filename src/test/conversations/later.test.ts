@@ -202,6 +202,30 @@ describe('a function that may answer later', () => {
     }
   });
 
+  it('sends one contact at most two follow-ups of a function in its window, however many calls name it: the rest run as plain calls', async () => {
+    const tags = Array.from({ length: 10 }, (_, i) => `burst${i}`);
+    for (const tag of tags) plan.set(tag, { ms: 1_500 });
+    const workflows = await introspectWorkflow((env as Env).DEFERRED_CALLS as Workflow);
+    try {
+      await workflows.modifyAll(async (m) => {
+        await m.disableRetryDelays();
+      });
+      // Ten conversations (a url holder may claim any) naming one contact, at once.
+      const answers = await Promise.all(
+        tags.map(async (tag) =>
+          (await call('later_stock', { tag, ...to('burst'), conversationId: `cv_${tag}` })).json(),
+        ),
+      );
+      const pendings = answers.filter((answer) => (answer as { status?: string }).status === 'pending');
+      expect(pendings).toHaveLength(2);
+      expect(answers.filter((answer) => (answer as { inStock?: number }).inStock === 3)).toHaveLength(8);
+      for (const instance of await workflows.get()) await instance.waitForStatus('complete');
+      expect(sent.filter((message) => message.contactId === 'ct_burst')).toHaveLength(2);
+    } finally {
+      await workflows.dispose();
+    }
+  });
+
   it('retries failing work and still sends one message', async () => {
     plan.set('flaky', { ms: 4_000, failures: 2 });
     const result = await deferred('flaky');
