@@ -14,7 +14,7 @@ import type { PlatformClient } from './platform/client/client.ts';
 import { FUNCTION_NAME } from './platform/protocol/function.ts';
 import { checkRateLimit } from './ratelimit.ts';
 import type { RegisteredFunction, Registry } from './registry.ts';
-import { checkSignature } from './signed.ts';
+import { checkSignature, namesConversation } from './signed.ts';
 import { isThenable } from './thenable.ts';
 
 /** Everything one invocation needs beside the function itself. */
@@ -251,5 +251,11 @@ export const invoke = (fn: RegisteredFunction, inv: Invocation): Promise<unknown
     // Undefined when there is nothing to verify (no secret, no signature): no await on the common path.
     const verifying = checkSignature(request, url, env, body);
     if (verifying) await verifying;
-    return rawArguments(request, url, body, fn.parameters, inv);
+    const args = rawArguments(request, url, body, fn.parameters, inv);
+    // With signing on, the ids of a call no signature vouches for are anyone's: no conversation.
+    if (inv.conversation && !namesConversation(request, url, env, body)) {
+      inv.log.info('conversation_unsigned');
+      inv.conversation = undefined;
+    }
+    return args;
   });

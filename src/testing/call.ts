@@ -6,6 +6,7 @@ import type { FunctionContext } from '../define.ts';
 import type { Env } from '../env.ts';
 import { functionKey } from '../keys.ts';
 import { createLogger } from '../log.ts';
+import { webhookHeaders } from '../platform/protocol/signature.ts';
 
 /** The origin test requests are sent to: any origin works, the Worker routes by path. */
 export const ORIGIN = 'https://functions.example.com';
@@ -38,20 +39,31 @@ export interface Caller {
 }
 
 /**
- * A caller through `worker`.
+ * A caller through `worker`. With `signingSecret` (the Worker's PLATFORM_SIGNING_SECRET), `call`
+ * signs each POST body as the platform does, so the conversation ids it carries count
+ * (docs/platform-contract.md §9); headers given in `init` come on top.
  * @example const { call } = through({ fetch: (r) => worker.fetch(r, env, createExecutionContext()) })
  */
-export const through = (worker: FetchTarget): Caller => {
+export const through = (worker: FetchTarget, signingSecret?: string): Caller => {
   const send = (path: string, init: RequestInit = {}) => worker.fetch(new Request(`${ORIGIN}${path}`, init));
-  const call = async (name: string, args: unknown, init: RequestInit = {}) =>
-    send(`/functions/${name}?key=${await keyOf(name)}`, {
+  const call = async (name: string, args: unknown, init: RequestInit = {}) => {
+    const made: RequestInit = {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
       body: typeof args === 'string' ? args : JSON.stringify(args),
       ...init,
-    });
+    };
+    const headers = new Headers({ 'content-type': 'application/json' });
+    if (signingSecret && made.method === 'POST' && typeof made.body === 'string') {
+      for (const [header, value] of Object.entries(await webhookHeaders(signingSecret, made.body)))
+        headers.set(header, value);
+    }
+    for (const [header, value] of new Headers(init.headers)) headers.set(header, value);
+    return send(`/functions/${name}?key=${await keyOf(name)}`, { ...made, headers });
+  };
   return { send, call };
 };
+
+const signingSecretOf = (environment: Env): string | undefined => environment.PLATFORM_SIGNING_SECRET || undefined;
 
 // `exports` is typed by `wrangler types` only in the project whose worker.ts it read.
 const entry: FetchTarget = {
@@ -60,10 +72,11 @@ const entry: FetchTarget = {
 
 /**
  * Calls a function through the project's own Worker (worker.ts), as the platform does: POST, JSON
- * body, the name's key in the url.
+ * body, the name's key in the url, signed when the test env sets PLATFORM_SIGNING_SECRET.
  * @example const response = await call('lookup_order', { orderNumber: '1042' })
  */
-export const call: Caller['call'] = (name, args, init) => through(entry).call(name, args, init);
+export const call: Caller['call'] = (name, args, init) =>
+  through(entry, signingSecretOf(env as Env)).call(name, args, init);
 
 /**
  * Sends a request to any path of the project's own Worker.
@@ -82,14 +95,17 @@ export interface WorkerEntry {
  * @example await withEnv(worker, { ...env, TEAM_CONTACT_ID: undefined }).call('notify_team', args)
  */
 export const withEnv = (worker: WorkerEntry, environment: Env): Caller =>
-  through({
-    fetch: async (request) => {
-      const ctx = createExecutionContext();
-      const response = await worker.fetch(request, environment, ctx);
-      await waitOnExecutionContext(ctx);
-      return response;
+  through(
+    {
+      fetch: async (request) => {
+        const ctx = createExecutionContext();
+        const response = await worker.fetch(request, environment, ctx);
+        await waitOnExecutionContext(ctx);
+        return response;
+      },
     },
-  });
+    signingSecretOf(environment),
+  );
 
 /** The JSON error of a refused call: `code`, `message` (for the model), `requestId`, `details` for a 422. */
 export interface ErrorAnswer {
