@@ -148,7 +148,7 @@ describe('a conversation is only as trustworthy as the call (docs/platform-contr
       headers: { 'content-type': 'application/json', ...headers },
       ...(body ? { body } : {}),
     });
-  const answer = async (made: Request, environment: Env) => {
+  const answer = async (made: Request, environment: Env): Promise<typeof seen> => {
     seen = undefined;
     const response = await worker.fetch(made, environment, {
       waitUntil: () => {},
