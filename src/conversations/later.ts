@@ -26,6 +26,8 @@ const FOLLOW_UP_NOTE =
  * 300 ms when several are created at once on a loaded machine, and the interim waits for it.
  */
 const CREATE_LEAD_MS = 400;
+/** More lead for a platform call: its claim and its contact's follow-up budget come first (deferral.ts). */
+const CLAIM_LEAD_MS = 200;
 /** The most of answerWithinMs the lead may take: work that ends earlier never creates an instance. */
 const CREATE_LEAD_SHARE = 0.6;
 
@@ -88,7 +90,10 @@ export const runLater = async (
   const arrived = (inv.deadline ?? Date.now() + fn.manifest.timeoutMs) - fn.manifest.timeoutMs;
   const dueAt = arrived + later.answerWithinMs;
   // The instance is created a little before answerWithinMs, so the interim goes out on time.
-  const lead = Math.min(CREATE_LEAD_MS, Math.floor(later.answerWithinMs * CREATE_LEAD_SHARE));
+  const lead = Math.min(
+    CREATE_LEAD_MS + (task ? 0 : CLAIM_LEAD_MS),
+    Math.floor(later.answerWithinMs * CREATE_LEAD_SHARE),
+  );
   const early = await within(settled, dueAt - lead - Date.now());
   if (early) return done(early);
   const pending = (): PendingAnswer => ({ status: 'pending', message: later.interim, followUp: FOLLOW_UP_NOTE });
