@@ -28,6 +28,8 @@ const FOLLOW_UP_NOTE =
 const CREATE_LEAD_MS = 400;
 /** More lead for a platform call: its claim and its contact's follow-up budget come first (deferral.ts). */
 const CLAIM_LEAD_MS = 200;
+/** How long past its own due time a repeat waits for the first call's decision. */
+const REPEAT_GRACE_MS = 1_000;
 /** The most of answerWithinMs the lead may take: work that ends earlier never creates an instance. */
 const CREATE_LEAD_SHARE = 0.6;
 
@@ -101,7 +103,8 @@ export const runLater = async (
   // A platform call's repeats in its conversation share one instance and one follow-up (deferral.ts).
   let claim: DeferralClaim | undefined;
   if (!task && to) {
-    claim = await claimDeferral(fn, inv, to, args, dueAt - Date.now());
+    // A first call still deciding does so just after its own due time: wait for it a little past ours.
+    claim = await claimDeferral(fn, inv, to, args, dueAt - Date.now() + REPEAT_GRACE_MS);
     if (claim.verdict === 'repeat') {
       inv.stop?.(new DOMException('A repeat of a deferred call', 'AbortError'));
       settled.catch(() => {});

@@ -193,10 +193,18 @@ describe('a function that may answer later', () => {
       expect(instances).toHaveLength(1);
       for (const instance of instances) await instance.waitForStatus('complete');
       expect(sent.map((m) => m.text)).toEqual(['3 in stock (again)']);
+      // Two at the very same moment: one instance, one message.
+      plan.set('pair', { ms: 4_000 });
+      await Promise.all([
+        call('later_stock', { tag: 'pair', ...to('pair') }),
+        call('later_stock', { tag: 'pair', ...to('pair') }),
+      ]);
+      expect(await workflows.get()).toHaveLength(2);
       // Another conversation of the same contact is not a repeat.
       await call('later_stock', { tag: 'again', ...to('again'), conversationId: 'cv_other' });
-      expect(await workflows.get()).toHaveLength(2);
+      expect(await workflows.get()).toHaveLength(3);
       for (const instance of await workflows.get()) await instance.waitForStatus('complete');
+      expect(sent.filter((m) => m.contactId === 'ct_pair')).toHaveLength(1);
     } finally {
       await workflows.dispose();
     }
