@@ -6,7 +6,7 @@ import { emailSchema, normalizeEmail, normalizePhone, phoneSchema } from '../lib
 import { CALENDAR, spokenTime } from '../lib/slots.ts';
 
 export default defineFunction({
-  description: `Books ${CALENDAR.label} for the customer at a time check_availability listed. Call it once the customer has chosen a time and given their name and phone number. To move a booking, use reschedule_appointment. Called again with the same time and phone, it returns the same booking, never a second one. Read the booking reference to the customer: cancel_appointment and reschedule_appointment need it.`,
+  description: `Books ${CALENDAR.label} for the customer at a time check_availability listed. Call it once the customer has chosen a time and given their name and phone number. To move a booking, use reschedule_appointment. Called again by the same customer with the same time and phone, it returns the same booking, never a second one. Read the booking reference to the customer: cancel_appointment and reschedule_appointment need it.`,
   parameters: z.object({
     start: startSchema(CALENDAR, 'The chosen slot\'s "start" exactly as check_availability listed it'),
     name: z.string().trim().min(1).max(100).describe("The customer's full name"),
@@ -28,6 +28,8 @@ export default defineFunction({
       phone: normalizePhone(phone) as string,
       email: email === undefined ? undefined : normalizeEmail(email),
       notes,
+      // The booking is this contact's: only they see it again (lib/calendar.ts).
+      contactId: context.conversation?.contactId,
       now: new Date(now).toISOString(),
       maxUpcomingPerCustomer: CALENDAR.maxUpcomingPerCustomer,
     });

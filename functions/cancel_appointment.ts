@@ -18,6 +18,7 @@ export default defineFunction({
     const result = await calendarOf(context.env, CALENDAR, context.account).cancel(
       normalizeReference(reference),
       normalizePhone(phone) as string,
+      context.conversation?.contactId,
       now,
     );
     if (result.outcome === 'not_found' || result.outcome === 'taken') throw bookingNotFound();

@@ -20,6 +20,7 @@ export default defineFunction({
     const result = await calendarOf(context.env, CALENDAR, context.account).reschedule(
       normalizeReference(reference),
       normalizePhone(phone) as string,
+      context.conversation?.contactId,
       slot.start,
       slot.end,
       new Date(now).toISOString(),

@@ -1,7 +1,9 @@
 // The bookings of one calendar, in one Durable Object with SQLite storage. Every method is
 // synchronous: a Durable Object runs one call at a time and nothing can interleave a call that
 // never awaits, so "is the slot free?" and "take it" are one step. A unique index on the start of
-// confirmed bookings backs that up: two bookings of one slot cannot both be stored.
+// confirmed bookings backs that up: two bookings of one slot cannot both be stored. A booking made
+// in a conversation belongs to its contact: only that contact sees it again, cancels or moves it;
+// anyone else, whatever phone number they quote, learns no more than that the slot is taken.
 import { DurableObject } from 'cloudflare:workers';
 import type { Env } from 'agent-functions';
 import { FunctionError } from 'agent-functions';
@@ -18,6 +20,8 @@ export interface Booking {
   notes: string | null;
   status: 'confirmed' | 'cancelled';
   createdAt: string;
+  /** The platform contact that booked it (context.conversation), or null when booked outside a conversation. */
+  contactId: string | null;
 }
 
 /** What the calendar needs to book a slot. */
@@ -29,6 +33,8 @@ export interface BookingRequest {
   phone: string;
   email?: string | undefined;
   notes?: string | undefined;
+  /** The contact the call comes from (context.conversation?.contactId), when the platform named one. */
+  contactId?: string | undefined;
   now: string;
   maxUpcomingPerCustomer: number;
 }
@@ -74,7 +80,8 @@ const SCHEMA = `
     email TEXT,
     notes TEXT,
     status TEXT NOT NULL,
-    created_at TEXT NOT NULL
+    created_at TEXT NOT NULL,
+    contact_id TEXT
   );
   CREATE UNIQUE INDEX IF NOT EXISTS one_booking_per_slot ON bookings(start) WHERE status = 'confirmed';
   CREATE INDEX IF NOT EXISTS bookings_by_phone ON bookings(phone, start);
@@ -92,13 +99,23 @@ const toBooking = (row: Row): Booking => ({
   notes: row.notes === null ? null : String(row.notes),
   status: row.status === 'cancelled' ? 'cancelled' : 'confirmed',
   createdAt: String(row.created_at),
+  contactId: row.contact_id == null ? null : String(row.contact_id),
 });
+
+/** Whether the caller `contactId` may see or change `booking`: its own contact, or anyone with its reference when booked outside a conversation. */
+const mayChange = (booking: Booking, contactId: string | undefined): boolean =>
+  booking.contactId === null || booking.contactId === contactId;
 
 /** One calendar's bookings (wrangler.toml binds it as CALENDAR; worker.ts exports it). */
 export class BookingCalendar extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     ctx.storage.sql.exec(SCHEMA);
+    // Calendars created before bookings knew their contact.
+    const columns = ctx.storage.sql.exec<{ name: string }>('PRAGMA table_info(bookings)').toArray();
+    if (!columns.some((column) => column.name === 'contact_id')) {
+      ctx.storage.sql.exec('ALTER TABLE bookings ADD COLUMN contact_id TEXT');
+    }
   }
 
   private one(query: string, ...bindings: SqlStorageValue[]): Booking | undefined {
@@ -110,12 +127,19 @@ export class BookingCalendar extends DurableObject<Env> {
     return this.one(`SELECT * FROM bookings WHERE start = ? AND status = 'confirmed'`, start);
   }
 
-  /** Books a slot; the same customer asking for the same slot again gets the same booking. */
+  /**
+   * Books a slot; the contact that booked it, asking for the same slot with the same phone again,
+   * gets the same booking. Anyone else (another contact, or a call outside a conversation) gets
+   * `taken`, as for any slot someone holds: the phone number alone never shows a booking.
+   */
   book(request: BookingRequest): BookResult {
     return this.ctx.storage.transactionSync((): BookResult => {
       const holder = this.holder(request.start);
-      if (holder)
-        return holder.phone === request.phone ? { outcome: 'existing', booking: holder } : { outcome: 'taken' };
+      if (holder) {
+        const own =
+          holder.phone === request.phone && holder.contactId !== null && holder.contactId === request.contactId;
+        return own ? { outcome: 'existing', booking: holder } : { outcome: 'taken' };
+      }
       const upcoming = Number(
         this.ctx.storage.sql
           .exec(
@@ -129,8 +153,8 @@ export class BookingCalendar extends DurableObject<Env> {
       let reference = newReference();
       while (this.one('SELECT * FROM bookings WHERE reference = ?', reference)) reference = newReference();
       this.ctx.storage.sql.exec(
-        `INSERT INTO bookings (reference, start, end, name, phone, email, notes, status, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, 'confirmed', ?)`,
+        `INSERT INTO bookings (reference, start, end, name, phone, email, notes, status, created_at, contact_id)
+         VALUES (?, ?, ?, ?, ?, ?, ?, 'confirmed', ?, ?)`,
         reference,
         request.start,
         request.end,
@@ -139,6 +163,7 @@ export class BookingCalendar extends DurableObject<Env> {
         request.email ?? null,
         request.notes ?? null,
         request.now,
+        request.contactId ?? null,
       );
       return {
         outcome: 'booked',
@@ -160,15 +185,17 @@ export class BookingCalendar extends DurableObject<Env> {
   }
 
   // A reference alone is not enough to change a booking: the phone it was made with must match,
-  // and a wrong pair answers exactly like an unknown reference.
-  private owned(reference: string, phone: string): Booking | undefined {
-    return this.one('SELECT * FROM bookings WHERE reference = ? AND phone = ?', reference, phone);
+  // and a booking made in a conversation only its contact may change. Anything else answers
+  // exactly like an unknown reference.
+  private owned(reference: string, phone: string, contactId: string | undefined): Booking | undefined {
+    const booking = this.one('SELECT * FROM bookings WHERE reference = ? AND phone = ?', reference, phone);
+    return booking && mayChange(booking, contactId) ? booking : undefined;
   }
 
   /** Cancels a booking; cancelling it again answers the same. */
-  cancel(reference: string, phone: string, now: string): ChangeResult {
+  cancel(reference: string, phone: string, contactId: string | undefined, now: string): ChangeResult {
     return this.ctx.storage.transactionSync((): ChangeResult => {
-      const booking = this.owned(reference, phone);
+      const booking = this.owned(reference, phone, contactId);
       if (!booking) return { outcome: 'not_found' };
       if (booking.status === 'cancelled')
         return { outcome: 'already_cancelled', booking, previousStart: booking.start };
@@ -179,9 +206,16 @@ export class BookingCalendar extends DurableObject<Env> {
   }
 
   /** Moves a booking to another free slot; moving it to where it already is answers the same. */
-  reschedule(reference: string, phone: string, start: string, end: string, now: string): ChangeResult {
+  reschedule(
+    reference: string,
+    phone: string,
+    contactId: string | undefined,
+    start: string,
+    end: string,
+    now: string,
+  ): ChangeResult {
     return this.ctx.storage.transactionSync((): ChangeResult => {
-      const booking = this.owned(reference, phone);
+      const booking = this.owned(reference, phone, contactId);
       if (!booking || booking.status === 'cancelled') return { outcome: 'not_found' };
       if (booking.start === start) return { outcome: 'unchanged', booking, previousStart: booking.start };
       if (booking.start <= now) return { outcome: 'past' };

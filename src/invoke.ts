@@ -15,7 +15,7 @@ import type { PlatformClient } from './platform/client/client.ts';
 import { FUNCTION_NAME } from './platform/protocol/function.ts';
 import { checkRateLimit } from './ratelimit.ts';
 import type { RegisteredFunction, Registry } from './registry.ts';
-import { checkSignature } from './signed.ts';
+import { checkSignature, namesConversation } from './signed.ts';
 
 const platformNotEnabled = (log: Logger) => {
   log.error('platform_not_enabled', {
@@ -100,9 +100,14 @@ export const authorise = async (
   const account = inv.url.searchParams.get(ACCOUNT_QUERY) ?? undefined;
   await checkKey(name, account, inv);
   const fn = registry.get(name);
-  if (!fn && (globalThis as WithProcess).process?.env.NODE_ENV !== 'production' && isDevelopment(inv.env)) {
-    // Under npm run dev a registered name the Worker does not serve is a file that does not build
-    // (dev keeps its registration and says why): the model is to try again, not to give it up.
+  if (
+    !fn &&
+    (globalThis as WithProcess).process?.env.NODE_ENV !== 'production' &&
+    isDevelopment(inv.env) &&
+    registry.unbuilt(name)
+  ) {
+    // Under npm run dev a file that does not build keeps its registration (dev says why): the
+    // model is to try again, not to give it up. A name with no file is a 404, as in production.
     throw new FunctionError(
       503,
       'not_served_now',
@@ -259,12 +264,18 @@ export const invoke = (
     fn,
     setup,
     async (deadline) => {
-      const { request, env } = setup;
+      const { request, env, log } = setup;
       const body = request.method === 'POST' ? await readBody(request, DEFAULT_BODY_LIMIT, deadline) : '';
       // Undefined when there is nothing to verify (no secret, no signature): no await on the common path.
       const verifying = checkSignature(request, url, env, body);
       if (verifying) await verifying;
-      return rawArguments(request, url, body, fn.parameters);
+      const read = rawArguments(request, url, body, fn.parameters);
+      // With signing on, the ids of a call no signature vouches for are anyone's: no conversation.
+      if (read.conversation && !namesConversation(request, url, env, body)) {
+        log.info('conversation_unsigned');
+        return { args: read.args };
+      }
+      return read;
     },
     feature,
   );

@@ -5,6 +5,7 @@ import type { AnyFunctionDefinition } from './define.ts';
 import type { CallPolicy } from './policy.ts';
 import { type FunctionManifest, translateFunction } from './schema/describe.ts';
 import type { ParameterInfo } from './schema/parameters.ts';
+import { isUnbuilt } from './unbuilt.ts';
 
 /** A definition with what the runtime derives from it. */
 export interface RegisteredFunction {
@@ -22,6 +23,8 @@ export interface RegisteredFunction {
 export interface Registry {
   get(name: string): RegisteredFunction | undefined;
   names(): string[];
+  /** Under `npm run dev`: whether `name` is a function file that does not build (src/unbuilt.ts). */
+  unbuilt(name: string): boolean;
 }
 
 /**
@@ -45,5 +48,6 @@ export const createRegistry = (
       return entry;
     },
     names: () => Object.keys(definitions).sort(),
+    unbuilt: (name) => isUnbuilt(definitions, name),
   };
 };

@@ -9,7 +9,9 @@
 //   only, so its query string changes nothing;
 // - replays are bounded by the timestamp tolerance (5 minutes), as Stripe does. There is no
 //   seen-signature store: without a unique id it would refuse distinct legitimate calls (two
-//   conversations sending identical arguments in the same second, two signed GETs in one second).
+//   conversations sending identical arguments in the same second, two signed GETs in one second);
+// - with a signing secret set, only a signed body names a conversation: the ids of an unsigned
+//   call, or of a query string no signature covers, could be anyone's (docs/security.md).
 import type { Env } from './env.ts';
 import { FunctionError } from './errors.ts';
 import { KEY_QUERY } from './keys.ts';
@@ -31,6 +33,18 @@ const refuse = (message: string) => new FunctionError(401, 'bad_signature', `${m
 /** Whether the operator requires a signature on every call (PLATFORM_SIGNATURE_REQUIRED=true). */
 export const signatureRequired = (env: Env): boolean =>
   env.PLATFORM_SIGNATURE_REQUIRED?.trim().toLowerCase() === 'true';
+
+/**
+ * Whether the call may name a conversation (docs/platform-contract.md §9): always without
+ * PLATFORM_SIGNING_SECRET; with it, only when a verified signature covers the arguments (a signed
+ * body). Call it after checkSignature, which has refused a signature that does not verify.
+ * @example if (!namesConversation(request, url, env, body)) inv.conversation = undefined
+ */
+export const namesConversation = (request: Request, url: URL, env: Env, body: string): boolean =>
+  !env.PLATFORM_SIGNING_SECRET ||
+  (request.headers.get(TIMESTAMP_HEADER) !== null &&
+    request.headers.get(SIGNATURE_HEADER) !== null &&
+    !argumentsInQuery(request, url, body));
 
 /**
  * Applies the signature policy to a request whose body was read: verifies a presented signature,

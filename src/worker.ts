@@ -19,4 +19,5 @@ export {
 } from './schema/describe.ts';
 export type { JsonSchema } from './schema/parameters.ts';
 export { MIN_SECRET_LENGTH, weakSecretProblem } from './secretStrength.ts';
+export { withUnbuilt } from './unbuilt.ts';
 export { functionUrl, normalizeOrigin } from './url.ts';

@@ -103,8 +103,18 @@ export const measureConversations = async (
       }
 
       // Deferred calls whose work takes 5 s: five in flight at a time, each timed to its first answer.
+      // Each to a contact of its own: one contact gets at most FOLLOW_UP_BUDGET's follow-ups in a window.
       const slowUrl = await urlOf('quote_slow');
       const calls = Math.max(10, options.rounds * 10);
+      const customers = await Promise.all(
+        Array.from({ length: calls }, (_, n) =>
+          client.contacts.create({
+            name: `Bench customer ${n}`,
+            phone: `+1555556${String(n).padStart(4, '0')}`,
+            channel: 'whatsapp',
+          }),
+        ),
+      );
       const deferredFirstAnswerMs: number[] = [];
       for (let start = 0; start < calls; start += 5) {
         await Promise.all(
@@ -113,7 +123,11 @@ export const measureConversations = async (
             const response = await fetch(slowUrl, {
               method: 'POST',
               headers: { 'content-type': 'application/json' },
-              body: JSON.stringify({ seats: start + k, ...ids(`cv_slow_${start + k}`) }),
+              body: JSON.stringify({
+                seats: start + k,
+                ...ids(`cv_slow_${start + k}`),
+                contactId: customers[start + k]?.id,
+              }),
             });
             const body = (await response.json()) as { status?: string };
             deferredFirstAnswerMs.push(performance.now() - began);

@@ -55,6 +55,7 @@ const HANDLING = new Set([
  */
 export const DEFERRED_EVENTS = [
   'call_deferred',
+  'call_deferred_repeat',
   'call_as_task',
   'task_failed',
   'deferred_refused',

@@ -1,6 +1,7 @@
 // One question to an OpenAI-compatible chat-completions endpoint: the functions as tools, the
 // customer's words, and the tool call the model chose (if any). Time- and size-limited.
 import type { GoldenCall, LintFunction } from '../lint/functions/types.ts';
+import { redactSecret } from '../sync/redact.ts';
 
 /** Where the model is: from EVAL_MODEL_URL, EVAL_MODEL_KEY and EVAL_MODEL. */
 export interface ModelConfig {
@@ -104,9 +105,12 @@ export const askModel = async (
   }
   if (!response) throw new ModelError('The model was not asked.');
   const text = await boundedText(response);
+  if (response.status === 401 || response.status === 403) {
+    // Nothing of the body: it is about the key, and may echo it in a form no redaction knows.
+    throw new ModelError(`The model answered ${response.status}: it refused the key (EVAL_MODEL_KEY).`);
+  }
   if (!response.ok) {
-    const shown = config.key ? text.replaceAll(config.key, '***') : text;
-    throw new ModelError(`The model answered ${response.status}: ${shown.slice(0, 200)}`);
+    throw new ModelError(`The model answered ${response.status}: ${redactSecret(text, config.key).slice(0, 200)}`);
   }
   let call: { function?: { name?: string; arguments?: string } } | undefined;
   try {

@@ -3,6 +3,7 @@
 // owner endpoints, with the manifest key derived from FUNCTIONS_SECRET (as sync reads the manifest).
 import { existsSync } from 'node:fs';
 import { parseArgs, styleText } from 'node:util';
+import { printable } from 'agent-functions/platform';
 import { manifestKey, normalizeOrigin, weakSecretProblem } from 'agent-functions/worker';
 import { projectPaths } from '../project.ts';
 import { environmentOf } from '../wrangler.ts';
@@ -21,6 +22,9 @@ Reads FUNCTIONS_BASE_URL (the deployed Worker) and FUNCTIONS_SECRET from the env
   --json           print the answer as JSON
   -h, --help       this text
 `;
+
+/** The control characters JSON leaves as they are: DEL, C1, line/paragraph separators, bidi controls. */
+const JSON_UNESCAPED_CONTROL = /[\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
 interface Client {
   clientId: string;
@@ -107,7 +111,10 @@ export const runMcp = async (argv: string[], io: McpIo): Promise<number> => {
     return fail(`${command === 'clients' ? 'Listing' : 'Revoking'} OAuth clients at ${origin} failed: ${why}`);
   }
   if (values.json) {
-    io.stdout.write(`${text}\n`);
+    // JSON escapes C0 itself; DEL, C1 and bidi controls are escaped here, so the document stays the same JSON.
+    io.stdout.write(
+      `${text.replace(JSON_UNESCAPED_CONTROL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}\n`,
+    );
     return 0;
   }
   if (command === 'revoke') {
@@ -119,9 +126,12 @@ export const runMcp = async (argv: string[], io: McpIo): Promise<number> => {
     io.stdout.write(`No OAuth client is registered at ${origin}.\n`);
     return 0;
   }
+  // What a client registered is theirs, not ours: no escape sequence or bidi control reaches the
+  // terminal, so no line can hide another (a Worker older than that check may hold one).
+  const shown = (value: unknown, max: number) => printable(String(value), max);
   for (const client of clients) {
     io.stdout.write(
-      `${client.clientId}  ${client.clientName ?? '(no name)'}  ${client.grants} grant(s)  registered ${client.registeredAt ?? '?'}  → ${client.redirectUris.join(', ')}\n`,
+      `${shown(client.clientId, 80)}  ${client.clientName === null ? '(no name)' : shown(client.clientName, 120)}  ${Number(client.grants)} grant(s)  registered ${shown(client.registeredAt ?? '?', 40)}  → ${client.redirectUris.map((uri) => shown(uri, 512)).join(', ')}\n`,
     );
   }
   io.stdout.write(`Revoke one with: agent-functions mcp revoke <id>${values.env ? ` --env ${values.env}` : ''}\n`);

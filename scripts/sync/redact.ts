@@ -22,3 +22,25 @@ export const redactUrl = (url: string): string => {
 
 /** Whether two urls differ only in their query values (for us: the key, after a secret rotation). */
 export const onlyKeyDiffers = (a: string, b: string): boolean => a !== b && redactUrl(a) === redactUrl(b);
+
+/** The forms a secret takes in a body that echoes it: as is, JSON-escaped (`\/` too), url-encoded in either hex case. */
+const formsOf = (secret: string): string[] => {
+  const json = JSON.stringify(secret).slice(1, -1);
+  const encoded = [encodeURIComponent(secret), new URLSearchParams({ s: secret }).toString().slice(2)];
+  const forms = [
+    secret,
+    json,
+    json.replaceAll('/', '\\/'),
+    ...encoded,
+    ...encoded.map((text) => text.replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase())),
+  ];
+  // Longest first, so a form that contains another is hidden whole.
+  return [...new Set(forms)].sort((a, b) => b.length - a.length);
+};
+
+/**
+ * `text` with every form of `secret` (as is, JSON-escaped, url-encoded) replaced by `***`.
+ * @example redactSecret('{"key":"sk\\/abc"}', 'sk/abc') // '{"key":"***"}'
+ */
+export const redactSecret = (text: string, secret: string | undefined): string =>
+  secret ? formsOf(secret).reduce((shown, form) => shown.replaceAll(form, '***'), text) : text;

@@ -33,6 +33,13 @@ beforeAll(async () => {
               registeredAt: '2026-11-20T10:00:00.000Z',
               grants: 1,
             },
+            {
+              clientId: 'c2',
+              clientName: '\u001b[1A\u001b[2K\r\u001b]0;owned\u0007\u001b[8mhidden\u202e',
+              redirectUris: ['http://127.0.0.1:5001/cb\u001b[2K'],
+              registeredAt: '2026-11-21T10:00:00.000Z',
+              grants: 0,
+            },
           ],
         }),
       );
@@ -71,6 +78,18 @@ describe('agent-functions mcp', () => {
       authorization: `Bearer ${await manifestKey(SECRET)}`,
     });
     expect((await run(['clients', '--json'])).out).toContain('"clientId":"c1"');
+  });
+
+  it("prints a client's name and urls with their control characters made harmless", async () => {
+    const { out } = await run(['clients']);
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: no control character may reach the terminal
+    expect(out).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e]/);
+    expect(out).toContain('c2  ');
+    expect(out).toContain('hidden');
+    expect(out.split('\n').filter((line) => line.startsWith('c'))).toHaveLength(2);
+    const json = (await run(['clients', '--json'])).out;
+    expect(json).not.toMatch(/[\u202a-\u202e]/);
+    expect(JSON.parse(json).clients[1].clientName).toContain('hidden\u202e');
   });
 
   it('revokes one, and names a client that is not there', async () => {

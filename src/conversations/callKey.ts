@@ -24,3 +24,10 @@ export const callKeyOf = async (name: string, identity: unknown): Promise<string
  */
 export const ledgerNameOf = async (account: string, contactId: string, conversationId: string): Promise<string> =>
   `conversation-${await sha256Hex(`${account}\n${contactId}\n${conversationId}`)}`;
+
+/**
+ * The name of a contact's ledger (its follow-up budget, src/conversations/deferral.ts): never the
+ * raw id, and one account's contact is never another's.
+ */
+export const contactLedgerNameOf = async (account: string, contactId: string): Promise<string> =>
+  `contact-${await sha256Hex(`${account}\n${contactId}`)}`;

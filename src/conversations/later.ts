@@ -5,9 +5,10 @@
 // without the workflow binding: nothing is promised that cannot be kept.
 import { type Call, isThenable, TaskCreated } from '../call.ts';
 import type { RegisteredFunction } from '../registry.ts';
+import { claimDeferral, type DeferralClaim, spendFollowUp } from './deferral.ts';
 import { cancelFollowUp } from './followUpMark.ts';
 import type { DeferredParams } from './params.ts';
-import { newTaskId, taskInstanceId } from './task.ts';
+import { newTaskId, TASK_TTL_MS, taskInstanceId } from './task.ts';
 
 /** The answer the agent gets when the work goes on: `message` is the author's interim text. */
 export interface PendingAnswer {
@@ -24,6 +25,10 @@ const FOLLOW_UP_NOTE =
  * 300 ms when several are created at once on a loaded machine, and the interim waits for it.
  */
 const CREATE_LEAD_MS = 400;
+/** More lead for a platform call: its claim and its contact's follow-up budget come first (deferral.ts). */
+const CLAIM_LEAD_MS = 200;
+/** How long past its own due time a repeat waits for the first call's decision. */
+const REPEAT_GRACE_MS = 1_000;
 /** The most of answerWithinMs the lead may take: work that ends earlier never creates an instance. */
 const CREATE_LEAD_SHARE = 0.6;
 
@@ -39,6 +44,14 @@ const within = async <T>(promise: Promise<T>, ms: number): Promise<T | undefined
     if (timer !== undefined) clearTimeout(timer);
   }
 };
+
+/**
+ * How long Workflows keep a deferred call's instance once it ended (its arguments, conversation ids
+ * and follow-up text): a day to look into one that went well, three when it failed (docs/security.md).
+ */
+export const DEFERRED_RETENTION = { successRetention: '1 day', errorRetention: '3 days' } as const;
+/** A task's instance is kept no longer than the task is readable. */
+const TASK_RETENTION = { successRetention: TASK_TTL_MS, errorRetention: TASK_TTL_MS } as const;
 
 /** Workflow instance id of a call: one per call, so a second create of the same call is refused. */
 export const instanceIdOf = (requestId: string): string => `call-${requestId}`;
@@ -78,13 +91,41 @@ export const runLater = async (
   // does not delay the next.
   const dueAt = inv.readyAt + later.answerWithinMs;
   // The instance is created a little before answerWithinMs, so the interim goes out on time.
-  const lead = Math.min(CREATE_LEAD_MS, Math.floor(later.answerWithinMs * CREATE_LEAD_SHARE));
+  const lead = Math.min(
+    CREATE_LEAD_MS + (task ? 0 : CLAIM_LEAD_MS),
+    Math.floor(later.answerWithinMs * CREATE_LEAD_SHARE),
+  );
   const early = await within(settled, dueAt - lead - Date.now());
   if (early) return done(early);
+  const pending = (): PendingAnswer => ({ status: 'pending', message: later.interim, followUp: FOLLOW_UP_NOTE });
+  const to = conversation && channel ? { ...conversation, channel } : undefined;
+  // A platform call's repeats in its conversation share one instance and one follow-up (deferral.ts).
+  let claim: DeferralClaim | undefined;
+  if (!task && to) {
+    // A first call still deciding does so just after its own due time: wait for it a little past ours.
+    claim = await claimDeferral(fn, inv, to, args, dueAt - Date.now() + REPEAT_GRACE_MS);
+    if (claim.verdict === 'repeat') {
+      inv.stop(new DOMException('A repeat of a deferred call', 'AbortError'));
+      settled.catch(() => {});
+      inv.log.info('call_deferred_repeat', { deferred: claim.instanceId });
+      return pending();
+    }
+    if (claim.verdict === 'undecided') {
+      // Nothing says whether another call defers it: no promise of a message, the call runs.
+      inv.log.info('later_off', { reason: claim.reason });
+      return done(await settled);
+    }
+  }
+  const first = claim?.verdict === 'first' ? claim : undefined;
+  if (first && to && !(await spendFollowUp(fn, inv, to.contactId))) {
+    // This contact had its follow-ups for now: the call answers itself, and nobody is messaged.
+    await first.release().catch(() => {});
+    inv.log.warn('later_off', { reason: 'follow_up_budget' });
+    return done(await settled);
+  }
   const now = Date.now();
   // A task (MCP) keeps its outcome for its client; a platform call messages its contact.
   const taskId = task && newTaskId(now);
-  const to = conversation && channel ? { ...conversation, channel } : undefined;
   const id = task && taskId ? await taskInstanceId(task.owner, taskId) : instanceIdOf(inv.requestId);
   const params: DeferredParams = {
     name: fn.name,
@@ -93,7 +134,8 @@ export const runLater = async (
     ...(taskId ? { task: { createdAt: now } } : { conversation: to }),
     requestId: inv.requestId,
   };
-  const creating = workflow.create({ id, params }).then(
+  const retention = task ? TASK_RETENTION : DEFERRED_RETENTION;
+  const creating = workflow.create({ id, params, retention }).then(
     () => true,
     (error: unknown) => {
       // Nothing will finish the work later: the call keeps waiting for it, as any call does.
@@ -103,7 +145,10 @@ export const runLater = async (
   );
   const inTime = await within(settled, dueAt - Date.now());
   const created = await creating;
-  if (!created) return done(await settled);
+  if (!created) {
+    await first?.release().catch(() => {});
+    return done(await settled);
+  }
   const terminate = () =>
     inv.ctx.waitUntil(
       workflow
@@ -120,14 +165,16 @@ export const runLater = async (
     // Done in time after all: the instance must send nothing (and need not run).
     if (await cancelFollowUp(inv.env, id).catch(() => false)) {
       terminate();
+      await first?.release().catch(() => {});
       return done(inTime);
     }
   }
+  // Repeats within the window now share this instance; if this cannot be kept, a repeat runs plainly.
+  if (first) inv.ctx.waitUntil(first.keep(id).catch(() => {}));
   // The workflow does the work from the start, under its retries: this run stops here.
   inv.stop(new DOMException('The work goes on as deferred work', 'AbortError'));
   settled.catch(() => {});
   inv.log.info(task ? 'call_as_task' : 'call_deferred', { answerWithinMs: later.answerWithinMs });
   if (taskId) return new TaskCreated(taskId, now);
-  const answer: PendingAnswer = { status: 'pending', message: later.interim, followUp: FOLLOW_UP_NOTE };
-  return answer;
+  return pending();
 };

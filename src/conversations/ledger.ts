@@ -74,6 +74,30 @@ export class CallLedger extends DurableObject {
     await this.schedule();
   }
 
+  /**
+   * Takes one use of every budget (at most `limit` uses of `key` per `windowMs`), all or none:
+   * false, and nothing taken, when any is spent. Each use is a row `<key>#<n>` that expires.
+   */
+  async spend(budgets: readonly { key: string; limit: number }[], windowMs: number): Promise<boolean> {
+    const now = Date.now();
+    const slots: string[] = [];
+    // Synchronous from the first read to the last write: no other call can slip in between.
+    for (const { key, limit } of budgets) {
+      let free: string | undefined;
+      for (let n = 0; n < limit && free === undefined; n++) {
+        const [row] = this.ctx.storage.sql
+          .exec<{ until: number }>('SELECT until FROM calls WHERE key = ?', `${key}#${n}`)
+          .toArray();
+        if (!row || row.until <= now) free = `${key}#${n}`;
+      }
+      if (free === undefined) return false;
+      slots.push(free);
+    }
+    for (const slot of slots) this.put(slot, 'done', null, now + windowMs);
+    await this.schedule();
+    return true;
+  }
+
   /** Gives `key` back after a run that changed nothing, so a repeat runs at once. */
   release(key: string): void {
     this.ctx.storage.sql.exec("DELETE FROM calls WHERE key = ? AND state = 'running'", key);

@@ -5,6 +5,9 @@
 // other client can read or cancel it, and an instance of a platform call is never a task.
 import { sha256Hex } from '../keys.ts';
 
+/** How long a task stays readable from its creation (its `ttlMs`); its instance is kept no longer after it ends. */
+export const TASK_TTL_MS = 86_400_000;
+
 /** How a task's work ended, as its workflow instance keeps it (failed: not even a refusal came back). */
 export type TaskOutcome =
   | { ok: true; value: unknown }

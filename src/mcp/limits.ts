@@ -2,10 +2,12 @@
 // while no client could be approved (no owner secret, or a weak one), its body and fields are
 // bounded, and registrations and owner-secret attempts are counted per client address in
 // Cloudflare's rate-limiting binding OAUTH_RATE_LIMIT (wrangler.toml), failing closed without it.
+// What the owner reads later (a name, urls) holds no control or bidi character.
 import type { ClientRegistrationCallbackResult } from '@cloudflare/workers-oauth-provider';
 import { readBody } from '../args.ts';
 import type { Env } from '../env.ts';
 import { FunctionError } from '../errors.ts';
+import { hasControl } from '../platform/client/printable.ts';
 import { weakSecretProblem } from '../secretStrength.ts';
 
 /** The largest registration body taken (RFC 7591 metadata of a real client is a few hundred bytes). */
@@ -82,6 +84,11 @@ export const checkRegistration = async (request: Request, env: Env): Promise<Req
 
 const tooLong = (value: unknown, max: number) => typeof value === 'string' && value.length > max;
 
+/** A string with a control or bidi character: it could rewrite the owner's terminal (npm run mcp -- clients). */
+const unsafe = (value: unknown) => typeof value === 'string' && hasControl(value);
+
+const URL_FIELDS = ['client_uri', 'logo_uri', 'policy_uri', 'tos_uri', 'jwks_uri'];
+
 /**
  * The bounds of a client's metadata, as the provider's registration callback: a rejection, or
  * nothing when the metadata may be stored.
@@ -96,10 +103,18 @@ export const boundedMetadata = ({
     description,
   });
   if (tooLong(clientMetadata.client_name, MAX_NAME)) return reject(`client_name is at most ${MAX_NAME} characters.`);
-  for (const field of ['client_uri', 'logo_uri', 'policy_uri', 'tos_uri', 'jwks_uri']) {
+  for (const field of URL_FIELDS) {
     if (tooLong(clientMetadata[field], MAX_URL)) return reject(`${field} is at most ${MAX_URL} characters.`);
   }
   const redirects = clientMetadata.redirect_uris;
+  for (const field of ['client_name', ...URL_FIELDS]) {
+    if (unsafe(clientMetadata[field])) {
+      return reject(`${field} may not hold control characters (escape sequences, line breaks, bidi controls).`);
+    }
+  }
+  if (Array.isArray(redirects) && redirects.some(unsafe)) {
+    return reject('redirect_uris may not hold control characters (escape sequences, line breaks, bidi controls).');
+  }
   if (
     Array.isArray(redirects) &&
     (redirects.length > MAX_REDIRECTS || redirects.some((uri) => tooLong(uri, MAX_URL)))

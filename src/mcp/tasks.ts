@@ -7,7 +7,7 @@
 import { ProtocolError, ProtocolErrorCode, type Server } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { TaskCreated } from '../call.ts';
-import { createdAtOf, type TaskOutcome, taskInstanceId } from '../conversations/task.ts';
+import { createdAtOf, TASK_TTL_MS, type TaskOutcome, taskInstanceId } from '../conversations/task.ts';
 import type { DeferredOutcome } from '../conversations/workflow.ts';
 import type { Env } from '../env.ts';
 import { toolResult } from './tools.ts';
@@ -16,8 +16,8 @@ import { toolResult } from './tools.ts';
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 const CLIENT_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
 
-/** How long a task stays readable: a day, well within how long Workflows keep an instance's state. */
-export const TASK_TTL_MS = 86_400_000;
+/** How long a task stays readable from its creation: a day, enforced on every read; its instance's retention is as long. */
+export { TASK_TTL_MS };
 /** How often a client is asked to poll tasks/get. */
 export const TASK_POLL_INTERVAL_MS = 1_000;
 
@@ -110,10 +110,9 @@ export const serveTasks = (server: Server, workflow: Workflow, owner: string): v
       );
     }
     const created = createdAtOf(taskId);
-    const instance =
-      created === undefined
-        ? undefined
-        : await workflow.get(await taskInstanceId(owner, taskId)).catch(() => undefined);
+    // Past its ttlMs a task is gone, whatever Workflows still keep of its instance.
+    const alive = created !== undefined && Date.now() < created + TASK_TTL_MS;
+    const instance = alive ? await workflow.get(await taskInstanceId(owner, taskId)).catch(() => undefined) : undefined;
     if (created === undefined || !instance) throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Unknown task.');
     return { created, instance };
   };

@@ -7,6 +7,7 @@ import type { FunctionContext } from '../define.ts';
 import type { Env } from '../env.ts';
 import { ACCOUNT_QUERY, functionKey } from '../keys.ts';
 import { createLogger } from '../log.ts';
+import { webhookHeaders } from '../platform/protocol/signature.ts';
 
 /** The origin test requests are sent to: any origin works, the Worker routes by path. */
 export const ORIGIN = 'https://functions.example.com';
@@ -41,23 +42,46 @@ export interface Caller {
 }
 
 /**
- * A caller through `worker`, as the platform calls it for the first account, or for `account`
- * (its own urls: docs/platform-contract.md §10).
+/** How `through` calls: as which account, and whether it signs. */
+export interface CallOptions {
+  /** Call this account's urls (docs/platform-contract.md §10) instead of the first account's. */
+  account?: string | undefined;
+  /** The Worker's PLATFORM_SIGNING_SECRET: `call` signs each POST body as the platform does, so the conversation ids it carries count (§9). */
+  signingSecret?: string | undefined;
+}
+
+/**
+ * A caller through `worker`, as the platform calls it: through the first account's urls, or
+ * `options.account`'s, signing each POST body with `options.signingSecret` when given; headers
+ * given in `init` come on top.
  * @example const { call } = through({ fetch: (r) => worker.fetch(r, env, createExecutionContext()) })
- * @example const { call } = through(target, 'client-acme')
+ * @example const { call } = through(target, { account: 'client-acme' })
  */
-export const through = (worker: FetchTarget, account?: string): Caller => {
+export const through = (worker: FetchTarget, options: CallOptions = {}): Caller => {
+  const { account, signingSecret } = options;
   const send = (path: string, init: RequestInit = {}) => worker.fetch(new Request(`${ORIGIN}${path}`, init));
   const accountQuery = account === undefined ? '' : `${ACCOUNT_QUERY}=${encodeURIComponent(account)}&`;
-  const call = async (name: string, args: unknown, init: RequestInit = {}) =>
-    send(`/functions/${name}?${accountQuery}key=${await keyOf(name, secretOf(), account)}`, {
+  const call = async (name: string, args: unknown, init: RequestInit = {}) => {
+    const made: RequestInit = {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
       body: typeof args === 'string' ? args : JSON.stringify(args),
       ...init,
+    };
+    const headers = new Headers({ 'content-type': 'application/json' });
+    if (signingSecret && made.method === 'POST' && typeof made.body === 'string') {
+      for (const [header, value] of Object.entries(await webhookHeaders(signingSecret, made.body)))
+        headers.set(header, value);
+    }
+    for (const [header, value] of new Headers(init.headers)) headers.set(header, value);
+    return send(`/functions/${name}?${accountQuery}key=${await keyOf(name, secretOf(), account)}`, {
+      ...made,
+      headers,
     });
+  };
   return { send, call };
 };
+
+const signingSecretOf = (environment: Env): string | undefined => environment.PLATFORM_SIGNING_SECRET || undefined;
 
 // `exports` is typed by `wrangler types` only in the project whose worker.ts it read.
 const entry: FetchTarget = {
@@ -66,10 +90,11 @@ const entry: FetchTarget = {
 
 /**
  * Calls a function through the project's own Worker (worker.ts), as the platform does: POST, JSON
- * body, the name's key in the url.
+ * body, the name's key in the url, signed when the test env sets PLATFORM_SIGNING_SECRET.
  * @example const response = await call('lookup_order', { orderNumber: '1042' })
  */
-export const call: Caller['call'] = (name, args, init) => through(entry).call(name, args, init);
+export const call: Caller['call'] = (name, args, init) =>
+  through(entry, { signingSecret: signingSecretOf(env as Env) }).call(name, args, init);
 
 /**
  * Sends a request to any path of the project's own Worker.
@@ -98,7 +123,7 @@ export const withEnv = (worker: WorkerEntry, environment: Env, account?: string)
         return response;
       },
     },
-    account,
+    { account, signingSecret: signingSecretOf(environment) },
   );
 
 /** The JSON error of a refused call: `code`, `message` (for the model), `requestId`, `details` for a 422. */

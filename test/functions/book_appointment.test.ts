@@ -15,6 +15,13 @@ interface Booked {
 
 const book = (args: Record<string, unknown>) => call('book_appointment', args);
 
+/** The identifiers the platform adds beside the arguments (docs/platform-contract.md §9). */
+const from = (contactId: string, conversationId = `cv_${contactId}`) => ({
+  contactId,
+  conversationId,
+  channel: 'whatsapp',
+});
+
 describe('book_appointment', () => {
   beforeEach(() => reset());
 
@@ -31,16 +38,40 @@ describe('book_appointment', () => {
     expect(await freeTimes(date)).not.toContain('10:00');
   });
 
-  it('returns the same booking when the same customer books the same slot twice', async () => {
+  it('returns the same booking when the same customer books the same slot twice, in a later conversation too', async () => {
     const args = { start: startAt(futureDay(2), '11:00'), ...customer(2) };
-    const first = (await (await book(args)).json()) as Booked;
-    const again = await book({ ...args, phone: '+447700900002' });
+    const first = (await (await book({ ...args, ...from('ct_ann') })).json()) as Booked;
+    const again = await book({ ...args, phone: '+447700900002', ...from('ct_ann', 'cv_later') });
     expect(again.status).toBe(200);
     expect(await again.json()).toEqual(first);
   });
 
+  it("answers another contact asking for a customer's booked slot with her phone exactly as a taken slot: no name, no reference", async () => {
+    const date = futureDay(2, 1);
+    const vera = { start: startAt(date, '11:00'), name: 'Vera Victim', phone: '+44 7700 900077' };
+    const booked = (await (await book({ ...vera, ...from('ct_vera') })).json()) as Booked;
+    const taken = await book({ start: startAt(date, '11:30'), ...customer(78), ...from('ct_other') });
+    expect(taken.status).toBe(200);
+    await book({ start: startAt(date, '11:30'), ...customer(79), ...from('ct_third') });
+    for (const asking of [
+      { ...vera, name: 'Someone', ...from('ct_mallory') },
+      { ...vera, name: 'Someone' },
+    ]) {
+      const response = await book(asking);
+      expect(response.status).toBe(409);
+      const text = await response.text();
+      expect(text).not.toContain('Vera');
+      expect(text).not.toContain(booked.reference);
+      expect(JSON.parse(text).error.code).toBe('slot_taken');
+    }
+    // The same words as for a slot someone else holds.
+    const other = await errorOf(await book({ start: startAt(date, '11:30'), ...customer(80), ...from('ct_four') }));
+    const mallory = await errorOf(await book({ ...vera, ...from('ct_mallory', 'cv_2') }));
+    expect(mallory.message.replace('11:00', '11:30')).toBe(other.message);
+  });
+
   it('returns one booking when the same request arrives twice at once', async () => {
-    const args = { start: startAt(futureDay(3), '09:30'), ...customer(3) };
+    const args = { start: startAt(futureDay(3), '09:30'), ...customer(3), ...from('ct_3') };
     const [a, b] = await Promise.all([book(args), book(args)]);
     expect([a.status, b.status]).toEqual([200, 200]);
     const [x, y] = (await Promise.all([a.json(), b.json()])) as Booked[];

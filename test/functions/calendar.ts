@@ -55,6 +55,7 @@ export const cancelAt = async (reference: string, n: number): Promise<void> => {
   const result = await calendarOf(env as Env, CALENDAR, FIRST_ACCOUNT).cancel(
     reference,
     normalizePhone(customer(n).phone) as string,
+    undefined,
     new Date().toISOString(),
   );
   if (result.outcome !== 'cancelled') throw new Error(`cancelAt(${reference}): ${result.outcome}`);

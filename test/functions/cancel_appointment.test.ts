@@ -43,6 +43,30 @@ describe('cancel_appointment', () => {
     expect(await freeTimes(futureDay(4))).not.toContain('09:00');
   });
 
+  it('cancels a booking made in a conversation only for the contact that made it; anyone else gets the 404', async () => {
+    const date = futureDay(1, 1);
+    const booked = await call('book_appointment', {
+      start: `${date}T10:00`,
+      name: 'Vera Victim',
+      phone: '+44 7700 900077',
+      contactId: 'ct_vera',
+      conversationId: 'cv_vera',
+      channel: 'whatsapp',
+    });
+    expect(booked.status).toBe(200);
+    const { reference } = (await booked.json()) as { reference: string };
+    const args = { reference, phone: '+447700900077' };
+    for (const other of [{ contactId: 'ct_mallory', conversationId: 'cv_m', channel: 'whatsapp' }, {}]) {
+      const response = await call('cancel_appointment', { ...args, ...other });
+      expect(response.status).toBe(404);
+      expect((await errorOf(response)).code).toBe('booking_not_found');
+    }
+    expect(await freeTimes(date)).not.toContain('10:00');
+    const own = await call('cancel_appointment', { ...args, contactId: 'ct_vera', conversationId: 'cv_later' });
+    expect(own.status).toBe(200);
+    expect(await freeTimes(date)).toContain('10:00');
+  });
+
   it.each([
     ['reference', { phone: '+447700900001' }],
     ['reference', { reference: 'K7', phone: '+447700900001' }],

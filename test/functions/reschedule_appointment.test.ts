@@ -49,6 +49,26 @@ describe('reschedule_appointment', () => {
     expect(error.message).toContain('09:00, 09:30');
   });
 
+  it('moves a booking made in a conversation only for the contact that made it; anyone else gets the 404', async () => {
+    const date = futureDay(1, 1);
+    const conversation = (contactId: string) => ({ contactId, conversationId: `cv_${contactId}`, channel: 'sms' });
+    const booked = await call('book_appointment', {
+      start: startAt(date, '10:00'),
+      name: 'Vera Victim',
+      phone: '+44 7700 900077',
+      ...conversation('ct_vera'),
+    });
+    const { reference } = (await booked.json()) as { reference: string };
+    const move = { reference, phone: '+447700900077', newStart: startAt(date, '11:00') };
+    for (const other of [conversation('ct_mallory'), {}]) {
+      const response = await call('reschedule_appointment', { ...move, ...other });
+      expect((await errorOf(response)).code).toBe('booking_not_found');
+    }
+    expect(await freeTimes(date)).toContain('11:00');
+    expect((await call('reschedule_appointment', { ...move, ...conversation('ct_vera') })).status).toBe(200);
+    expect(await freeTimes(date)).not.toContain('11:00');
+  });
+
   it('answers 404 for a wrong phone number or a cancelled booking', async () => {
     const date = futureDay(4);
     const reference = await bookAt(date, '10:00', 5);

@@ -147,6 +147,7 @@ const pending = (text) => { try { const body = JSON.parse(text); return body.sta
 // What became of a deferred call's work and follow-up, from the Worker's log lines.
 const DEFERRED_WORDS = {
   call_as_task: 'answered as an MCP task: the client reads the result with tasks/get; nobody is messaged',
+  call_deferred_repeat: 'a repeat of a call this conversation already deferred: the interim again, and no second follow-up (the first call sends the one message)',
   task_failed: "the task's work failed after its retries: tasks/get says failed (see npm run dev's output)",
   deferred_refused: 'the work ended in a refusal: the customer gets the failure message',
   deferred_failed: "the work failed after its retries: the customer gets the failure message (see npm run dev's output)",

@@ -44,11 +44,19 @@ describe('which files would break the Worker under npm run dev', () => {
     expect(broken?.message).toContain('worker.ts:3:17:');
   });
 
-  it('writes a registry without the files left out', () => {
+  it('writes a registry without the files left out, naming them so the Worker answers them 503, not 404', () => {
     const dir = project({ 'functions/good.ts': GOOD, 'functions/typo.ts': 'x' });
     expect(generate(dir, new Set(['typo']))).toEqual(['good']);
     const registry = readFileSync(join(dir, 'generated', 'functions.ts'), 'utf8');
     expect(registry).toContain("import $good from '../functions/good.ts';");
-    expect(registry).not.toContain('typo');
+    expect(registry).not.toContain("'../functions/typo.ts'");
+    expect(registry).toContain('withUnbuilt(');
+    expect(registry).toContain('["typo"]');
+  });
+
+  it('writes the plain registry when every file builds', () => {
+    const dir = project({ 'functions/good.ts': GOOD });
+    generate(dir, new Set());
+    expect(readFileSync(join(dir, 'generated', 'functions.ts'), 'utf8')).not.toContain('withUnbuilt');
   });
 });

@@ -66,6 +66,17 @@ describe("the Worker's own log lines, read from wrangler dev's output", () => {
     ]);
   });
 
+  it("reads a repeat of a deferred call as that call's step, so the console awaits no second follow-up", () => {
+    const log = createWorkerLog();
+    const line = (fields: Record<string, unknown>) => `${JSON.stringify({ level: 'info', ...fields })}\n`;
+    log.feed(
+      line({ event: 'call_deferred_repeat', function: 'check_stock', requestId: 'rq_3', deferred: 'call-rq_1' }),
+    );
+    expect(log.lines()).toEqual([
+      expect.objectContaining({ kind: 'deferred', requestId: 'rq_3', event: 'call_deferred_repeat' }),
+    ]);
+  });
+
   it('ignores what is not a line of the Worker’s, and keeps only the newest lines', () => {
     const log = createWorkerLog(2);
     log.feed('{"level":"info","event":"invocation"\nnot json {"level": oops\n');

@@ -61,14 +61,22 @@ const read = async (request: IncomingMessage) => {
   return JSON.parse(text);
 };
 // What the next answers are, when not the tool calls above.
-let trouble: ('busy' | 'refuse' | 'huge')[] = [];
+let trouble: ('busy' | 'refuse' | 'huge' | 'echo')[] = [];
+/** The key in the forms a body may carry it: JSON-escaped slashes, url-encoded. */
+const echoed = (key: string) =>
+  `{"error":"bad request from ${key.replaceAll('/', '\\/')} (${encodeURIComponent(key)}, ${encodeURIComponent(key).replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase())})"}`;
 const server = createServer(async (request, response) => {
   const body = await read(request);
   asked.push({ authorization: request.headers.authorization, body });
   const next = trouble.shift();
   if (next === 'busy') return void response.writeHead(429).end('slow down');
   if (next === 'refuse')
-    return void response.writeHead(401).end(`Incorrect API key provided: ${request.headers.authorization}`);
+    return void response
+      .writeHead(401)
+      .end(
+        `{"error":"Incorrect API key provided: ${String(request.headers.authorization).replaceAll('/', '\\/')}","account":"acme-prod"}`,
+      );
+  if (next === 'echo') return void response.writeHead(400).end(echoed(String(request.headers.authorization).slice(7)));
   if (next === 'huge') return void response.writeHead(200).end('x'.repeat(2 * 1024 * 1024));
   const say = body.messages.at(-1).content as string;
   response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer(say)));
@@ -141,10 +149,15 @@ describe('npm run eval (against a fake model server)', () => {
     flaky = 0;
     trouble = ['busy'];
     expect((await run(['--k', '1', '--only', 'lookup_order'])).code).toBe(0);
+    const escapedKey = { ...env, EVAL_MODEL_KEY: 'sk-proj/AbC123+secretPART/xyz' };
     trouble = ['refuse'];
-    await expect(run(['--k', '1'])).rejects.toThrow(
-      /^The model answered 401: Incorrect API key provided: Bearer \*\*\*$/,
-    );
+    const refused = await run(['--k', '1'], escapedKey).catch((error: Error) => error.message);
+    // Nothing of a 401 or 403 body: it is about the key, and may hold it in any form.
+    expect(refused).toBe('The model answered 401: it refused the key (EVAL_MODEL_KEY).');
+    trouble = ['echo'];
+    const echoedBack = await run(['--k', '1'], escapedKey).catch((error: Error) => error.message);
+    expect(echoedBack).toMatch(/^The model answered 400: /);
+    expect(echoedBack).not.toContain('secretPART');
     trouble = ['huge'];
     await expect(run(['--k', '1'])).rejects.toThrow('The model answered more than 1 MB.');
   });

@@ -4,9 +4,11 @@ import { conversationFeatures } from '../../conversations/features.ts';
 import { createWorker } from '../../createWorker.ts';
 import { type AnyFunctionDefinition, defineFunction, type FunctionContext } from '../../define.ts';
 import type { Env } from '../../env.ts';
+import { webhookHeaders } from '../../platform/protocol/signature.ts';
 import { translateFunction } from '../../schema/describe.ts';
 import { withEnv } from '../../testing/call.ts';
 import { env, errorOf, keyOf, ORIGIN } from '../helpers.ts';
+import { SIGNING_SECRET } from '../security/harness.ts';
 
 let seen: { args: unknown; conversation: FunctionContext['conversation'] } | undefined;
 
@@ -56,7 +58,8 @@ describe('context.conversation', () => {
     const key = await keyOf('conv_echo');
     const get = await worker.fetch(
       new Request(`${ORIGIN}/functions/conv_echo?key=${key}&note=y&contactId=ct_3&conversationId=cv_3`),
-      env as Env,
+      // A platform that does not sign: no signature could cover a query string.
+      { ...(env as Env), PLATFORM_SIGNING_SECRET: undefined },
       { waitUntil: () => {}, passThroughOnException: () => {}, props: {} } as unknown as ExecutionContext,
     );
     expect(get.status).toBe(200);
@@ -134,6 +137,50 @@ describe('context.conversation', () => {
       ).policy;
     expect(policy({ readOnlyHint: true })).toEqual({ effect: 'read' });
     expect(policy()).toEqual({ effect: 'write', dedupe: { windowMs: 600_000 } });
+  });
+});
+
+describe('a conversation is only as trustworthy as the call (docs/platform-contract.md §9)', () => {
+  const ids = { contactId: 'ct_vera', conversationId: 'cv_vera', channel: 'whatsapp' };
+  const request = async (body: string, headers: Record<string, string> = {}, query = '') =>
+    new Request(`${ORIGIN}/functions/conv_echo?key=${await keyOf('conv_echo')}${query}`, {
+      method: body ? 'POST' : 'GET',
+      headers: { 'content-type': 'application/json', ...headers },
+      ...(body ? { body } : {}),
+    });
+  const answer = async (made: Request, environment: Env): Promise<typeof seen> => {
+    seen = undefined;
+    const response = await worker.fetch(made, environment, {
+      waitUntil: () => {},
+      passThroughOnException: () => {},
+      props: {},
+    } as unknown as ExecutionContext);
+    expect(response.status).toBe(200);
+    return seen;
+  };
+
+  it('with PLATFORM_SIGNING_SECRET set, carries none on an unsigned call: its ids are neither a conversation nor arguments', async () => {
+    const body = JSON.stringify({ note: 'n', ...ids });
+    expect(await answer(await request(body), env as Env)).toEqual({ args: { note: 'n' }, conversation: undefined });
+    // A signed GET's query string is not covered by its signature: no conversation from it either.
+    const query = '&contactId=ct_vera&conversationId=cv_vera';
+    const get = await answer(await request('', await webhookHeaders(SIGNING_SECRET, '')), env as Env);
+    expect(get?.conversation).toBeUndefined();
+    expect(
+      (await answer(await request('', await webhookHeaders(SIGNING_SECRET, ''), query), env as Env))?.conversation,
+    ).toBeUndefined();
+  });
+
+  it('with PLATFORM_SIGNING_SECRET set, carries the ids of a signed body', async () => {
+    const body = JSON.stringify({ note: 'n', ...ids });
+    const signed = await answer(await request(body, await webhookHeaders(SIGNING_SECRET, body)), env as Env);
+    expect(signed).toEqual({ args: { note: 'n' }, conversation: ids });
+  });
+
+  it('without PLATFORM_SIGNING_SECRET, carries the ids of every call that has them', async () => {
+    const body = JSON.stringify({ note: 'n', ...ids });
+    const open = { ...(env as Env), PLATFORM_SIGNING_SECRET: undefined };
+    expect(await answer(await request(body), open)).toEqual({ args: { note: 'n' }, conversation: ids });
   });
 });
 

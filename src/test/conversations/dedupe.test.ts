@@ -1,3 +1,4 @@
+import { createExecutionContext } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { conversationFeatures } from '../../conversations/features.ts';
@@ -5,7 +6,7 @@ import { createWorker } from '../../createWorker.ts';
 import { defineFunction } from '../../define.ts';
 import type { Env } from '../../env.ts';
 import { FunctionError } from '../../errors.ts';
-import { withEnv } from '../../testing/call.ts';
+import { through, withEnv } from '../../testing/call.ts';
 import { env, errorOf } from '../helpers.ts';
 
 const runs = new Map<string, number>();
@@ -92,6 +93,21 @@ describe('a write within one conversation', () => {
     const again = await call('dd_handoff', { tag, summary: 'Still wants a refund, upset.', ...conversation(tag) });
     expect(await again.json()).toEqual(await first.json());
     expect(runs.get(tag)).toBe(1);
+  });
+
+  it("keeps no answer for a conversation from a call the Worker cannot attribute to the platform (signing on): the customer's own hand-off still runs", async () => {
+    const tag = fresh();
+    // A url holder who knows Vera's ids, unsigned, first; the platform's signed call of hers after it.
+    const unsigned = through({ fetch: (request) => worker.fetch(request, env as Env, createExecutionContext()) });
+    const planted = await unsigned.call('dd_handoff', { tag, summary: 'Nothing to see.', ...conversation(tag) });
+    expect(planted.status).toBe(200);
+    const real = await call('dd_handoff', {
+      tag,
+      summary: 'My order never came, I want a refund.',
+      ...conversation(tag),
+    });
+    expect(await real.json()).toEqual({ summary: 'My order never came, I want a refund.', run: 2 });
+    expect(runs.get(tag)).toBe(2);
   });
 
   it('makes a repeat that arrives while the first still runs wait for its answer', async () => {

@@ -2,6 +2,8 @@ import { introspectWorkflow } from 'cloudflare:test';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { conversationFeatures } from '../../conversations/features.ts';
+import { DEFERRED_RETENTION } from '../../conversations/later.ts';
+import type { DeferredParams } from '../../conversations/params.ts';
 import { DEFAULT_FAILURE } from '../../conversations/workflow.ts';
 import { createWorker } from '../../createWorker.ts';
 import { defineFunction } from '../../define.ts';
@@ -143,6 +145,93 @@ describe('a function that may answer later', () => {
     expect(result.tookMs).toBeLessThan(2_000);
     expect(result.outputs).toEqual([{ work: 'done', message: 'sent' }]);
     expect(sent).toEqual([{ contactId: 'ct_slow', channel: 'whatsapp', text: '3 in stock (slow)' }]);
+  });
+
+  it('creates its workflow instance with a bounded retention (docs/security.md, workflow data)', async () => {
+    plan.set('kept', { ms: 4_000 });
+    const workflow = (env as Env).DEFERRED_CALLS as Workflow<DeferredParams>;
+    const created: WorkflowInstanceCreateOptions<DeferredParams>[] = [];
+    const recording = {
+      create: (options: WorkflowInstanceCreateOptions<DeferredParams>) => {
+        created.push(options);
+        return workflow.create(options);
+      },
+      get: (id: string) => workflow.get(id),
+    } as unknown as Workflow<DeferredParams>;
+    const workflows = await introspectWorkflow(workflow);
+    try {
+      const response = await withEnv(worker, { ...(env as Env), DEFERRED_CALLS: recording }).call('later_stock', {
+        tag: 'kept',
+        ...to('kept'),
+      });
+      expect(await response.json()).toMatchObject({ status: 'pending' });
+      expect(created.map((options) => options.retention)).toEqual([DEFERRED_RETENTION]);
+      expect(DEFERRED_RETENTION).toEqual({ successRetention: '1 day', errorRetention: '3 days' });
+      for (const instance of await workflows.get()) await instance.waitForStatus('complete');
+    } finally {
+      await workflows.dispose();
+    }
+  });
+
+  it('shares one instance and one follow-up among repeats of a call in one conversation (a barge-in, a reissue)', async () => {
+    plan.set('again', { ms: 4_000 });
+    const workflows = await introspectWorkflow((env as Env).DEFERRED_CALLS as Workflow);
+    try {
+      await workflows.modifyAll(async (m) => {
+        await m.disableRetryDelays();
+      });
+      const first = await call('later_stock', { tag: 'again', ...to('again') });
+      // A reissue after the interim, and a barge-in of two at once.
+      const repeats = await Promise.all([
+        call('later_stock', { tag: 'again', ...to('again') }),
+        call('later_stock', { tag: 'again', ...to('again') }),
+      ]);
+      const [answer, ...others] = await Promise.all([first, ...repeats].map((r) => r.json()));
+      expect(answer).toMatchObject({ status: 'pending' });
+      expect(others).toEqual([answer, answer]);
+      const instances = await workflows.get();
+      expect(instances).toHaveLength(1);
+      for (const instance of instances) await instance.waitForStatus('complete');
+      expect(sent.map((m) => m.text)).toEqual(['3 in stock (again)']);
+      // Two at the very same moment: one instance, one message.
+      plan.set('pair', { ms: 4_000 });
+      await Promise.all([
+        call('later_stock', { tag: 'pair', ...to('pair') }),
+        call('later_stock', { tag: 'pair', ...to('pair') }),
+      ]);
+      expect(await workflows.get()).toHaveLength(2);
+      // Another conversation of the same contact is not a repeat.
+      await call('later_stock', { tag: 'again', ...to('again'), conversationId: 'cv_other' });
+      expect(await workflows.get()).toHaveLength(3);
+      for (const instance of await workflows.get()) await instance.waitForStatus('complete');
+      expect(sent.filter((m) => m.contactId === 'ct_pair')).toHaveLength(1);
+    } finally {
+      await workflows.dispose();
+    }
+  });
+
+  it('sends one contact at most two follow-ups of a function in its window, however many calls name it: the rest run as plain calls', async () => {
+    const tags = Array.from({ length: 10 }, (_, i) => `burst${i}`);
+    for (const tag of tags) plan.set(tag, { ms: 1_500 });
+    const workflows = await introspectWorkflow((env as Env).DEFERRED_CALLS as Workflow);
+    try {
+      await workflows.modifyAll(async (m) => {
+        await m.disableRetryDelays();
+      });
+      // Ten conversations (a url holder may claim any) naming one contact, at once.
+      const answers = await Promise.all(
+        tags.map(async (tag) =>
+          (await call('later_stock', { tag, ...to('burst'), conversationId: `cv_${tag}` })).json(),
+        ),
+      );
+      const pendings = answers.filter((answer) => (answer as { status?: string }).status === 'pending');
+      expect(pendings).toHaveLength(2);
+      expect(answers.filter((answer) => (answer as { inStock?: number }).inStock === 3)).toHaveLength(8);
+      for (const instance of await workflows.get()) await instance.waitForStatus('complete');
+      expect(sent.filter((message) => message.contactId === 'ct_burst')).toHaveLength(2);
+    } finally {
+      await workflows.dispose();
+    }
   });
 
   it('retries failing work and still sends one message', async () => {

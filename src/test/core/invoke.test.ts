@@ -6,6 +6,7 @@ import { defineFunction } from '../../define.ts';
 import type { Env } from '../../env.ts';
 import { functionKey, manifestKey } from '../../keys.ts';
 import { setLogSink } from '../../log.ts';
+import { withUnbuilt } from '../../unbuilt.ts';
 import { call, send } from '../fixture.ts';
 import { errorOf, keyOf, SECRET as SECRET_OF_TESTS } from '../helpers.ts';
 
@@ -14,55 +15,59 @@ let aborted: unknown;
 let lateAborted: unknown;
 
 const fetchTest = createWorker({
-  functions: {
-    boom: defineFunction({
-      description: 'Always throws, to prove failures reveal nothing.',
-      parameters: z.object({}),
-      handler: () => {
-        throw new Error(`database password is ${SECRET}`);
-      },
-    }),
-    slow: defineFunction({
-      description: 'Waits longer than its own time limit.',
-      parameters: z.object({}),
-      timeoutMs: 50,
-      handler: async (_args, { signal }) => {
-        await new Promise((resolve) => setTimeout(resolve, 500));
-        aborted = signal.aborted ? signal.reason : false;
-        return 'late';
-      },
-    }),
-    slow_reader: defineFunction({
-      description: 'Looks at its signal only after its time limit has passed.',
-      parameters: z.object({}),
-      timeoutMs: 50,
-      handler: async (_args, context) => {
-        await new Promise((resolve) => setTimeout(resolve, 300));
-        lateAborted = context.signal.aborted ? context.signal.reason : false;
-        return 'late';
-      },
-    }),
-    echo: defineFunction({
-      description: 'Returns its arguments, to observe envelopes and coercion.',
-      parameters: z.object({
-        count: z.int().min(1).describe('How many'),
-        urgent: z.boolean().default(false).describe('Whether it is urgent'),
-        when: z.date().optional().describe('When'),
-        tags: z.array(z.string()).optional().describe('Tags'),
+  // being_fixed: a function file that does not build, as generate marks it under npm run dev.
+  functions: withUnbuilt(
+    {
+      boom: defineFunction({
+        description: 'Always throws, to prove failures reveal nothing.',
+        parameters: z.object({}),
+        handler: () => {
+          throw new Error(`database password is ${SECRET}`);
+        },
       }),
-      handler: (args, { requestId, env }) => ({
-        ...args,
-        when: args.when?.toISOString(),
-        requestId,
-        hasEnv: Boolean(env),
+      slow: defineFunction({
+        description: 'Waits longer than its own time limit.',
+        parameters: z.object({}),
+        timeoutMs: 50,
+        handler: async (_args, { signal }) => {
+          await new Promise((resolve) => setTimeout(resolve, 500));
+          aborted = signal.aborted ? signal.reason : false;
+          return 'late';
+        },
       }),
-    }),
-    input_echo: defineFunction({
-      description: 'Declares a parameter named like an envelope key.',
-      parameters: z.object({ input: z.string().describe('Free text') }),
-      handler: ({ input }) => ({ input }),
-    }),
-  },
+      slow_reader: defineFunction({
+        description: 'Looks at its signal only after its time limit has passed.',
+        parameters: z.object({}),
+        timeoutMs: 50,
+        handler: async (_args, context) => {
+          await new Promise((resolve) => setTimeout(resolve, 300));
+          lateAborted = context.signal.aborted ? context.signal.reason : false;
+          return 'late';
+        },
+      }),
+      echo: defineFunction({
+        description: 'Returns its arguments, to observe envelopes and coercion.',
+        parameters: z.object({
+          count: z.int().min(1).describe('How many'),
+          urgent: z.boolean().default(false).describe('Whether it is urgent'),
+          when: z.date().optional().describe('When'),
+          tags: z.array(z.string()).optional().describe('Tags'),
+        }),
+        handler: (args, { requestId, env }) => ({
+          ...args,
+          when: args.when?.toISOString(),
+          requestId,
+          hasEnv: Boolean(env),
+        }),
+      }),
+      input_echo: defineFunction({
+        description: 'Declares a parameter named like an envelope key.',
+        parameters: z.object({ input: z.string().describe('Free text') }),
+        handler: ({ input }) => ({ input }),
+      }),
+    },
+    ['being_fixed'],
+  ),
 }).fetch;
 
 const env = (extra: Partial<Env> = {}): Env => ({ FUNCTIONS_SECRET: SECRET, ...extra });
@@ -209,8 +214,18 @@ describe('the Worker answers each status of docs/platform-contract.md §4', () =
     expect(res.status).toBe(200);
   });
 
-  it('in local development, answers a name it does not serve with 503 and "try again", never "no longer deployed"', async () => {
-    // Under npm run dev that is a function whose file does not build: dev keeps its registration.
+  it('in local development, answers a name it never had with 404, as in production', async () => {
+    const res = await fetchTest(
+      new Request('http://127.0.0.1:8787/functions/never_had', { method: 'POST', body: '{}' }),
+      { AGENT_FUNCTIONS_MODE: 'development' },
+      createExecutionContext(),
+    );
+    expect(res.status).toBe(404);
+    expect((await errorOf(res)).code).toBe('unknown_function');
+  });
+
+  it('in local development, answers a file that does not build with 503 and "try again", never "no longer deployed"', async () => {
+    // Under npm run dev generate leaves that file out and marks its name: dev keeps its registration.
     const res = await fetchTest(
       new Request('http://127.0.0.1:8787/functions/being_fixed', { method: 'POST', body: '{}' }),
       { AGENT_FUNCTIONS_MODE: 'development' },

@@ -6,11 +6,12 @@ import { createExecutionContext, introspectWorkflow, waitOnExecutionContext } fr
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { conversationFeatures } from '../../conversations/features.ts';
+import { newTaskId, taskInstanceId } from '../../conversations/task.ts';
 import { createWorker } from '../../createWorker.ts';
 import { defineFunction } from '../../define.ts';
 import type { Env } from '../../env.ts';
 import { FunctionError } from '../../errors.ts';
-import { TASKS_EXTENSION } from '../../mcp/tasks.ts';
+import { TASK_TTL_MS, TASKS_EXTENSION } from '../../mcp/tasks.ts';
 import { ORIGIN, testEnv } from '../security/harness.ts';
 import { loadMcp, MCP_IMPORT_TIMEOUT_MS, staticToken } from './helpers.ts';
 import { authorize, sender } from './oauthFlow.ts';
@@ -297,6 +298,43 @@ describe('a later function as an MCP task', () => {
     expect((await rpc('tasks/get', { taskId }, { token: second.accessToken })).error?.code).toBe(-32602);
     expect((await rpc('tasks/cancel', { taskId }, { token: second.accessToken })).error?.code).toBe(-32602);
     expect((await rpc('tasks/get', { taskId }, { token: await staticToken() })).error?.code).toBe(-32602);
+  });
+
+  it('forgets a task once its ttlMs has passed, finished or not: -32602 as for an unknown id', async () => {
+    const workflow = (testEnv as { DEFERRED_CALLS?: Workflow }).DEFERRED_CALLS as Workflow;
+    const createdAt = Date.now() - TASK_TTL_MS - 2 * 86_400_000;
+    const taskId = newTaskId(createdAt);
+    // The instance of a task made three days ago whose work is done: still kept by Workflows.
+    const instance = await workflow.create({
+      id: await taskInstanceId('static-token', taskId),
+      params: { name: 'stock_check', args: { sku: 'T-1', ms: 0, deferredMs: 0 }, task: { createdAt }, requestId: 'r' },
+    });
+    await workflows.get().then((all) => all.at(-1)?.waitForStatus('complete'));
+    expect((await instance.status()).status).toBe('complete');
+    const { error } = await rpc('tasks/get', { taskId });
+    expect(error?.code).toBe(-32602);
+    expect((await rpc('tasks/cancel', { taskId })).error?.code).toBe(-32602);
+  });
+
+  it('creates each task instance with a retention no longer than the task lives', async () => {
+    const workflow = (testEnv as { DEFERRED_CALLS?: Workflow }).DEFERRED_CALLS as Workflow;
+    const created: WorkflowInstanceCreateOptions[] = [];
+    const recording = {
+      create: (options: WorkflowInstanceCreateOptions) => {
+        created.push(options);
+        return workflow.create(options);
+      },
+      get: (id: string) => workflow.get(id),
+    } as unknown as Workflow;
+    const { result } = await call(
+      'stock_check',
+      { sku: 'T-2', ms: 5_000, deferredMs: 0 },
+      { env: { DEFERRED_CALLS: recording } as Partial<Env> },
+    );
+    expect(result?.resultType).toBe('task');
+    expect(created).toHaveLength(1);
+    expect(created[0]?.retention).toEqual({ successRetention: TASK_TTL_MS, errorRetention: TASK_TTL_MS });
+    await settled(String(result?.taskId));
   });
 
   it('has no tasks/result or tasks/list (removed by the extension)', async () => {

@@ -66,6 +66,25 @@ describe('OAuth client registration', () => {
     expect((await kv.list({ prefix: 'client:' })).keys.length).toBe(before);
   });
 
+  it('refuses a client name or url with control or bidi characters, storing nothing', async () => {
+    const send = sender(fixture.fetch, fresh());
+    const before = (await kv.list({ prefix: 'client:' })).keys.length;
+    for (const client_name of [
+      '\u001b[1A\u001b[2K\r\u001b]0;owned\u0007\u001b[8mhidden',
+      'Claude\u202etxt.exe',
+      'two\nlines',
+    ]) {
+      const response = await registration(send, { client_name });
+      expect(response.status, JSON.stringify(client_name)).toBe(400);
+      expect(await response.json()).toMatchObject({
+        error: 'invalid_client_metadata',
+        error_description: expect.stringContaining('control'),
+      });
+    }
+    expect((await registration(send, { client_uri: 'https://a.example/\u202e' })).status).toBe(400);
+    expect((await kv.list({ prefix: 'client:' })).keys.length).toBe(before);
+  });
+
   it('limits registrations per client address', async () => {
     const limited = fixtureWith({ OAUTH_RATE_LIMIT: fiveAMinute() });
     const send = sender(limited.fetch, fresh());
