@@ -2,7 +2,7 @@
 // calling functions as the platform does, running event handlers, the outbound mock for third-party
 // APIs, and the checks every function must pass. The local platform itself, as a test double,
 // comes from the CLI package (agent-functions-cli/platform), so this package never depends on it.
-export type { CallOptions, Caller, ErrorAnswer, FetchTarget, WorkerEntry } from './call.ts';
+export type { Caller, CallOptions, ErrorAnswer, FetchTarget, WorkerEntry } from './call.ts';
 export { bareContext, call, errorOf, keyOf, ORIGIN, send, through, withEnv } from './call.ts';
 export { testDefinitions } from './definitions.ts';
 export type { ConsumeResult, EventsWorker } from './events.ts';
