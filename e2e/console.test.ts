@@ -10,7 +10,7 @@ import { createPlatformClient } from 'agent-functions/platform';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ConsoleFunction, type RunningConsole, startConsole } from '../scripts/dev/console/server.ts';
-import { type RunningEmulator, startEmulator } from '../scripts/platform/emulator.ts';
+import { type RunningEmulator, startEmulator } from '../scripts/emulator/emulator.ts';
 import { PROJECT_ROOT } from '../scripts/test/repo.ts';
 import { launchBrowser, openConsole } from './browser.ts';
 

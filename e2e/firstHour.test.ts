@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createPlatformClient } from 'agent-functions/platform';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { PLACEHOLDER_DESCRIPTION } from '../scripts/new/templates.ts';
+import { PLACEHOLDER_DESCRIPTION } from '../scripts/project/templates.ts';
 import { descendants, freePort, running } from '../scripts/test/dev/harness.ts';
 import { PROJECT_ROOT } from '../scripts/test/repo.ts';
 import { userEnv } from './userShell.ts';

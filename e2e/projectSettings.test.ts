@@ -3,10 +3,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { eventTypes } from '../scripts/generate.ts';
+import { eventsAccountsOf, loadAccountsConfig } from '../scripts/project/accounts.ts';
+import { eventTypes } from '../scripts/project/generated.ts';
+import { readManifest } from '../scripts/project/manifest.ts';
 import { eventsSettings, settingsOf } from '../scripts/secrets/settings.ts';
-import { eventsAccountsOf, loadAccountsConfig } from '../scripts/sync/accounts.ts';
-import { readManifest } from '../scripts/sync/manifest.ts';
 import { PROJECT_ROOT } from '../scripts/test/repo.ts';
 
 describe('the project declarations', () => {

@@ -5,8 +5,8 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generate } from '../scripts/generate.ts';
 import { scaffold, scaffoldEvent } from '../scripts/new/main.ts';
+import { generate } from '../scripts/project/generated.ts';
 import { copyProject } from '../scripts/test/project.ts';
 
 let dir: string;

@@ -25,7 +25,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ main: Ma
   },
   sync: {
     summary: 'register or update every function (and the events webhook) on the platform',
-    load: () => import('./sync/cli.ts'),
+    load: () => import('./sync/main.ts'),
   },
   secrets: {
     summary: 'list, check or put the secrets and vars the functions need',

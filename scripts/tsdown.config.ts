@@ -18,10 +18,10 @@ const common = {
 } as const;
 
 const library = {
-  'platform/index': 'platform/index.ts',
-  'platform/emulator': 'platform/emulator.ts',
+  'platform/index': 'emulator/index.ts',
+  'platform/emulator': 'emulator/emulator.ts',
   'dev/index': 'dev/index.ts',
-  'lint/index': 'lint/functions/index.ts',
+  'lint/index': 'descriptions/index.ts',
 };
 
 export default defineConfig([

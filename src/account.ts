@@ -22,7 +22,7 @@ export interface CallAccount {
   /**
    * A secret setting of this account (a store's API key): the account's stored secret `name`, else
    * the Worker variable `name`; undefined when neither is set.
-   * @example const key = context.account.secret('STORE_API_KEY')
+   * @example const key = context.account.secret('SHOP_API_KEY')
    */
   secret(name: string): string | undefined;
 }

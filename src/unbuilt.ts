@@ -8,7 +8,7 @@ type Marked = { [UNBUILT]?: ReadonlySet<string> };
 
 /**
  * `functions`, marked with the names of function files that exist but do not build (generated/functions.ts under dev).
- * @example export const functions = withUnbuilt({ quote_price: $quote_price }, ['lookup_warranty']);
+ * @example export const functions = withUnbuilt({ lookup_warranty: $lookup_warranty }, ['track_parcel']);
  */
 export const withUnbuilt = <T extends object>(functions: T, names: readonly string[]): T =>
   Object.defineProperty(functions, UNBUILT, { value: new Set(names), enumerable: false });

@@ -2,7 +2,7 @@
 // import would pull the Worker's types (src/env.ts, Durable Objects) into the Node type-check of
 // scripts/, where they do not exist. The shapes below are the parts the runner reads.
 
-import type { ServedFunction } from '../../scripts/sync/manifest.ts';
+import type { ServedFunction } from '../../scripts/project/manifest.ts';
 
 /** What the runner reads of a registered function. */
 export interface BenchRegistry {

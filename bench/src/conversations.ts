@@ -5,7 +5,7 @@
 // of a deferred function whose work takes 5 s, with its follow-ups counted at the local platform.
 import { createPlatformClient } from 'agent-functions/platform';
 import { functionKey } from 'agent-functions/worker';
-import { startEmulator } from '../../scripts/platform/emulator.ts';
+import { startEmulator } from '../../scripts/emulator/emulator.ts';
 import { ANSWER_WITHIN_MS, SLOW_WORK_MS } from '../workers/deferredTiming.ts';
 import type { BuiltWorker } from './buildWorker.ts';
 import { VALID_BODY } from './invocation.ts';

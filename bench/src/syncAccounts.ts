@@ -5,13 +5,13 @@
 // which one account answers 503 to everything and another's key is refused (401).
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { eventTypes } from '../../scripts/generate.ts';
-import { startEmulator } from '../../scripts/platform/emulator.ts';
-import type { AccountOptions } from '../../scripts/platform/state.ts';
-import type { AccountsConfig } from '../../scripts/sync/accounts.ts';
-import { accountApi } from '../../scripts/sync/accounts.ts';
-import { runSync } from '../../scripts/sync/cli.ts';
-import type { ServedFunction } from '../../scripts/sync/manifest.ts';
+import { startEmulator } from '../../scripts/emulator/emulator.ts';
+import type { AccountOptions } from '../../scripts/emulator/state.ts';
+import type { AccountsConfig } from '../../scripts/project/accounts.ts';
+import { accountApi } from '../../scripts/project/accounts.ts';
+import { eventTypes } from '../../scripts/project/generated.ts';
+import type { ServedFunction } from '../../scripts/project/manifest.ts';
+import { runSync } from '../../scripts/registration/run.ts';
 import { loadBenchModules } from './benchModules.ts';
 
 const ORIGIN = 'https://bench.example.dev';

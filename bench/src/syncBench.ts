@@ -2,10 +2,10 @@
 // through the real sync code (scripts/sync) and the real emulator (scripts/platform).
 
 import type { FunctionRecord } from 'agent-functions/platform';
-import { startEmulator } from '../../scripts/platform/emulator.ts';
-import { accountApi } from '../../scripts/sync/accounts.ts';
-import { syncAccount } from '../../scripts/sync/apply.ts';
-import { desiredFunctions, type ServedFunction } from '../../scripts/sync/manifest.ts';
+import { startEmulator } from '../../scripts/emulator/emulator.ts';
+import { accountApi } from '../../scripts/project/accounts.ts';
+import { desiredFunctions, type ServedFunction } from '../../scripts/project/manifest.ts';
+import { syncAccount } from '../../scripts/registration/apply.ts';
 import { loadBenchModules } from './benchModules.ts';
 
 const ORIGIN = 'https://bench.example.dev';

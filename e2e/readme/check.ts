@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs, styleText } from 'node:util';
-import { PLACEHOLDER_DESCRIPTION } from '../../scripts/new/templates.ts';
+import { PLACEHOLDER_DESCRIPTION } from '../../scripts/project/templates.ts';
 import { PROJECT_ROOT } from '../../scripts/test/repo.ts';
 import { commandsOf, type ReadmeCommand, sectionOf } from './commands.ts';
 

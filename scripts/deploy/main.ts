@@ -7,7 +7,8 @@ import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { parseArgs, styleText } from 'node:util';
-import { projectRoot } from '../project.ts';
+import { generateForBuild } from '../project/generated.ts';
+import { projectRoot } from '../project/paths.ts';
 import { envFlags, environmentOf, runWrangler, wranglerError } from '../wrangler.ts';
 
 export const HELP = `Usage: npm run deploy [-- [--env NAME] [--queues] [<wrangler deploy flags>]]
@@ -155,8 +156,13 @@ export const runDeploy = async (argv: string[], io: DeployIo): Promise<number> =
 };
 
 const defaultGenerate = async (): Promise<number> => {
-  const { main } = await import('../generate.ts');
-  return main([]);
+  try {
+    await generateForBuild(projectRoot());
+    return 0;
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n`);
+    return 1;
+  }
 };
 
 /** `agent-functions deploy`. */

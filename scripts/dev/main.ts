@@ -14,11 +14,12 @@ import { styleText } from 'node:util';
 import { createPlatformClient } from 'agent-functions/platform';
 import { functionUrl } from 'agent-functions/worker';
 import { type FSWatcher, watch } from 'chokidar';
-import { eventTypes } from '../generate.ts';
-import { findingsOf, lintFunctions } from '../lint/functions/index.ts';
-import { loadPrompts, toLintFunction } from '../lint/functions/load.ts';
-import { projectPaths, projectRoot } from '../project.ts';
-import { ManifestError, parseManifest, type ServedFunction } from '../sync/manifest.ts';
+import { findingsOf, lintFunctions } from '../descriptions/index.ts';
+import { loadPrompts, toLintFunction } from '../descriptions/load.ts';
+import { clearDevState, writeDevState } from '../project/devState.ts';
+import { eventTypes } from '../project/generated.ts';
+import { ManifestError, parseManifest, type ServedFunction } from '../project/manifest.ts';
+import { projectPaths, projectRoot } from '../project/paths.ts';
 import { DEV_HELP, parseDevArgs } from './args.ts';
 import { endGroup, spawnGroup } from './children.ts';
 import { loadDevConfig, runDevSetup } from './config.ts';
@@ -29,7 +30,6 @@ import { accountsLine, type LocalPlatform, setupAccounts, startLocalPlatform } f
 import { chooseWorkerPort, hostsOf } from './ports.ts';
 import { accountsDrift, registerOnAccounts } from './register.ts';
 import { buildReporter } from './report.ts';
-import { clearDevState, writeDevState } from './state.ts';
 import { devVars } from './vars.ts';
 import { createWorkerLog } from './workerLog.ts';
 

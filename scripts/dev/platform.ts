@@ -4,9 +4,9 @@
 // contact to write to, say) its dev.config.ts creates.
 import { join } from 'node:path';
 import { createPlatformClient } from 'agent-functions/platform';
-import { DEFAULT_PORT, type RunningEmulator, startEmulator } from '../platform/emulator.ts';
-import { projectRoot } from '../project.ts';
-import { ACCOUNTS_FILE, type AccountsConfig, loadAccountsConfig } from '../sync/accounts.ts';
+import { DEFAULT_PORT, type RunningEmulator, startEmulator } from '../emulator/emulator.ts';
+import { ACCOUNTS_FILE, type AccountsConfig, loadAccountsConfig } from '../project/accounts.ts';
+import { projectRoot } from '../project/paths.ts';
 import { type DevAccount, devAccountOptions, devAccountsOf } from './accounts.ts';
 import type { DevSetupContext } from './config.ts';
 

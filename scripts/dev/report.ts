@@ -3,8 +3,8 @@
 // that does not build. Each problem once, and its end when it is fixed.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { functionFiles } from '../generate.ts';
-import { brokenEntry, brokenFunctions } from './builds.ts';
+import { brokenEntry, brokenFunctions } from '../project/builds.ts';
+import { functionFiles } from '../project/generated.ts';
 
 export interface ReportLines {
   say: (text: string) => void;

@@ -2,10 +2,10 @@
 // environment) each golden prompt k times, with every function as a tool, and reports pass^k per
 // function. Never part of npm test: it costs money and a model is not deterministic.
 import { parseArgs } from 'node:util';
-import { loadPrompts, servedFunctions } from '../lint/functions/load.ts';
-import type { LintSource } from '../lint/functions/main.ts';
-import type { GoldenCall } from '../lint/functions/types.ts';
-import { projectRoot } from '../project.ts';
+import { loadPrompts, servedFunctions } from '../descriptions/load.ts';
+import type { GoldenCall } from '../descriptions/types.ts';
+import type { LintSource } from '../lint/functions.ts';
+import { projectRoot } from '../project/paths.ts';
 import { askModel, type ModelChoice, type ModelConfig, toolsOf } from './model.ts';
 import { calledAsExpected, type FunctionScore, type PromptResult, scoreOf } from './passk.ts';
 

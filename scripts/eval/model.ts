@@ -1,7 +1,7 @@
 // One question to an OpenAI-compatible chat-completions endpoint: the functions as tools, the
 // customer's words, and the tool call the model chose (if any). Time- and size-limited.
-import type { GoldenCall, LintFunction } from '../lint/functions/types.ts';
-import { redactSecret } from '../sync/redact.ts';
+import type { GoldenCall, LintFunction } from '../descriptions/types.ts';
+import { redactSecret } from '../project/redact.ts';
 
 /** Where the model is: from EVAL_MODEL_URL, EVAL_MODEL_KEY and EVAL_MODEL. */
 export interface ModelConfig {

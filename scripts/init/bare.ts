@@ -3,7 +3,7 @@
 // Durable Objects, queues and KV, and their Env type. The rest (tsconfig, biome, vitest, the
 // definitions test...) is the example project's own file, and the one function is `agent-functions
 // new`'s template with a real description.
-import { functionTemplate, PLACEHOLDER_DESCRIPTION, testTemplate } from '../new/templates.ts';
+import { functionTemplate, PLACEHOLDER_DESCRIPTION, testTemplate } from '../project/templates.ts';
 
 /** The example project's files a bare project has too, unchanged but for init's own edits of them. */
 export const SHARED_FILES = [

@@ -1,5 +1,5 @@
 // `agent-functions lint <what>`: the project's own checks beside biome, each part of `npm test`.
-import { runFunctionLint } from './functions/main.ts';
+import { runFunctionLint } from './functions.ts';
 import { runWorkflowLint } from './workflows.ts';
 
 export const HELP = `Usage: agent-functions lint <what>

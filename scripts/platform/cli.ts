@@ -2,10 +2,8 @@
 import { randomBytes } from 'node:crypto';
 import process from 'node:process';
 import { parseArgs, styleText } from 'node:util';
-import { readDevState } from '../dev/state.ts';
-import { projectRoot } from '../project.ts';
-import { DEFAULT_PORT, type EmulatorOptions, startEmulator } from './emulator.ts';
-import type { FaultOptions } from './faults.ts';
+import { DEFAULT_PORT, type EmulatorOptions, startEmulator } from '../emulator/emulator.ts';
+import type { FaultOptions } from '../emulator/faults.ts';
 import {
   type AccountOptions,
   DEFAULT_CHANNELS,
@@ -14,7 +12,9 @@ import {
   PLAN_NAMES,
   PLANS,
   type Plan,
-} from './state.ts';
+} from '../emulator/state.ts';
+import { readDevState } from '../project/devState.ts';
+import { projectRoot } from '../project/paths.ts';
 
 const HELP = `The local platform: an in-memory emulator of the messaging platform's REST API.
 

@@ -6,17 +6,17 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { parseArgs, parseEnv } from 'node:util';
 import { weakSecretProblem } from 'agent-functions/worker';
-import { devSuppliedNames } from '../dev/supplied.ts';
-import { eventTypes } from '../generate.ts';
-import { projectRoot } from '../project.ts';
 import {
   type AccountsConfig,
   accountsFileFor,
   ConfigError,
   eventsAccountsOf,
   loadAccountsConfig,
-} from '../sync/accounts.ts';
-import { readManifest, type ServedFunction } from '../sync/manifest.ts';
+} from '../project/accounts.ts';
+import { eventTypes } from '../project/generated.ts';
+import { readManifest, type ServedFunction } from '../project/manifest.ts';
+import { projectRoot } from '../project/paths.ts';
+import { devSuppliedNames } from '../project/supplied.ts';
 import { envFlags, environmentOf, runWrangler, wranglerError } from '../wrangler.ts';
 import {
   eventsSettings,

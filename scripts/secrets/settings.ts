@@ -2,7 +2,7 @@
 // framework's own (the events endpoint's accounts among them), and which of them a target lacks:
 // one line per missing one.
 import type { EventsAccount } from 'agent-functions/events';
-import type { ServedFunction } from '../sync/manifest.ts';
+import type { ServedFunction } from '../project/manifest.ts';
 
 /** One declared setting and who needs it. */
 export interface Setting {

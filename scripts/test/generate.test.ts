@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { functionNames, generate, registrySource } from '../generate.ts';
-import { workerEventsAccounts } from '../sync/accounts.ts';
+import { workerEventsAccounts } from '../project/accounts.ts';
+import { functionNames, generate, registrySource } from '../project/generated.ts';
 
 const project = (files: string[]) => {
   const base = mkdtempSync(join(tmpdir(), 'generate-'));
@@ -96,7 +96,13 @@ describe('the registry generator', () => {
         'platform.accounts.json': { accounts: [agency] },
         'platform.accounts.staging.json': { accounts: [acme] },
       });
-      expect(() => generate(clash)).toThrow(/disagree on the account whose webhook delivers to \/events/);
+      // The first account's urls (and its webhook at /events) name no account: every file starts with the same one.
+      expect(() => generate(clash)).toThrow(/start with different accounts \("agency" and "client-acme"\)/);
+      const renamed = withEvents({
+        'platform.accounts.json': { accounts: [agency, acme] },
+        'platform.accounts.staging.json': { accounts: [agency, { ...acme, apiKeyEnv: 'OTHER_ACME_KEY' }] },
+      });
+      expect(() => generate(renamed)).toThrow(/disagree on account "client-acme"/);
     });
   });
 });

@@ -16,7 +16,6 @@ import {
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { TYPES_ARGS } from '../generate.ts';
 import { STARTER_DESCRIPTION, STARTER_FUNCTION } from '../init/bare.ts';
 import { HELP, main } from '../init/main.ts';
 import {
@@ -36,7 +35,8 @@ import {
   WORKSPACE_FOLDERS,
   writeTemplate,
 } from '../init/template.ts';
-import { functionTemplate, PLACEHOLDER_DESCRIPTION, testTemplate } from '../new/templates.ts';
+import { TYPES_ARGS } from '../project/generated.ts';
+import { functionTemplate, PLACEHOLDER_DESCRIPTION, testTemplate } from '../project/templates.ts';
 import { runMain } from './capture.ts';
 import { PROJECT_ROOT } from './repo.ts';
 

@@ -4,7 +4,7 @@
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { generate } from '../generate.ts';
+import { generate } from '../project/generated.ts';
 import { PROJECT_ROOT } from './repo.ts';
 
 const LEFT_OUT = new Set([

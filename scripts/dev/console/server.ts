@@ -7,8 +7,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { localSurfaceRefusal } from 'agent-functions/worker';
-import type { Finding } from '../../lint/functions/types.ts';
-import type { ActivityAnswer } from '../../platform/routes/activity.ts';
+import type { Finding } from '../../descriptions/types.ts';
+import type { ActivityAnswer } from '../../emulator/routes/activity.ts';
 import type { WorkerLine } from '../workerLog.ts';
 import { type ConsoleItem, mergeActivity } from './activity.ts';
 import { createCallLog } from './calls.ts';

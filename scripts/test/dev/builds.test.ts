@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { brokenEntry, brokenFunctions } from '../../dev/builds.ts';
-import { generate } from '../../generate.ts';
+import { brokenEntry, brokenFunctions } from '../../project/builds.ts';
+import { generate } from '../../project/generated.ts';
 
 const GOOD = "import { helper } from './_helper.ts';\nexport default { description: helper };\n";
 

@@ -14,8 +14,8 @@ import type { DevAccount } from '../../dev/accounts.ts';
 import { accountsLine, type LocalPlatform, startLocalPlatform } from '../../dev/platform.ts';
 import { accountsDrift, registerOnAccounts } from '../../dev/register.ts';
 import { devVars } from '../../dev/vars.ts';
-import type { AccountsConfig } from '../../sync/accounts.ts';
-import type { ServedFunction } from '../../sync/manifest.ts';
+import type { AccountsConfig } from '../../project/accounts.ts';
+import type { ServedFunction } from '../../project/manifest.ts';
 
 const ORIGIN = 'http://127.0.0.1:8787';
 const SECRET = 'a-dev-session-secret-of-32-characters';

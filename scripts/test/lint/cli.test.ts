@@ -2,10 +2,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { functionNames } from '../../generate.ts';
-import { loadPrompts } from '../../lint/functions/load.ts';
-import { runFunctionLint } from '../../lint/functions/main.ts';
-import type { LintReport } from '../../lint/functions/types.ts';
+import { loadPrompts } from '../../descriptions/load.ts';
+import type { LintReport } from '../../descriptions/types.ts';
+import { runFunctionLint } from '../../lint/functions.ts';
+import { functionNames } from '../../project/generated.ts';
 import { PROJECT_ROOT } from '../repo.ts';
 import { exampleFunctions, goodDefinition, registered } from './registered.ts';
 

@@ -5,7 +5,7 @@ import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { main } from '../../eval/main.ts';
-import type { LintSource } from '../../lint/functions/main.ts';
+import type { LintSource } from '../../lint/functions.ts';
 import { goodDefinition, registered } from './registered.ts';
 
 const order = registered('lookup_order', goodDefinition());

@@ -3,11 +3,11 @@
 
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { authorText, lintFunctions } from '../../lint/functions/index.ts';
-import { loadPrompts } from '../../lint/functions/load.ts';
-import { WHEN } from '../../lint/functions/patterns.ts';
-import type { LintFunction, PromptSet } from '../../lint/functions/types.ts';
-import { sentences } from '../../lint/functions/words.ts';
+import { authorText, lintFunctions } from '../../descriptions/index.ts';
+import { loadPrompts } from '../../descriptions/load.ts';
+import { WHEN } from '../../descriptions/patterns.ts';
+import type { LintFunction, PromptSet } from '../../descriptions/types.ts';
+import { sentences } from '../../descriptions/words.ts';
 import { PROJECT_ROOT } from '../repo.ts';
 import { exampleFunctions, registered } from './registered.ts';
 

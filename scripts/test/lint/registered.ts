@@ -2,9 +2,9 @@
 import type { Effect, FunctionDefinition } from 'agent-functions';
 import { describeFunction } from 'agent-functions/worker';
 import { z } from 'zod';
-import { toLintFunction } from '../../lint/functions/load.ts';
-import type { LintFunction } from '../../lint/functions/types.ts';
-import type { ServedFunction } from '../../sync/manifest.ts';
+import { toLintFunction } from '../../descriptions/load.ts';
+import type { LintFunction } from '../../descriptions/types.ts';
+import type { ServedFunction } from '../../project/manifest.ts';
 import { PROJECT_ROOT } from '../repo.ts';
 
 type Definition = Pick<FunctionDefinition, 'description' | 'parameters' | 'annotations' | 'effect'>;
@@ -32,6 +32,6 @@ let examples: Promise<LintFunction[]> | undefined;
 
 /** The example project's functions, read once from its Worker (started locally, as sync reads them). */
 export const exampleFunctions = (): Promise<LintFunction[]> => {
-  examples ??= import('../../lint/functions/load.ts').then(({ servedFunctions }) => servedFunctions(PROJECT_ROOT));
+  examples ??= import('../../descriptions/load.ts').then(({ servedFunctions }) => servedFunctions(PROJECT_ROOT));
   return examples;
 };

@@ -3,8 +3,8 @@ import { createServer } from 'node:net';
 import type { FunctionRecord, RequestInfo } from 'agent-functions/platform';
 import { createPlatformClient, type PlatformClientOptions } from 'agent-functions/platform';
 import { afterAll, beforeAll } from 'vitest';
-import { type EmulatorOptions, type RunningEmulator, startEmulator } from '../../platform/emulator.ts';
-import type { Plan } from '../../platform/state.ts';
+import { type EmulatorOptions, type RunningEmulator, startEmulator } from '../../emulator/emulator.ts';
+import type { Plan } from '../../emulator/state.ts';
 
 /** Starts one emulator for the file's tests and stops it after them. */
 export const useEmulator = (options: EmulatorOptions = {}): { readonly current: RunningEmulator } => {

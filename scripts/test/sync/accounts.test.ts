@@ -3,15 +3,15 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningEmulator } from '../../platform/emulator.ts';
+import type { RunningEmulator } from '../../emulator/emulator.ts';
 import {
   ConfigError,
   DEFAULT_CONFIG,
   loadAccountsConfig,
   parseAccountsConfig,
   resolveSync,
-} from '../../sync/accounts.ts';
-import type { ServedFunction } from '../../sync/manifest.ts';
+} from '../../project/accounts.ts';
+import type { ServedFunction } from '../../project/manifest.ts';
 import { keyOf, platform, recordsOf, sync } from './helpers.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'sync-accounts-'));

@@ -2,10 +2,10 @@
 // and an in-process run of the command whose output is captured.
 import { Writable } from 'node:stream';
 import { afterEach } from 'vitest';
-import { type EmulatorOptions, type RunningEmulator, startEmulator } from '../../platform/emulator.ts';
-import { accountApi } from '../../sync/accounts.ts';
-import { runSync, type SyncIo } from '../../sync/cli.ts';
-import type { ServedFunction } from '../../sync/manifest.ts';
+import { type EmulatorOptions, type RunningEmulator, startEmulator } from '../../emulator/emulator.ts';
+import { accountApi } from '../../project/accounts.ts';
+import type { ServedFunction } from '../../project/manifest.ts';
+import { runSync, type SyncIo } from '../../registration/run.ts';
 
 export const SECRET = 'sync-test-functions-secret';
 export const ORIGIN = 'https://fns.example.dev';

@@ -2,7 +2,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { ServedFunction } from '../../sync/manifest.ts';
+import type { ServedFunction } from '../../project/manifest.ts';
 import { goodDefinition, registered } from '../lint/registered.ts';
 import { emulatorPerTest, sync, writesIn } from './helpers.ts';
 

@@ -4,9 +4,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { accountApi } from '../../sync/accounts.ts';
-import { dotenvOf } from '../../sync/cli.ts';
-import type { ServedFunction } from '../../sync/manifest.ts';
+import { accountApi } from '../../project/accounts.ts';
+import type { ServedFunction } from '../../project/manifest.ts';
+import { dotenvOf } from '../../sync/main.ts';
 import { closedPort } from '../platform/helpers.ts';
 import { emulatorPerTest, keyOf, ORIGIN, recordsOf, sync, writesIn } from './helpers.ts';
 

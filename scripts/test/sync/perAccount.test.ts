@@ -3,9 +3,9 @@
 // Two accounts on the local platform over real HTTP, each with its own key.
 import { functionKey, functionUrl } from 'agent-functions/worker';
 import { describe, expect, it } from 'vitest';
-import type { AccountsConfig } from '../../sync/accounts.ts';
-import { accountApi } from '../../sync/accounts.ts';
-import type { ServedFunction } from '../../sync/manifest.ts';
+import type { AccountsConfig } from '../../project/accounts.ts';
+import { accountApi } from '../../project/accounts.ts';
+import type { ServedFunction } from '../../project/manifest.ts';
 import { emulatorPerTest, keyOf, ORIGIN, recordsOf, SECRET, sync, writesIn } from './helpers.ts';
 
 const served: ServedFunction[] = ['alpha_one', 'beta_two'].map((name) => ({

@@ -17,7 +17,7 @@ const stored: Record<string, StoredAccount> = {
   'client-s': {
     apiKey: 'key-of-s',
     baseUrl: 'https://s.platform.test',
-    secrets: { STORE_API_KEY: 'store-key-of-s' },
+    secrets: { SHOP_API_KEY: 'shop-key-of-s' },
     updatedAt: 0,
   },
 };
@@ -32,7 +32,7 @@ const worker = createWorker({
       handler: (_args, { account }) => ({
         account: account.name,
         settings: account.settings,
-        storeKey: account.secret('STORE_API_KEY') ?? null,
+        storeKey: account.secret('SHOP_API_KEY') ?? null,
       }),
     }),
     ping_team: defineFunction({
@@ -68,7 +68,7 @@ const worker = createWorker({
     },
   },
 });
-const environment = { ...env, CLIENT_B_KEY: 'key-of-b', STORE_API_KEY: 'worker-store-key' } as Env;
+const environment = { ...env, CLIENT_B_KEY: 'key-of-b', SHOP_API_KEY: 'worker-shop-key' } as Env;
 const as = (account?: string) => withEnv(worker, environment, account);
 
 /** A call of `name` through a url naming `account` with the key of `keyAccount`. */
@@ -97,7 +97,7 @@ describe('a call knows its account', () => {
     expect(await response.json()).toEqual({
       account: 'agency',
       settings: { timezone: 'Europe/London', openingHours: 'default hours' },
-      storeKey: 'worker-store-key',
+      storeKey: 'worker-shop-key',
     });
   });
 
@@ -134,7 +134,7 @@ describe('a call knows its account', () => {
     expect(await response.json()).toEqual({
       account: 'client-s',
       settings: { timezone: 'Europe/Paris', openingHours: 'default hours' },
-      storeKey: 'store-key-of-s',
+      storeKey: 'shop-key-of-s',
     });
   });
 

@@ -3,9 +3,9 @@
 
 import { printable } from 'agent-functions/platform';
 import { structuredPatch } from 'diff';
+import { onlyKeyDiffers, redactUrl } from '../project/redact.ts';
 import type { Paint } from './paint.ts';
 import { type FieldChange, type Plan, type PlanEntry, urlAccount } from './plan.ts';
-import { onlyKeyDiffers, redactUrl } from './redact.ts';
 import type { AccountReport } from './report.ts';
 
 /** The origin of a url, for the --adopt hint; the url itself when it does not parse. */

@@ -2,7 +2,7 @@ import type { FunctionRecord } from 'agent-functions/platform';
 import { functionRecord } from 'agent-functions/platform';
 import { functionUrl, manifestKey } from 'agent-functions/worker';
 import { z } from 'zod';
-import { projectRoot } from '../project.ts';
+import { projectRoot } from './paths.ts';
 
 /** The project's root (where wrangler.toml and functions/ live). */
 

@@ -1,16 +1,12 @@
-// `npm run sync`: flags, accounts, manifest, then the accounts several at once (plan, apply,
-// report each); one account's failure never stops or delays the others. Everything it touches comes in through `SyncIo`, so
-// tests run it in-process against the emulator. Run directly, it reads .env at the project's root
-// (variables already set win) and exits with the run's code.
-import { existsSync } from 'node:fs';
+// One sync run (`npm run sync`, dev's registration, `npm run accounts -- add`): flags, accounts,
+// manifest, then the accounts several at once (plan, apply, report each); one account's failure
+// never stops or delays the others. Everything it touches comes in through `SyncIo`, so tests run
+// it in-process against the emulator. The command itself (.env, exit code) is scripts/sync/main.ts.
 import { join } from 'node:path';
 import type { RetryInfo } from 'agent-functions/platform';
-import { eventTypes } from '../generate.ts';
-import { lintFunctions } from '../lint/functions/index.ts';
-import { toLintFunction } from '../lint/functions/load.ts';
-import type { LintReport } from '../lint/functions/types.ts';
-import { PLACEHOLDER_DESCRIPTION } from '../new/templates.ts';
-import { projectRoot } from '../project.ts';
+import { lintFunctions } from '../descriptions/index.ts';
+import { toLintFunction } from '../descriptions/load.ts';
+import type { LintReport } from '../descriptions/types.ts';
 import {
   type AccountApi,
   type AccountsConfig,
@@ -20,10 +16,13 @@ import {
   loadAccountsConfig,
   type ResolvedAccount,
   resolveSync,
-} from './accounts.ts';
+} from '../project/accounts.ts';
+import { eventTypes } from '../project/generated.ts';
+import { desiredFunctions, readManifest, type ServedFunction, selectFunctions } from '../project/manifest.ts';
+import { projectRoot } from '../project/paths.ts';
+import { PLACEHOLDER_DESCRIPTION } from '../project/templates.ts';
 import { syncAccount } from './apply.ts';
 import { HELP, parseSyncArgs, type SyncArgs } from './args.ts';
-import { desiredFunctions, readManifest, type ServedFunction, selectFunctions } from './manifest.ts';
 import { paintFor, plain } from './paint.ts';
 import { pool } from './pool.ts';
 import { createProgress } from './progress.ts';
@@ -313,22 +312,3 @@ export const runSync = async (argv: string[], io: SyncIo): Promise<SyncRun> => {
 /** The accounts file of a run: --accounts, else platform.accounts.NAME.json for --env NAME when it exists. */
 const accountsFileOf = (args: SyncArgs, root: string): [string, boolean] =>
   args.accounts ? [args.accounts, true] : [accountsFileFor(root, args.env), false];
-
-/** The variables file of an environment: .env for production, .env.NAME for --env NAME (never both). */
-export const dotenvOf = (argv: string[], root = projectRoot()): string => {
-  let env: string | undefined;
-  try {
-    env = parseSyncArgs(argv).env;
-  } catch {
-    // Bad flags are reported by runSync.
-  }
-  return join(root, env ? `.env.${env}` : '.env');
-};
-
-/** `agent-functions sync`: loads the environment's .env file, then syncs. */
-export const main = async (argv: string[]): Promise<number> => {
-  const dotenv = dotenvOf(argv);
-  if (existsSync(dotenv)) process.loadEnvFile(dotenv);
-  const { exitCode } = await runSync(argv, { env: process.env, stdout: process.stdout, stderr: process.stderr });
-  return exitCode;
-};

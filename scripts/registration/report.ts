@@ -1,7 +1,8 @@
 // What one account's run planned, did and left; the --json document of it (urls redacted); and
 // the exit code of a whole run.
+
+import { redactUrl } from '../project/redact.ts';
 import type { Plan, PlanEntry, WriteEntry } from './plan.ts';
-import { redactUrl } from './redact.ts';
 
 /** How an account's run ended. */
 export type AccountStatus =

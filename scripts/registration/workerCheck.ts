@@ -2,7 +2,7 @@
 // FUNCTIONS_BASE_URL: the key is derived from the same FUNCTIONS_SECRET as every url just
 // registered, so a Worker that refuses it refuses every call the platform will make.
 import { manifestKey } from 'agent-functions/worker';
-import { parseManifest, refusedAnswer, type ServedFunction } from './manifest.ts';
+import { parseManifest, refusedAnswer, type ServedFunction } from '../project/manifest.ts';
 
 /** What the Worker made of the key: accepted, refused, or no verdict (not reachable, or not ours). */
 export interface WorkerCheck {

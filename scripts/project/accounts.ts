@@ -16,7 +16,7 @@ import {
 import type { AccountEntry } from 'agent-functions/worker';
 import { weakSecretProblem } from 'agent-functions/worker';
 import { z } from 'zod';
-import type { FunctionsApi } from './apply.ts';
+import type { FunctionsApi } from '../registration/apply.ts';
 
 /** The accounts file at the project's root. */
 export const ACCOUNTS_FILE = 'platform.accounts.json';

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { JsonSchema } from 'agent-functions/worker';
 import { z } from 'zod';
-import { readManifest, type ServedFunction } from '../../sync/manifest.ts';
+import { readManifest, type ServedFunction } from '../project/manifest.ts';
 import type { LintFunction, PromptSet } from './types.ts';
 
 /** A served function as the linter reads it. */

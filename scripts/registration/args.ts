@@ -1,7 +1,7 @@
 // The command line of `npm run sync` and its help (docs/platform-contract.md §2).
 import { parseArgs } from 'node:util';
+import { ACCOUNTS_FILE } from '../project/accounts.ts';
 import { environmentOf } from '../wrangler.ts';
-import { ACCOUNTS_FILE } from './accounts.ts';
 
 /** What the flags ask for. */
 export interface SyncArgs {
