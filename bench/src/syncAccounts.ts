@@ -8,9 +8,9 @@ import { Writable } from 'node:stream';
 import { startEmulator } from '../../scripts/emulator/emulator.ts';
 import type { AccountOptions } from '../../scripts/emulator/state.ts';
 import type { AccountsConfig } from '../../scripts/project/accounts.ts';
-import { accountApi } from '../../scripts/project/accounts.ts';
 import { eventTypes } from '../../scripts/project/generated.ts';
 import type { ServedFunction } from '../../scripts/project/manifest.ts';
+import { accountApi } from '../../scripts/registration/accountApi.ts';
 import { runSync } from '../../scripts/registration/run.ts';
 import { loadBenchModules } from './benchModules.ts';
 

@@ -3,8 +3,8 @@
 
 import type { FunctionRecord } from 'agent-functions/platform';
 import { startEmulator } from '../../scripts/emulator/emulator.ts';
-import { accountApi } from '../../scripts/project/accounts.ts';
 import { desiredFunctions, type ServedFunction } from '../../scripts/project/manifest.ts';
+import { accountApi } from '../../scripts/registration/accountApi.ts';
 import { syncAccount } from '../../scripts/registration/apply.ts';
 import { loadBenchModules } from './benchModules.ts';
 

@@ -1,3 +1,3 @@
 // agent-functions-cli/dev: what a project's dev.config.ts imports.
-export type { DevConfig, DevSetup, DevSetupContext } from './config.ts';
-export { defineDevConfig } from './config.ts';
+export type { DevConfig, DevSetup, DevSetupContext } from '../local/config.ts';
+export { defineDevConfig } from '../local/config.ts';

@@ -16,21 +16,21 @@ import { functionUrl } from 'agent-functions/worker';
 import { type FSWatcher, watch } from 'chokidar';
 import { findingsOf, lintFunctions } from '../descriptions/index.ts';
 import { loadPrompts, toLintFunction } from '../descriptions/load.ts';
+import { loadDevConfig, runDevSetup } from '../local/config.ts';
+import { accountsLine, type LocalPlatform, setupAccounts, startLocalPlatform } from '../local/platform.ts';
+import { devVars } from '../local/vars.ts';
 import { clearDevState, writeDevState } from '../project/devState.ts';
 import { eventTypes } from '../project/generated.ts';
 import { ManifestError, parseManifest, type ServedFunction } from '../project/manifest.ts';
 import { projectPaths, projectRoot } from '../project/paths.ts';
 import { DEV_HELP, parseDevArgs } from './args.ts';
 import { endGroup, spawnGroup } from './children.ts';
-import { loadDevConfig, runDevSetup } from './config.ts';
 import { type ConsoleListing, maskKey, type RunningConsole, startConsole } from './console/server.ts';
 import { networkExposure } from './exposure.ts';
 import { howToCall, type ServedForCall } from './howToCall.ts';
-import { accountsLine, type LocalPlatform, setupAccounts, startLocalPlatform } from './platform.ts';
 import { chooseWorkerPort, hostsOf } from './ports.ts';
 import { accountsDrift, registerOnAccounts } from './register.ts';
 import { buildReporter } from './report.ts';
-import { devVars } from './vars.ts';
 import { createWorkerLog } from './workerLog.ts';
 
 /** `agent-functions dev`: runs until Ctrl-C (or a fatal problem), which ends the process. */

@@ -3,10 +3,10 @@
 // account's `/functions/<name>?key=…`, every other's `?account=<name>&key=…`), through sync itself;
 // and whether each account still holds what the Worker serves.
 import { createPlatformClient } from 'agent-functions/platform';
+import type { DevAccount } from '../local/accounts.ts';
 import type { AccountsConfig } from '../project/accounts.ts';
 import { desiredFunctions, type ServedFunction, selectFunctions } from '../project/manifest.ts';
 import { runSync, type SyncRun } from '../registration/run.ts';
-import type { DevAccount } from './accounts.ts';
 import { driftLines } from './drift.ts';
 
 export interface RegisterOptions {

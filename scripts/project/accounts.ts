@@ -4,19 +4,10 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EventsAccount } from 'agent-functions/events';
-import type { RetryInfo } from 'agent-functions/platform';
-import {
-  ACCOUNT_NAME,
-  createPlatformClient,
-  eventsPathOf,
-  FUNCTION_NAME,
-  type KeyPlacement,
-  type PlatformClient,
-} from 'agent-functions/platform';
+import { ACCOUNT_NAME, eventsPathOf, FUNCTION_NAME, type KeyPlacement } from 'agent-functions/platform';
 import type { AccountEntry } from 'agent-functions/worker';
 import { weakSecretProblem } from 'agent-functions/worker';
 import { z } from 'zod';
-import type { FunctionsApi } from '../registration/apply.ts';
 
 /** The accounts file at the project's root. */
 export const ACCOUNTS_FILE = 'platform.accounts.json';
@@ -307,38 +298,4 @@ export const resolveSync = (
     }
   }
   return { accounts, sync, problems, runProblems };
-};
-
-/** What sync uses of one account: its functions, its webhooks (the events webhook), and a request count. */
-export interface AccountApi {
-  api: FunctionsApi;
-  webhooks?: PlatformClient['webhooks'];
-  requests?: { reads: number; writes: number };
-}
-
-/** The custom-functions and webhooks clients of one account and a counter of its HTTP requests. */
-export const accountApi = (options: {
-  baseUrl: string;
-  apiKey: string;
-  keyPlacement?: KeyPlacement | undefined;
-  fetch?: typeof fetch;
-  retry?: { retries?: number; baseDelayMs?: number; maxDelayMs?: number };
-  maxResponseBytes?: number;
-  onRetry?: (info: RetryInfo) => void;
-}): AccountApi => {
-  const requests = { reads: 0, writes: 0 };
-  const client = createPlatformClient({
-    baseUrl: options.baseUrl,
-    apiKey: options.apiKey,
-    ...(options.keyPlacement ? { keyPlacement: options.keyPlacement } : {}),
-    ...(options.fetch ? { fetch: options.fetch } : {}),
-    ...(options.retry ? { retry: options.retry } : {}),
-    ...(options.maxResponseBytes ? { maxResponseBytes: options.maxResponseBytes } : {}),
-    ...(options.onRetry ? { onRetry: options.onRetry } : {}),
-    onRequest: (info) => {
-      if (info.method === 'GET') requests.reads++;
-      else requests.writes++;
-    },
-  });
-  return { api: client.customFunctions, webhooks: client.webhooks, requests };
 };

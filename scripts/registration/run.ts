@@ -8,9 +8,7 @@ import { lintFunctions } from '../descriptions/index.ts';
 import { toLintFunction } from '../descriptions/load.ts';
 import type { LintReport } from '../descriptions/types.ts';
 import {
-  type AccountApi,
   type AccountsConfig,
-  accountApi,
   accountsFileFor,
   ConfigError,
   loadAccountsConfig,
@@ -21,6 +19,7 @@ import { eventTypes } from '../project/generated.ts';
 import { desiredFunctions, readManifest, type ServedFunction, selectFunctions } from '../project/manifest.ts';
 import { projectRoot } from '../project/paths.ts';
 import { PLACEHOLDER_DESCRIPTION } from '../project/templates.ts';
+import { type AccountApi, accountApi } from './accountApi.ts';
 import { syncAccount } from './apply.ts';
 import { HELP, parseSyncArgs, type SyncArgs } from './args.ts';
 import { paintFor, plain } from './paint.ts';

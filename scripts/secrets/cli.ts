@@ -6,6 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { parseArgs, parseEnv } from 'node:util';
 import { weakSecretProblem } from 'agent-functions/worker';
+import { devSuppliedNames } from '../local/supplied.ts';
 import {
   type AccountsConfig,
   accountsFileFor,
@@ -16,7 +17,6 @@ import {
 import { eventTypes } from '../project/generated.ts';
 import { readManifest, type ServedFunction } from '../project/manifest.ts';
 import { projectRoot } from '../project/paths.ts';
-import { devSuppliedNames } from '../project/supplied.ts';
 import { envFlags, environmentOf, runWrangler, wranglerError } from '../wrangler.ts';
 import {
   eventsSettings,

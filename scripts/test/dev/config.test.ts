@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPlatformClient } from 'agent-functions/platform';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DevConfigError, defineDevConfig, loadDevConfig, runDevSetup } from '../../dev/config.ts';
-import { startLocalPlatform } from '../../dev/platform.ts';
+import { DevConfigError, defineDevConfig, loadDevConfig, runDevSetup } from '../../local/config.ts';
+import { startLocalPlatform } from '../../local/platform.ts';
 
 const file = (text: string) => {
   const path = join(mkdtempSync(join(tmpdir(), 'dev-config-')), 'dev.config.ts');

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type LocalPlatform, startLocalPlatform } from '../../dev/platform.ts';
+import { type LocalPlatform, startLocalPlatform } from '../../local/platform.ts';
 
 const opened: { close(): unknown }[] = [];
 afterEach(async () => {

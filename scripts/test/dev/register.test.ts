@@ -10,10 +10,10 @@ import { Writable } from 'node:stream';
 import { createPlatformClient } from 'agent-functions/platform';
 import { functionKey, functionUrl } from 'agent-functions/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DevAccount } from '../../dev/accounts.ts';
-import { accountsLine, type LocalPlatform, startLocalPlatform } from '../../dev/platform.ts';
 import { accountsDrift, registerOnAccounts } from '../../dev/register.ts';
-import { devVars } from '../../dev/vars.ts';
+import type { DevAccount } from '../../local/accounts.ts';
+import { accountsLine, type LocalPlatform, startLocalPlatform } from '../../local/platform.ts';
+import { devVars } from '../../local/vars.ts';
 import type { AccountsConfig } from '../../project/accounts.ts';
 import type { ServedFunction } from '../../project/manifest.ts';
 

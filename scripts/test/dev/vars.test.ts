@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { devVars } from '../../dev/vars.ts';
+import { devVars } from '../../local/vars.ts';
 
 // A project's stand-ins (its dev.config.ts) gave the Worker these.
 const SERVICES = {

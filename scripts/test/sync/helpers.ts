@@ -3,8 +3,8 @@
 import { Writable } from 'node:stream';
 import { afterEach } from 'vitest';
 import { type EmulatorOptions, type RunningEmulator, startEmulator } from '../../emulator/emulator.ts';
-import { accountApi } from '../../project/accounts.ts';
 import type { ServedFunction } from '../../project/manifest.ts';
+import { accountApi } from '../../registration/accountApi.ts';
 import { runSync, type SyncIo } from '../../registration/run.ts';
 
 export const SECRET = 'sync-test-functions-secret';

@@ -4,8 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../emulator/emulator.ts';
 import type { AccountsConfig } from '../../project/accounts.ts';
-import { accountApi } from '../../project/accounts.ts';
 import type { ServedFunction } from '../../project/manifest.ts';
+import { accountApi } from '../../registration/accountApi.ts';
 import { capture, platform, sync } from './helpers.ts';
 
 const served: ServedFunction[] = ['alpha_one', 'beta_two', 'gamma_three'].map((name) => ({

@@ -6,9 +6,9 @@ import type { AnyFunctionDefinition } from 'agent-functions';
 import { describeFunction, functionUrl } from 'agent-functions/worker';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../emulator/emulator.ts';
-import { accountApi } from '../../project/accounts.ts';
 import { parseManifest, type ServedFunction } from '../../project/manifest.ts';
 import { PLACEHOLDER_DESCRIPTION } from '../../project/templates.ts';
+import { accountApi } from '../../registration/accountApi.ts';
 import { FIXTURE_NAMES } from '../project.ts';
 import { emulatorPerTest, keyOf, ORIGIN, recordsOf, SECRET, sync, writesIn } from './helpers.ts';
 

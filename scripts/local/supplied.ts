@@ -4,11 +4,11 @@
 // without a FUNCTIONS_SECRET in .dev.vars, an empty one (every function served without a key).
 import { join } from 'node:path';
 import { createPlatformClient } from 'agent-functions/platform';
-import { loadDevConfig, runDevSetup } from '../dev/config.ts';
-import { setupAccounts, startLocalPlatform } from '../dev/platform.ts';
-import { devVars } from '../dev/vars.ts';
-import { ACCOUNTS_FILE, type AccountsConfig, DEFAULT_CONFIG, loadAccountsConfig } from './accounts.ts';
-import { projectPaths } from './paths.ts';
+import { ACCOUNTS_FILE, type AccountsConfig, DEFAULT_CONFIG, loadAccountsConfig } from '../project/accounts.ts';
+import { projectPaths } from '../project/paths.ts';
+import { loadDevConfig, runDevSetup } from './config.ts';
+import { setupAccounts, startLocalPlatform } from './platform.ts';
+import { devVars } from './vars.ts';
 
 /**
  * The names dev sets on the local Worker in the project at `root` (those .dev.vars sets are its own).
