@@ -1,6 +1,7 @@
 // The Worker entry (wrangler.toml `main`), yours to edit: it hands the framework your functions and
 // exports the Durable Object classes wrangler.toml binds. Remove an export with its binding.
 
+import { accountStore } from 'agent-functions/accounts';
 import { conversationFeatures } from 'agent-functions/conversations';
 import { openApiDocument } from 'agent-functions/openapi';
 import { platformFromEnv } from 'agent-functions/platform';
@@ -9,6 +10,7 @@ import { events } from './generated/events.ts';
 import { functions } from './generated/functions.ts';
 import { DEFAULT_ACCOUNT, isOptedOut } from './lib/optOuts.ts';
 
+export { AccountStore } from 'agent-functions/accounts';
 export { CallLedger, DeferredCall } from 'agent-functions/conversations';
 export { EventLedger } from 'agent-functions/events';
 export { BookingCalendar } from './lib/calendar.ts';
@@ -22,6 +24,8 @@ export { OptOutList } from './lib/optOuts.ts';
 // drop it and none of it is bundled.
 // conversations: writes run once per conversation, and `later` functions answer now and finish
 // on the DEFERRED_CALLS workflow (docs/functions.md); drop it with CALL_LEDGER and DEFERRED_CALLS.
+// accounts: the account store's admin endpoint (/accounts), which npm run accounts uses to store
+// client accounts' keys; drop it with ACCOUNT_STORE when every account's key is a Worker variable.
 // mayMessage: the opt-out check of lib/optOuts.ts, which every message the framework sends a
 // customer (a deferred call's follow-up) goes through.
 export default createWorker({
@@ -31,6 +35,7 @@ export default createWorker({
   events,
   mcp: () => import('agent-functions/mcp'),
   conversations: conversationFeatures,
+  accounts: accountStore,
   // A function's follow-up goes out from its platform client, the default account's.
   mayMessage: async (env, { contactId }) => !(await isOptedOut(env, DEFAULT_ACCOUNT, contactId)),
 }) satisfies ExportedHandler<Env>;

@@ -1,6 +1,7 @@
 // The Worker as a function of its registry: a short table of routes, one pipeline per request. Not
 // itty-router (the CLI's local platform uses it): six paths need no router, and the table costs about
 // 0.3 KiB gzip less in every deployed Worker (docs/performance.md, the framework's share).
+import type { AccountStoreService } from './accounts/admin.ts';
 import type { ConversationFeatures } from './conversations/features.ts';
 import type { MayMessage } from './conversations/runtime.ts';
 import type { AnyFunctionDefinition } from './define.ts';
@@ -77,6 +78,12 @@ export interface WorkerOptions {
    * @example createWorker({ functions, conversations: conversationFeatures })
    */
   conversations?: ConversationFeatures;
+  /**
+   * The account store's admin endpoint under /accounts (docs/sync-and-accounts.md), which `npm run
+   * accounts` uses; leave it out and none of it is bundled.
+   * @example createWorker({ functions, accounts: accountStore }) // accountStore from agent-functions/accounts
+   */
+  accounts?: AccountStoreService;
 }
 
 /** The Worker's handlers: `fetch`, and `queue` when it serves events. */
@@ -170,6 +177,12 @@ export const createWorker = (options: WorkerOptions): AgentWorker => {
   const { events } = options;
   for (const route of events?.routes ?? []) {
     routes.push([route.path, (request, env) => route.receive(request, env, request.requestId)]);
+  }
+
+  const { accounts } = options;
+  if (accounts) {
+    const serveAccounts: Handler = (request, env) => accounts.serve(request, env, request.requestId);
+    routes.push(['/accounts', serveAccounts], ['/accounts/*', serveAccounts]);
   }
 
   const { mcp } = options;

@@ -1,3 +1,4 @@
+import type { AccountStore } from './accounts/storeObject.ts';
 import type { CallLedger } from './conversations/ledger.ts';
 import type { DeferredParams } from './conversations/params.ts';
 
@@ -35,6 +36,10 @@ export interface FrameworkEnv {
   CALL_LEDGER?: DurableObjectNamespace<CallLedger>;
   /** The workflow that finishes deferred calls (wrangler.toml [[workflows]], class DeferredCall). */
   DEFERRED_CALLS?: Workflow<DeferredParams>;
+  /** Each stored account's sealed key and secret settings (wrangler.toml, class AccountStore; docs/sync-and-accounts.md). */
+  ACCOUNT_STORE?: DurableObjectNamespace<AccountStore>;
+  /** Secret from which the account store's encryption key is derived (wrangler secret put ACCOUNTS_SECRET). */
+  ACCOUNTS_SECRET?: string;
 }
 
 /**

@@ -10,6 +10,8 @@ export default defineConfig({
       miniflare: {
         bindings: {
           FUNCTIONS_SECRET: 'test-functions-secret',
+          // The account store's encryption secret (test/accounts/).
+          ACCOUNTS_SECRET: 'test-accounts-secret-5d0c8e2a9f71b3',
           PLATFORM_SIGNING_SECRET: 'test-signing-secret',
           // The passphrase of the MCP consent page (test/mcp/oauth.test.ts).
           MCP_OWNER_SECRET: 'owner-7Qv2Lx9Pz4Rk8Wn3Jt6Yb1Ms',

@@ -1,0 +1,167 @@
+// The account store's admin endpoint, which `npm run accounts` uses (docs/sync-and-accounts.md
+// "Onboarding a client"): PUT, GET and DELETE /accounts/<name>, GET /accounts, and a relay
+// /accounts/<name>/platform/v1/... through which sync and `secrets check` reach a stored-key
+// account's platform API without ever holding its key. Authorised by accountsKey(FUNCTIONS_SECRET).
+import { z } from 'zod';
+import { readBody } from '../args.ts';
+import type { Env } from '../env.ts';
+import { FunctionError } from '../errors.ts';
+import { isAccountsKey } from '../keys.ts';
+import { ACCOUNT_NAME, API_KEY_HEADER, API_KEY_QUERY } from '../platform/protocol/contract.ts';
+import { jsonResponse } from '../respond.ts';
+import {
+  listStoredAccounts,
+  readStoredAccount,
+  removeStoredAccount,
+  type StoredAccount,
+  storeProblem,
+  writeStoredAccount,
+} from './store.ts';
+
+/** Largest body of a PUT, and of a request relayed to the platform. */
+export const ACCOUNTS_BODY_LIMIT = 64 * 1024;
+/** Longest wait for a relayed platform answer. */
+const RELAY_TIMEOUT_MS = 15_000;
+/** What the relay passes to the platform: what sync writes and `secrets check` reads, nothing else (no signing secrets). */
+const RELAYED = /^\/v1\/(?:custom-functions|webhooks)(?:\/[A-Za-z0-9._~-]{1,256})?$/;
+
+const secretName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'a secret name is a variable name such as STORE_API_KEY');
+const putSchema = z.strictObject({
+  apiKey: z.string().trim().min(1, 'apiKey is empty').max(4096),
+  baseUrl: z.url({ protocol: /^https?$/, error: 'baseUrl must be an http(s) address' }).optional(),
+  keyPlacement: z.enum(['header', 'bearer', 'query']).optional(),
+  secrets: z.record(secretName, z.string().max(8192)).optional(),
+});
+
+const unauthorized = () =>
+  new FunctionError(
+    401,
+    'unauthorized',
+    'The account store needs "Authorization: Bearer <accounts key>" (accountsKey(FUNCTIONS_SECRET) from agent-functions/worker; npm run accounts sends it).',
+  );
+
+const authorised = async (request: Request, env: Env): Promise<boolean> => {
+  const token = /^Bearer\s+(\S+)$/i.exec(request.headers.get('authorization') ?? '')?.[1];
+  return Boolean(env.FUNCTIONS_SECRET && token && (await isAccountsKey(env.FUNCTIONS_SECRET, token)));
+};
+
+/** What GET and PUT answer of one account: names, never values. */
+const summary = (name: string, stored: StoredAccount) => ({
+  name,
+  stored: true,
+  updatedAt: stored.updatedAt,
+  ...(stored.baseUrl ? { baseUrl: stored.baseUrl } : {}),
+  secretNames: Object.keys(stored.secrets).sort(),
+});
+
+const notStored = (name: string) =>
+  new FunctionError(404, 'account_not_stored', `No key is stored for account "${name}" (npm run accounts -- add ${name}).`);
+
+const put = async (request: Request, env: Env, name: string, requestId: string): Promise<Response> => {
+  const text = await readBody(request, ACCOUNTS_BODY_LIMIT, Date.now() + 10_000);
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new FunctionError(400, 'malformed_body', 'The body is not JSON: send { "apiKey": "...", "baseUrl"?, "keyPlacement"?, "secrets"? }.');
+  }
+  const parsed = putSchema.safeParse(body);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'body'}: ${issue.message}`);
+    throw new FunctionError(422, 'invalid_account', `The account record is not valid: ${problems.join('; ')}.`);
+  }
+  const { secrets, baseUrl, keyPlacement, apiKey } = parsed.data;
+  const stored = await writeStoredAccount(env, name, {
+    apiKey,
+    secrets: secrets ?? {},
+    ...(baseUrl ? { baseUrl } : {}),
+    ...(keyPlacement ? { keyPlacement } : {}),
+  });
+  return jsonResponse(summary(name, stored), 200, requestId);
+};
+
+// Forwards one platform request with the account's stored key; the caller never sees the key.
+const relay = async (request: Request, env: Env, name: string, path: string, url: URL, requestId: string) => {
+  if (!RELAYED.test(path)) {
+    throw new FunctionError(404, 'not_relayed', 'The relay passes only /v1/custom-functions and /v1/webhooks (and one record of each).');
+  }
+  const stored = await readStoredAccount(env, name);
+  if (!stored) throw notStored(name);
+  const base = (stored.baseUrl ?? env.PLATFORM_BASE_URL ?? '').replace(/\/+$/, '');
+  if (!base) {
+    throw new FunctionError(503, 'not_configured', `Account "${name}" has no base address: store one with --base-url, or set PLATFORM_BASE_URL.`);
+  }
+  const target = new URL(`${base}${path}`);
+  for (const [key, value] of url.searchParams) target.searchParams.append(key, value);
+  const headers: Record<string, string> = { accept: 'application/json' };
+  const type = request.headers.get('content-type');
+  if (type) headers['content-type'] = type;
+  const placement = stored.keyPlacement ?? 'header';
+  if (placement === 'header') headers[API_KEY_HEADER] = stored.apiKey;
+  else if (placement === 'bearer') headers.authorization = `Bearer ${stored.apiKey}`;
+  else target.searchParams.set(API_KEY_QUERY, stored.apiKey);
+  const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
+  const body = hasBody ? await readBody(request, ACCOUNTS_BODY_LIMIT, Date.now() + 10_000) : undefined;
+  let answer: Response;
+  try {
+    answer = await fetch(target, {
+      method: request.method,
+      headers,
+      ...(body !== undefined ? { body } : {}),
+      signal: AbortSignal.timeout(RELAY_TIMEOUT_MS),
+    });
+  } catch {
+    throw new FunctionError(502, 'platform_unreachable', `The platform of account "${name}" did not answer.`);
+  }
+  const out: Record<string, string> = { 'x-request-id': requestId, 'cache-control': 'no-store' };
+  for (const header of ['content-type', 'retry-after']) {
+    const value = answer.headers.get(header);
+    if (value) out[header] = value;
+  }
+  // A next page the platform names by its own address goes through the relay too.
+  const link = answer.headers.get('link');
+  if (link) out.link = link.replaceAll(base, `${url.origin}/accounts/${name}/platform`);
+  return new Response(answer.body, { status: answer.status, headers: out });
+};
+
+/**
+ * The admin routes of the account store, for createWorker's `accounts` option.
+ * @example createWorker({ functions, accounts: accountStore })
+ */
+export const accountStore = {
+  /** Answers every request under /accounts. */
+  async serve(request: Request, env: Env, requestId: string): Promise<Response> {
+    // Every refusal of the key is the same 401, whatever was wrong with it.
+    if (!(await authorised(request, env))) throw unauthorized();
+    const problem = storeProblem(env);
+    if (problem) throw new FunctionError(503, 'not_configured', problem);
+    const url = new URL(request.url);
+    const [, , encoded, sub, ...rest] = url.pathname.replace(/\/+$/, '').split('/');
+    if (encoded === undefined) {
+      if (request.method !== 'GET') throw new FunctionError(405, 'method_not_allowed', 'GET /accounts lists the stored accounts.', { headers: { Allow: 'GET' } });
+      return jsonResponse({ accounts: await listStoredAccounts(env) }, 200, requestId);
+    }
+    const name = decodeURIComponent(encoded);
+    if (!ACCOUNT_NAME.test(name)) {
+      throw new FunctionError(400, 'bad_account_name', `"${name.slice(0, 64)}" is not an account name: a short label such as "client-acme".`);
+    }
+    if (sub === 'platform') return relay(request, env, name, `/${rest.join('/')}`, url, requestId);
+    if (sub !== undefined) throw new FunctionError(404, 'not_found', 'Nothing is served here: /accounts/<name> or /accounts/<name>/platform/v1/...');
+    if (request.method === 'PUT') return put(request, env, name, requestId);
+    if (request.method === 'GET') {
+      const stored = await readStoredAccount(env, name);
+      if (!stored) throw notStored(name);
+      return jsonResponse(summary(name, stored), 200, requestId);
+    }
+    if (request.method === 'DELETE') {
+      const removed = await removeStoredAccount(env, name);
+      return jsonResponse({ name, stored: false, removed }, 200, requestId);
+    }
+    throw new FunctionError(405, 'method_not_allowed', 'An account is read with GET, stored with PUT and removed with DELETE.', {
+      headers: { Allow: 'GET, PUT, DELETE' },
+    });
+  },
+};
+
+/** What createWorker's `accounts` option takes. */
+export type AccountStoreService = typeof accountStore;

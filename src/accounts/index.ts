@@ -1,0 +1,11 @@
+// agent-functions/accounts: the account store (docs/sync-and-accounts.md "Where keys live"): the
+// Durable Object worker.ts exports, the admin routes createWorker serves, and the read a call uses.
+export { ACCOUNTS_BODY_LIMIT, type AccountStoreService, accountStore } from './admin.ts';
+export {
+  forgetStoredAccount,
+  readStoredAccount,
+  STORED_ACCOUNT_TTL_MS,
+  type StoredAccount,
+  storeProblem,
+} from './store.ts';
+export { AccountStore } from './storeObject.ts';

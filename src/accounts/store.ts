@@ -1,0 +1,138 @@
+// An account's API key and secret settings from the account store (docs/sync-and-accounts.md
+// "Where keys live"): read through the ACCOUNT_STORE Durable Object, opened with ACCOUNTS_SECRET,
+// and kept per isolate for at most a minute, so a call reads its account's record at most once a
+// minute and a rotation or removal reaches every isolate within one.
+import { z } from 'zod';
+import type { Env } from '../env.ts';
+import { createLogger, type Logger } from '../log.ts';
+import type { KeyPlacement } from '../platform/protocol/contract.ts';
+import { seal, unseal } from './seal.ts';
+import { INDEX_NAME } from './storeObject.ts';
+
+/** What the store holds for one account; `secrets` are the account's own secret settings by name. */
+export interface StoredAccount {
+  apiKey: string;
+  baseUrl?: string;
+  keyPlacement?: KeyPlacement;
+  secrets: Record<string, string>;
+  updatedAt: number;
+}
+
+/** How long an isolate keeps what it read of one account (found or not). */
+export const STORED_ACCOUNT_TTL_MS = 60_000;
+
+const sealedSchema = z.object({
+  apiKey: z.string().min(1),
+  baseUrl: z.string().optional(),
+  keyPlacement: z.enum(['header', 'bearer', 'query']).optional(),
+  secrets: z.record(z.string(), z.string()),
+});
+
+type Cached = { until: number; value: Promise<StoredAccount | undefined> };
+const cache = new Map<string, Cached>();
+// Bounded: an isolate serving thousands of accounts keeps the most recent ones.
+const CACHE_LIMIT = 1000;
+
+/** Why the store cannot be used, naming what to set; undefined when it can. */
+export const storeProblem = (env: Env): string | undefined => {
+  const missing = [
+    ...(env.ACCOUNT_STORE ? [] : ['the ACCOUNT_STORE Durable Object binding (wrangler.toml, class AccountStore)']),
+    ...(env.ACCOUNTS_SECRET ? [] : ['the Worker secret ACCOUNTS_SECRET (npx wrangler secret put ACCOUNTS_SECRET)']),
+  ];
+  return missing.length > 0 ? `The account store needs ${missing.join(' and ')}.` : undefined;
+};
+
+const stubOf = (env: Env, name: string) => {
+  const namespace = env.ACCOUNT_STORE as NonNullable<Env['ACCOUNT_STORE']>;
+  return namespace.get(namespace.idFromName(name));
+};
+
+const load = async (env: Env, name: string, log: Logger): Promise<StoredAccount | undefined> => {
+  const problem = storeProblem(env);
+  if (problem) {
+    log.error('account_store_unavailable', { account: name, problem });
+    return undefined;
+  }
+  const record = await stubOf(env, name).read();
+  if (!record) {
+    log.warn('account_not_stored', {
+      account: name,
+      problem: `No key is stored for account "${name}": run npm run accounts -- add ${name} (or set the variable its apiKeyEnv names).`,
+    });
+    return undefined;
+  }
+  const plain = await unseal(env.ACCOUNTS_SECRET as string, name, record.blob);
+  const parsed = plain === undefined ? undefined : sealedSchema.safeParse(JSON.parse(plain));
+  if (!parsed?.success) {
+    log.error('account_store_unreadable', {
+      account: name,
+      problem: `The stored record of account "${name}" does not open with this ACCOUNTS_SECRET (it was changed, or the record was not written for this account): store the key again with npm run accounts -- rotate ${name}.`,
+    });
+    return undefined;
+  }
+  const { baseUrl, keyPlacement, ...rest } = parsed.data;
+  return {
+    ...rest,
+    ...(baseUrl ? { baseUrl } : {}),
+    ...(keyPlacement ? { keyPlacement } : {}),
+    updatedAt: record.updatedAt,
+  };
+};
+
+/**
+ * The stored key and secret settings of account `name`, read at most once a minute per isolate;
+ * undefined (and one log line naming what to do, never a key) when the store is not set up, holds
+ * nothing for it, or its record does not open.
+ * @example const stored = await readStoredAccount(env, 'client-acme'); stored?.apiKey
+ */
+export const readStoredAccount = (
+  env: Env,
+  name: string,
+  log: Logger = createLogger({ route: 'accounts' }),
+): Promise<StoredAccount | undefined> => {
+  const now = Date.now();
+  const hit = cache.get(name);
+  if (hit && hit.until > now) return hit.value;
+  if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
+  const value = load(env, name, log).catch((error: unknown) => {
+    // A store that did not answer is not an answer: the next call asks again.
+    cache.delete(name);
+    log.error('account_store_failed', { account: name, problem: String(error) });
+    return undefined;
+  });
+  cache.delete(name);
+  cache.set(name, { until: now + STORED_ACCOUNT_TTL_MS, value });
+  return value;
+};
+
+/** Forgets what this isolate read of `name` (after this isolate wrote it), or of every account. */
+export const forgetStoredAccount = (name?: string): void => {
+  if (name === undefined) cache.clear();
+  else cache.delete(name);
+};
+
+/** Seals and stores `account` for `name`, and notes it in the index; the store must be set up (storeProblem). */
+export const writeStoredAccount = async (
+  env: Env,
+  name: string,
+  account: Omit<StoredAccount, 'updatedAt'>,
+): Promise<StoredAccount> => {
+  const updatedAt = Date.now();
+  const blob = await seal(env.ACCOUNTS_SECRET as string, name, JSON.stringify(account));
+  await stubOf(env, name).write({ blob, updatedAt });
+  await stubOf(env, INDEX_NAME).note(name, updatedAt);
+  forgetStoredAccount(name);
+  return { ...account, updatedAt };
+};
+
+/** Removes `name`'s record and its index entry; true when there was a record. */
+export const removeStoredAccount = async (env: Env, name: string): Promise<boolean> => {
+  const had = await stubOf(env, name).remove();
+  await stubOf(env, INDEX_NAME).note(name, null);
+  forgetStoredAccount(name);
+  return had;
+};
+
+/** Every stored account's name and when it was written. */
+export const listStoredAccounts = (env: Env): Promise<{ name: string; updatedAt: number }[]> =>
+  stubOf(env, INDEX_NAME).list();
