@@ -25,7 +25,9 @@ const RELAY_TIMEOUT_MS = 15_000;
 /** What the relay passes to the platform: what sync writes and `secrets check` reads, nothing else (no signing secrets). */
 const RELAYED = /^\/v1\/(?:custom-functions|webhooks)(?:\/[A-Za-z0-9._~-]{1,256})?$/;
 
-const secretName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'a secret name is a variable name such as STORE_API_KEY');
+const secretName = z
+  .string()
+  .regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'a secret name is a variable name such as STORE_API_KEY');
 const putSchema = z.strictObject({
   apiKey: z.string().trim().min(1, 'apiKey is empty').max(4096),
   baseUrl: z.url({ protocol: /^https?$/, error: 'baseUrl must be an http(s) address' }).optional(),
@@ -55,7 +57,11 @@ const summary = (name: string, stored: StoredAccount) => ({
 });
 
 const notStored = (name: string) =>
-  new FunctionError(404, 'account_not_stored', `No key is stored for account "${name}" (npm run accounts -- add ${name}).`);
+  new FunctionError(
+    404,
+    'account_not_stored',
+    `No key is stored for account "${name}" (npm run accounts -- add ${name}).`,
+  );
 
 const put = async (request: Request, env: Env, name: string, requestId: string): Promise<Response> => {
   const text = await readBody(request, ACCOUNTS_BODY_LIMIT, Date.now() + 10_000);
@@ -63,7 +69,11 @@ const put = async (request: Request, env: Env, name: string, requestId: string):
   try {
     body = JSON.parse(text);
   } catch {
-    throw new FunctionError(400, 'malformed_body', 'The body is not JSON: send { "apiKey": "...", "baseUrl"?, "keyPlacement"?, "secrets"? }.');
+    throw new FunctionError(
+      400,
+      'malformed_body',
+      'The body is not JSON: send { "apiKey": "...", "baseUrl"?, "keyPlacement"?, "secrets"? }.',
+    );
   }
   const parsed = putSchema.safeParse(body);
   if (!parsed.success) {
@@ -83,13 +93,21 @@ const put = async (request: Request, env: Env, name: string, requestId: string):
 // Forwards one platform request with the account's stored key; the caller never sees the key.
 const relay = async (request: Request, env: Env, name: string, path: string, url: URL, requestId: string) => {
   if (!RELAYED.test(path)) {
-    throw new FunctionError(404, 'not_relayed', 'The relay passes only /v1/custom-functions and /v1/webhooks (and one record of each).');
+    throw new FunctionError(
+      404,
+      'not_relayed',
+      'The relay passes only /v1/custom-functions and /v1/webhooks (and one record of each).',
+    );
   }
   const stored = await readStoredAccount(env, name);
   if (!stored) throw notStored(name);
   const base = (stored.baseUrl ?? env.PLATFORM_BASE_URL ?? '').replace(/\/+$/, '');
   if (!base) {
-    throw new FunctionError(503, 'not_configured', `Account "${name}" has no base address: store one with --base-url, or set PLATFORM_BASE_URL.`);
+    throw new FunctionError(
+      503,
+      'not_configured',
+      `Account "${name}" has no base address: store one with --base-url, or set PLATFORM_BASE_URL.`,
+    );
   }
   const target = new URL(`${base}${path}`);
   for (const [key, value] of url.searchParams) target.searchParams.append(key, value);
@@ -138,15 +156,27 @@ export const accountStore = {
     const url = new URL(request.url);
     const [, , encoded, sub, ...rest] = url.pathname.replace(/\/+$/, '').split('/');
     if (encoded === undefined) {
-      if (request.method !== 'GET') throw new FunctionError(405, 'method_not_allowed', 'GET /accounts lists the stored accounts.', { headers: { Allow: 'GET' } });
+      if (request.method !== 'GET')
+        throw new FunctionError(405, 'method_not_allowed', 'GET /accounts lists the stored accounts.', {
+          headers: { Allow: 'GET' },
+        });
       return jsonResponse({ accounts: await listStoredAccounts(env) }, 200, requestId);
     }
     const name = decodeURIComponent(encoded);
     if (!ACCOUNT_NAME.test(name)) {
-      throw new FunctionError(400, 'bad_account_name', `"${name.slice(0, 64)}" is not an account name: a short label such as "client-acme".`);
+      throw new FunctionError(
+        400,
+        'bad_account_name',
+        `"${name.slice(0, 64)}" is not an account name: a short label such as "client-acme".`,
+      );
     }
     if (sub === 'platform') return relay(request, env, name, `/${rest.join('/')}`, url, requestId);
-    if (sub !== undefined) throw new FunctionError(404, 'not_found', 'Nothing is served here: /accounts/<name> or /accounts/<name>/platform/v1/...');
+    if (sub !== undefined)
+      throw new FunctionError(
+        404,
+        'not_found',
+        'Nothing is served here: /accounts/<name> or /accounts/<name>/platform/v1/...',
+      );
     if (request.method === 'PUT') return put(request, env, name, requestId);
     if (request.method === 'GET') {
       const stored = await readStoredAccount(env, name);
@@ -157,9 +187,14 @@ export const accountStore = {
       const removed = await removeStoredAccount(env, name);
       return jsonResponse({ name, stored: false, removed }, 200, requestId);
     }
-    throw new FunctionError(405, 'method_not_allowed', 'An account is read with GET, stored with PUT and removed with DELETE.', {
-      headers: { Allow: 'GET, PUT, DELETE' },
-    });
+    throw new FunctionError(
+      405,
+      'method_not_allowed',
+      'An account is read with GET, stored with PUT and removed with DELETE.',
+      {
+        headers: { Allow: 'GET, PUT, DELETE' },
+      },
+    );
   },
 };
 
