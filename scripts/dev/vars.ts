@@ -50,7 +50,7 @@ export const devVars = (root: string, services: LocalServices): DevVars => {
   try {
     const [first] = eventsAccountsOf(loadAccountsConfig(join(root, ACCOUNTS_FILE)));
     if (first) {
-      wired[first.apiKeyEnv] = services.platformApiKey;
+      if (first.apiKeyEnv) wired[first.apiKeyEnv] = services.platformApiKey;
       if (first.baseUrlEnv) wired[first.baseUrlEnv] = services.platformUrl;
       else {
         notes.push(

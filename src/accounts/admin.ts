@@ -7,9 +7,11 @@ import { readBody } from '../args.ts';
 import type { Env } from '../env.ts';
 import { FunctionError } from '../errors.ts';
 import { isAccountsKey } from '../keys.ts';
+import type { Logger } from '../log.ts';
 import { ACCOUNT_NAME, API_KEY_HEADER, API_KEY_QUERY } from '../platform/protocol/contract.ts';
 import { jsonResponse } from '../respond.ts';
 import {
+  forgetStoredAccount,
   listStoredAccounts,
   readStoredAccount,
   removeStoredAccount,
@@ -19,7 +21,7 @@ import {
 } from './store.ts';
 
 /** Largest body of a PUT, and of a request relayed to the platform. */
-export const ACCOUNTS_BODY_LIMIT = 64 * 1024;
+export const ACCOUNTS_BODY_LIMIT: number = 64 * 1024;
 /** Longest wait for a relayed platform answer. */
 const RELAY_TIMEOUT_MS = 15_000;
 /** What the relay passes to the platform: what sync writes and `secrets check` reads, nothing else (no signing secrets). */
@@ -34,6 +36,9 @@ const putSchema = z.strictObject({
   keyPlacement: z.enum(['header', 'bearer', 'query']).optional(),
   secrets: z.record(secretName, z.string().max(8192)).optional(),
 });
+
+// A first PUT finds nothing stored: not worth a log line.
+const quiet: Logger = { info: () => {}, warn: () => {}, error: () => {} };
 
 const unauthorized = () =>
   new FunctionError(
@@ -80,7 +85,13 @@ const put = async (request: Request, env: Env, name: string, requestId: string):
     const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'body'}: ${issue.message}`);
     throw new FunctionError(422, 'invalid_account', `The account record is not valid: ${problems.join('; ')}.`);
   }
-  const { secrets, baseUrl, keyPlacement, apiKey } = parsed.data;
+  // What the body leaves out keeps its stored value: a rotation sends the key alone.
+  forgetStoredAccount(name);
+  const previous = await readStoredAccount(env, name, quiet);
+  const { apiKey } = parsed.data;
+  const secrets = parsed.data.secrets ?? previous?.secrets;
+  const baseUrl = parsed.data.baseUrl ?? previous?.baseUrl;
+  const keyPlacement = parsed.data.keyPlacement ?? previous?.keyPlacement;
   const stored = await writeStoredAccount(env, name, {
     apiKey,
     secrets: secrets ?? {},
@@ -142,11 +153,16 @@ const relay = async (request: Request, env: Env, name: string, path: string, url
   return new Response(answer.body, { status: answer.status, headers: out });
 };
 
+/** What createWorker's `accounts` option takes: the handler of every path under /accounts. */
+export interface AccountStoreService {
+  serve(request: Request, env: Env, requestId: string): Promise<Response>;
+}
+
 /**
  * The admin routes of the account store, for createWorker's `accounts` option.
  * @example createWorker({ functions, accounts: accountStore })
  */
-export const accountStore = {
+export const accountStore: AccountStoreService = {
   /** Answers every request under /accounts. */
   async serve(request: Request, env: Env, requestId: string): Promise<Response> {
     // Every refusal of the key is the same 401, whatever was wrong with it.
@@ -197,6 +213,3 @@ export const accountStore = {
     );
   },
 };
-
-/** What createWorker's `accounts` option takes. */
-export type AccountStoreService = typeof accountStore;
