@@ -1,0 +1,237 @@
+// npm run accounts against real parts: the project's Worker (workerd, production mode, its account
+// store and relay) and the local platform over HTTP, two of whose accounts play the agency (the
+// first account, key in a variable) and a client (key in the store). The key never shows.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { manifestKey } from 'agent-functions/worker';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { checkAccounts } from '../../accounts/check.ts';
+import { type AccountsIo, runAccounts } from '../../accounts/cli.ts';
+import { storeClient } from '../../accounts/store.ts';
+import { type RunningEmulator, startEmulator } from '../../platform/emulator.ts';
+import { accountApi, loadAccountsConfig } from '../../sync/accounts.ts';
+import { parseManifest, type ServedFunction } from '../../sync/manifest.ts';
+import { PROJECT_ROOT } from '../repo.ts';
+import { capture, sync } from '../sync/helpers.ts';
+
+const SECRET = 'accounts-test-functions-secret-2f8a61c0';
+const ACCOUNTS_SECRET = 'accounts-test-store-secret-9b3e70d4';
+
+let origin = '';
+let served: ServedFunction[] = [];
+let emulator: RunningEmulator;
+let stopWorker: () => Promise<void> = async () => {};
+let root = '';
+
+const keyOf = (plan: string) => emulator.accounts.find((a) => a.plan === plan)?.apiKey as string;
+const recordsOf = (plan: string) => [
+  ...(emulator.state.accounts.find((a) => a.plan === plan)?.functions.values() ?? []),
+];
+
+beforeAll(async () => {
+  emulator = await startEmulator({ port: 0, rateLimit: false });
+  process.env.CLOUDFLARE_CF_FETCH_ENABLED ??= 'false';
+  const { createTestHarness } = await import('wrangler');
+  const server = createTestHarness({
+    root: PROJECT_ROOT,
+    workers: [
+      {
+        configPath: './wrangler.toml',
+        vars: { AGENT_FUNCTIONS_MODE: 'production' },
+        secrets: { FUNCTIONS_SECRET: SECRET, ACCOUNTS_SECRET },
+      },
+    ],
+  });
+  const { url } = await server.listen();
+  stopWorker = () => server.close();
+  origin = url.origin;
+  const response = await fetch(`${origin}/functions`, {
+    headers: { authorization: `Bearer ${await manifestKey(SECRET)}` },
+  });
+  served = parseManifest(response.status, await response.text());
+}, 120_000);
+afterAll(async () => {
+  await stopWorker();
+  await emulator?.close();
+});
+
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), 'accounts-cli-'));
+  writeFileSync(
+    join(root, 'platform.accounts.json'),
+    `${JSON.stringify({ accounts: [{ name: 'agency', apiKeyEnv: 'PLATFORM_API_KEY', baseUrlEnv: 'PLATFORM_BASE_URL' }] }, null, 2)}\n`,
+  );
+});
+
+const env = () => ({
+  FUNCTIONS_BASE_URL: origin,
+  FUNCTIONS_SECRET: SECRET,
+  PLATFORM_BASE_URL: emulator.url,
+  PLATFORM_API_KEY: keyOf('business'),
+});
+
+/** Runs `npm run accounts -- ...argv` in-process, `stdin` as what is piped in. */
+const accounts = async (argv: string[], options: { stdin?: string; env?: Record<string, string> } = {}) => {
+  const stdout = capture();
+  const stderr = capture();
+  const io: AccountsIo = {
+    env: { ...env(), ...options.env },
+    stdout: stdout.stream,
+    stderr: stderr.stream,
+    stdin: Readable.from(options.stdin === undefined ? [] : [options.stdin]),
+    root,
+    createApi: (account, o) => accountApi({ ...account, ...o, retry: { retries: 2, baseDelayMs: 1, maxDelayMs: 5 } }),
+    sync: { readManifest: async () => served, lint: false, eventTypes: [], fetchWorker: false, roundDelayMs: 5 },
+  };
+  const code = await runAccounts(argv, io);
+  return { code, out: stdout.text(), err: stderr.text() };
+};
+const fileOf = () => readFileSync(join(root, 'platform.accounts.json'), 'utf8');
+const store = () => storeClient(origin, SECRET);
+
+describe('npm run accounts', () => {
+  it('onboards a client in one command: stored key, recorded account, its functions synced to it alone', async () => {
+    const clientKey = keyOf('agency');
+    const before = recordsOf('business').length;
+    const added = await accounts(['add', 'client-acme', '--base-url', emulator.url], { stdin: `${clientKey}\n` });
+    expect(added.err).toBe('');
+    expect(added.code).toBe(0);
+    const names = served.map((fn) => fn.name).sort();
+    expect(added.out).toContain(
+      `The agent of "client-acme" can now call ${names.length} function(s): ${names.join(', ')}.`,
+    );
+    expect(
+      recordsOf('agency')
+        .map((fn) => fn.name)
+        .sort(),
+    ).toEqual(names);
+    expect(recordsOf('business')).toHaveLength(before);
+    expect(JSON.parse(fileOf()).accounts).toEqual([
+      { name: 'agency', apiKeyEnv: 'PLATFORM_API_KEY', baseUrlEnv: 'PLATFORM_BASE_URL' },
+      { name: 'client-acme', baseUrl: emulator.url },
+    ]);
+    expect(loadAccountsConfig(join(root, 'platform.accounts.json')).accounts).toHaveLength(2);
+    expect(await store().get('client-acme')).toMatchObject({
+      name: 'client-acme',
+      stored: true,
+      baseUrl: emulator.url,
+    });
+    for (const text of [added.out, added.err, fileOf(), JSON.stringify(await store().get('client-acme'))]) {
+      expect(text).not.toContain(clientKey);
+    }
+
+    const listed = await accounts(['list', '--json']);
+    expect(listed.code).toBe(0);
+    expect(JSON.parse(listed.out).accounts).toMatchObject([
+      { name: 'agency', first: true, key: 'variable PLATFORM_API_KEY', stored: null, setHere: true },
+      { name: 'client-acme', first: false, key: 'store', stored: true },
+    ]);
+    expect(listed.out).not.toContain(clientKey);
+
+    // A second add of the same name is refused: rotate is the way to a new key.
+    const again = await accounts(['add', 'client-acme', '--base-url', emulator.url], { stdin: clientKey });
+    expect(again.code).toBe(2);
+    expect(again.err).toContain('npm run accounts -- rotate client-acme');
+
+    // remove: asks nothing on a non-terminal without --yes, and changes nothing.
+    const unconfirmed = await accounts(['remove', 'client-acme']);
+    expect(unconfirmed.code).toBe(2);
+    expect(unconfirmed.err).toContain('add --yes');
+    expect(recordsOf('agency')).toHaveLength(names.length);
+
+    // The agency's own registrations, which remove must leave alone.
+    await sync(emulator, served, ['--account', 'agency'], {
+      env: { FUNCTIONS_BASE_URL: origin, FUNCTIONS_SECRET: SECRET },
+      io: { root, lint: false, eventTypes: [] },
+    });
+    const agencyBefore = recordsOf('business').length;
+    expect(agencyBefore).toBeGreaterThan(0);
+
+    // Through the Worker's relay: this run does not hold the client's key.
+    const removed = await accounts(['remove', 'client-acme', '--yes']);
+    expect(removed.err).toBe('');
+    expect(removed.code).toBe(0);
+    expect(recordsOf('agency')).toHaveLength(0);
+    expect(recordsOf('business')).toHaveLength(agencyBefore);
+    expect(await store().get('client-acme')).toBeUndefined();
+    expect(JSON.parse(fileOf()).accounts.map((a: { name: string }) => a.name)).toEqual(['agency']);
+  }, 60_000);
+
+  it('rotates one stored key, and secrets check reports each account, failing on a revoked one', async () => {
+    const added = await accounts(['add', 'client-rot', '--base-url', emulator.url, '--key-env', 'CLIENT_KEY'], {
+      env: { CLIENT_KEY: keyOf('agency_unlimited') },
+    });
+    expect(added.code).toBe(0);
+    const config = loadAccountsConfig(join(root, 'platform.accounts.json'));
+    const ok = await checkAccounts(config, env());
+    expect(ok).toEqual([
+      { name: 'agency', key: 'variable PLATFORM_API_KEY', ok: true },
+      { name: 'client-rot', key: 'store', ok: true },
+    ]);
+
+    // Revoked: the store holds a key the platform no longer takes. The other account still passes.
+    await store().put('client-rot', { apiKey: 'revoked-key-of-client-rot' });
+    const revoked = await checkAccounts(config, env());
+    expect(revoked[0]).toMatchObject({ name: 'agency', ok: true });
+    expect(revoked[1]).toMatchObject({ name: 'client-rot', ok: false });
+    expect(revoked[1]?.problem).toContain('401');
+
+    // A rotation with a key the platform refuses stores nothing.
+    const refused = await accounts(['rotate', 'client-rot'], { stdin: 'another-wrong-key' });
+    expect(refused.code).toBe(2);
+    expect(refused.err).toContain('refused this key');
+    const before = (await store().get('client-rot'))?.updatedAt ?? 0;
+    const rotated = await accounts(['rotate', 'client-rot'], { stdin: keyOf('agency_unlimited') });
+    expect(rotated.code).toBe(0);
+    expect((await store().get('client-rot'))?.updatedAt).toBeGreaterThanOrEqual(before);
+    expect((await checkAccounts(config, env()))[1]).toEqual({ name: 'client-rot', key: 'store', ok: true });
+
+    // A missing variable is reported for its account alone.
+    const unset = await checkAccounts(config, { ...env(), PLATFORM_API_KEY: undefined as unknown as string });
+    expect(unset[0]).toMatchObject({ ok: false, problem: 'PLATFORM_API_KEY is not set in this run' });
+    expect(unset[1]).toMatchObject({ ok: true });
+    await accounts(['remove', 'client-rot', '--yes']);
+  }, 60_000);
+});
+
+describe('npm run accounts refuses', () => {
+  it('a key on the command line, before anything else', async () => {
+    for (const flag of [['--key', 'pk_live_x'], ['--key=pk_live_x'], ['--api-key', 'pk_live_x']]) {
+      const result = await accounts(['add', 'client-x', ...flag]);
+      expect(result.code).toBe(2);
+      expect(result.err).toContain('never taken from the command line');
+      expect(result.err).not.toContain('pk_live_x');
+    }
+  });
+
+  it('bad names, unknown commands, an empty key, a missing Worker address, and the first account', async () => {
+    expect((await accounts(['add', 'bad name'])).err).toContain('is not an account name');
+    expect((await accounts(['frobnicate'])).err).toContain('Unknown command "frobnicate"');
+    expect((await accounts(['add', 'client-e', '--base-url', emulator.url], { stdin: '  \n' })).err).toContain(
+      'No key on standard input',
+    );
+    const noWorker = await accounts(['add', 'client-w'], { stdin: 'k', env: { FUNCTIONS_BASE_URL: '' } });
+    expect(noWorker.err).toContain('Missing FUNCTIONS_BASE_URL');
+    expect((await accounts(['remove', 'agency', '--yes'])).err).toContain('is the first account');
+    expect((await accounts(['rotate', 'agency'], { stdin: 'k' })).err).toContain(
+      'reads its key from the variable PLATFORM_API_KEY',
+    );
+    expect((await accounts(['remove', 'client-none', '--yes'])).err).toContain('has no account "client-none"');
+    expect((await accounts(['--help'])).out).toContain('add <name>');
+    expect(fileOf()).not.toContain('client-');
+  });
+
+  it('a wrong FUNCTIONS_SECRET with a message saying which secret differs', async () => {
+    const wrong = await accounts(['list'], { env: { FUNCTIONS_SECRET: 'not-the-workers-secret-1234567890' } });
+    expect(wrong.code).toBe(0);
+    writeFileSync(
+      join(root, 'platform.accounts.json'),
+      JSON.stringify({ accounts: [{ name: 'agency', apiKeyEnv: 'PLATFORM_API_KEY' }, { name: 'client-s' }] }),
+    );
+    const refused = await accounts(['list'], { env: { FUNCTIONS_SECRET: 'not-the-workers-secret-1234567890' } });
+    expect(refused.code).toBe(1);
+    expect(refused.err).toContain('refused the accounts key (401)');
+  });
+});
