@@ -11,6 +11,7 @@ import { checkAccounts } from '../../accounts/check.ts';
 import { type AccountsIo, runAccounts } from '../../accounts/cli.ts';
 import { storeClient } from '../../accounts/store.ts';
 import { type RunningEmulator, startEmulator } from '../../platform/emulator.ts';
+import { runSecrets } from '../../secrets/cli.ts';
 import { accountApi, loadAccountsConfig } from '../../sync/accounts.ts';
 import { parseManifest, type ServedFunction } from '../../sync/manifest.ts';
 import { PROJECT_ROOT } from '../repo.ts';
@@ -86,6 +87,25 @@ const accounts = async (argv: string[], options: { stdin?: string; env?: Record<
     sync: { readManifest: async () => served, lint: false, eventTypes: [], fetchWorker: false, roundDelayMs: 5 },
   };
   const code = await runAccounts(argv, io);
+  return { code, out: stdout.text(), err: stderr.text() };
+};
+/** npm run secrets -- check in the temporary project, its Worker holding the secrets it needs. */
+const secretsCheck = async () => {
+  const stdout = capture();
+  const stderr = capture();
+  const code = await runSecrets(['check'], {
+    env: env(),
+    stdout: stdout.stream,
+    stderr: stderr.stream,
+    root,
+    readFunctions: async () => [],
+    eventTypes: [],
+    wrangler: async () => ({
+      code: 0,
+      stdout: JSON.stringify([{ name: 'FUNCTIONS_SECRET' }, { name: 'ACCOUNTS_SECRET' }]),
+      stderr: '',
+    }),
+  });
   return { code, out: stdout.text(), err: stderr.text() };
 };
 const fileOf = () => readFileSync(join(root, 'platform.accounts.json'), 'utf8');
@@ -177,6 +197,11 @@ describe('npm run accounts', () => {
     expect(revoked[0]).toMatchObject({ name: 'agency', ok: true });
     expect(revoked[1]).toMatchObject({ name: 'client-rot', ok: false });
     expect(revoked[1]?.problem).toContain('401');
+    const preflight = await secretsCheck();
+    expect(preflight.code).toBe(1);
+    expect(preflight.out).toContain('Account "agency" (key in variable PLATFORM_API_KEY): accepted by its platform');
+    expect(preflight.err).toContain('Account "client-rot" (key in store): the platform refused its key (401)');
+    expect(preflight.err).toContain('1 of 2 account(s) failed the check.');
 
     // A rotation with a key the platform refuses stores nothing.
     const refused = await accounts(['rotate', 'client-rot'], { stdin: 'another-wrong-key' });
@@ -187,6 +212,7 @@ describe('npm run accounts', () => {
     expect(rotated.code).toBe(0);
     expect((await store().get('client-rot'))?.updatedAt).toBeGreaterThanOrEqual(before);
     expect((await checkAccounts(config, env()))[1]).toEqual({ name: 'client-rot', key: 'store', ok: true });
+    expect((await secretsCheck()).code).toBe(0);
 
     // A missing variable is reported for its account alone.
     const unset = await checkAccounts(config, { ...env(), PLATFORM_API_KEY: undefined as unknown as string });
