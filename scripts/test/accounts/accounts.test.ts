@@ -5,14 +5,14 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { manifestKey } from 'agent-functions/worker';
+import { accountsKey, manifestKey } from 'agent-functions/worker';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { checkAccounts } from '../../accounts/check.ts';
 import { type AccountsIo, runAccounts } from '../../accounts/cli.ts';
 import { storeClient } from '../../accounts/store.ts';
 import { type RunningEmulator, startEmulator } from '../../platform/emulator.ts';
 import { runSecrets } from '../../secrets/cli.ts';
-import { accountApi, loadAccountsConfig } from '../../sync/accounts.ts';
+import { accountApi, loadAccountsConfig, storedAccountRelay } from '../../sync/accounts.ts';
 import { parseManifest, type ServedFunction } from '../../sync/manifest.ts';
 import { PROJECT_ROOT } from '../repo.ts';
 import { capture, sync } from '../sync/helpers.ts';
@@ -220,6 +220,17 @@ describe('npm run accounts', () => {
     expect(unset[1]).toMatchObject({ ok: true });
     await accounts(['remove', 'client-rot', '--yes']);
   }, 60_000);
+});
+
+describe('a stored-key account in sync', () => {
+  it("goes through the Worker's relay with the accounts key, the key src/keys.ts derives", async () => {
+    const relay = storedAccountRelay('https://fns.example.dev/', SECRET, 'client-acme');
+    expect(relay).toEqual({
+      baseUrl: 'https://fns.example.dev/accounts/client-acme/platform',
+      apiKey: await accountsKey(SECRET),
+      keyPlacement: 'bearer',
+    });
+  });
 });
 
 describe('npm run accounts refuses', () => {
