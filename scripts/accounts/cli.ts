@@ -316,14 +316,19 @@ const add = async (run: Run, name: string): Promise<number> => {
     source,
   );
   io.stdout.write(`Stored the key of account "${name}" in the Worker's account store and added it to ${source}.\n`);
-  // This run holds the key: sync with it directly, not through the Worker's relay.
+  // This run holds the key: sync with it directly (an in-process variable), not through the Worker's relay.
+  const heldKey = 'AGENT_FUNCTIONS_ACCOUNTS_ADD_KEY';
   let api: AccountApi | undefined;
   const createApi: SyncIo['createApi'] = (account: ResolvedAccount, options) => {
-    const direct = { ...account, baseUrl, apiKey, keyPlacement, stored: false };
-    api = io.createApi ? io.createApi(direct, options) : accountApi({ ...direct, ...options });
+    api = io.createApi ? io.createApi(account, options) : accountApi({ ...account, ...options });
     return api;
   };
-  const synced = await syncOne(run, name, [], { createApi });
+  const direct = { name, apiKeyEnv: heldKey, baseUrl, ...(keyPlacement ? { keyPlacement } : {}) };
+  const synced = await syncOne(run, name, [], {
+    createApi,
+    env: { ...io.env, [heldKey]: apiKey },
+    config: { accounts: [...config.accounts, direct] },
+  });
   if (synced.exitCode !== 0 && synced.exitCode !== 2) {
     io.stderr.write(`The sync of "${name}" did not finish: npm run sync -- --account ${name} finishes it.\n`);
     return synced.exitCode;
