@@ -29,7 +29,7 @@ const RELAYED = /^\/v1\/(?:custom-functions|webhooks)(?:\/[A-Za-z0-9._~-]{1,256}
 
 const secretName = z
   .string()
-  .regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'a secret name is a variable name such as STORE_API_KEY');
+  .regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'a secret name is a variable name such as SHOP_TOKEN');
 const putSchema = z.strictObject({
   apiKey: z.string().trim().min(1, 'apiKey is empty').max(4096),
   baseUrl: z.url({ protocol: /^https?$/, error: 'baseUrl must be an http(s) address' }).optional(),

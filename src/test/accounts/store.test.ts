@@ -67,19 +67,19 @@ describe('the account store', () => {
     const put = await putAccount('client-round', {
       apiKey: 'pk_live_round_trip_1',
       baseUrl: 'https://acme.example.com',
-      secrets: { STORE_API_KEY: 'store-secret-1' },
+      secrets: { SHOP_TOKEN: 'store-secret-1' },
     });
     expect(put.status).toBe(200);
     const answer = await send('/accounts/client-round');
     const text = await answer.text();
     expect(answer.status).toBe(200);
-    expect(JSON.parse(text)).toMatchObject({ name: 'client-round', stored: true, secretNames: ['STORE_API_KEY'] });
+    expect(JSON.parse(text)).toMatchObject({ name: 'client-round', stored: true, secretNames: ['SHOP_TOKEN'] });
     expect(text).not.toContain('pk_live_round_trip_1');
     expect(text).not.toContain('store-secret-1');
     expect(await readStoredAccount(testEnv, 'client-round')).toMatchObject({
       apiKey: 'pk_live_round_trip_1',
       baseUrl: 'https://acme.example.com',
-      secrets: { STORE_API_KEY: 'store-secret-1' },
+      secrets: { SHOP_TOKEN: 'store-secret-1' },
     });
     const list = (await (await send('/accounts')).json()) as { accounts: { name: string }[] };
     expect(list.accounts.map((a) => a.name)).toContain('client-round');
