@@ -2,6 +2,7 @@
 // Durable Object worker.ts exports, the admin routes createWorker serves, and the read a call uses.
 export { ACCOUNTS_BODY_LIMIT, type AccountStoreService, accountStore } from './admin.ts';
 export {
+  accountUnavailable,
   forgetStoredAccount,
   readStoredAccount,
   STORED_ACCOUNT_TTL_MS,

@@ -4,6 +4,7 @@
 // minute and a rotation or removal reaches every isolate within one.
 import { z } from 'zod';
 import type { Env } from '../env.ts';
+import { FunctionError } from '../errors.ts';
 import { createLogger, type Logger } from '../log.ts';
 import type { KeyPlacement } from '../platform/protocol/contract.ts';
 import { seal, unseal } from './seal.ts';
@@ -136,3 +137,15 @@ export const removeStoredAccount = async (env: Env, name: string): Promise<boole
 /** Every stored account's name and when it was written. */
 export const listStoredAccounts = (env: Env): Promise<{ name: string; updatedAt: number }[]> =>
   stubOf(env, INDEX_NAME).list();
+
+/**
+ * The 503 a call answers when its account's key cannot be had (missing, unreadable, revoked): a
+ * message the model can act on, naming no key and no setting; the log line names the account.
+ * @example if (!stored) throw accountUnavailable()
+ */
+export const accountUnavailable = (): FunctionError =>
+  new FunctionError(
+    503,
+    'account_unavailable',
+    "This business's connection to the messaging platform is not working right now, so this could not be done. Tell the customer you cannot do it at the moment and that the team will follow up; do not retry.",
+  );

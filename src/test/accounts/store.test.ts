@@ -5,7 +5,12 @@ import { createExecutionContext, runInDurableObject, waitOnExecutionContext } fr
 import { env } from 'cloudflare:workers';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { accountStore } from '../../accounts/admin.ts';
-import { forgetStoredAccount, readStoredAccount, STORED_ACCOUNT_TTL_MS } from '../../accounts/store.ts';
+import {
+  accountUnavailable,
+  forgetStoredAccount,
+  readStoredAccount,
+  STORED_ACCOUNT_TTL_MS,
+} from '../../accounts/store.ts';
 import type { AccountStore } from '../../accounts/storeObject.ts';
 import { createWorker } from '../../createWorker.ts';
 import type { Env } from '../../env.ts';
@@ -121,6 +126,27 @@ describe('the account store', () => {
     expect(after?.apiKey).toBe('pk_new');
     expect(after?.updatedAt).toBeGreaterThanOrEqual(before?.updatedAt ?? 0);
     expect((await readStoredAccount(testEnv, 'client-still'))?.apiKey).toBe('pk_still');
+  });
+
+  it('keeps the base address and secrets a rotation leaves out', async () => {
+    await putAccount('client-keep', {
+      apiKey: 'pk_1',
+      baseUrl: 'https://keep.example.com',
+      secrets: { SHOP_TOKEN: 's' },
+    });
+    await putAccount('client-keep', { apiKey: 'pk_2' });
+    expect(await readStoredAccount(testEnv, 'client-keep')).toMatchObject({
+      apiKey: 'pk_2',
+      baseUrl: 'https://keep.example.com',
+      secrets: { SHOP_TOKEN: 's' },
+    });
+  });
+
+  it('gives calls a 503 the model can read, naming no key or setting', async () => {
+    const error = accountUnavailable();
+    expect(error.status).toBe(503);
+    expect(error.message).toContain('Tell the customer');
+    expect(error.message).not.toMatch(/ACCOUNTS_SECRET|ACCOUNT_STORE|key/i);
   });
 
   it('removes an account: its record, its listing, and what the isolate had read', async () => {
