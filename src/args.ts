@@ -3,7 +3,8 @@
 
 import type { z } from 'zod';
 import { _safeParseAsync, type $ZodErrorClass, type $ZodIssue, config, util } from 'zod/v4/core';
-import { type Conversation, takeConversation } from './conversations/conversation.ts';
+import type { ReadArguments } from './call.ts';
+import { takeConversation } from './conversation.ts';
 import { type ArgumentProblem, FunctionError } from './errors.ts';
 import { ACCOUNT_QUERY, KEY_QUERY } from './keys.ts';
 import { PLATFORM_ADDED_KEY } from './platform/protocol/contract.ts';
@@ -144,26 +145,13 @@ const unwrapEnvelope = (body: Record<string, unknown>, infos: ParameterInfo[]): 
   return body;
 };
 
-/** Where rawArguments puts the conversation identifiers it takes out of a platform call. */
-export interface ConversationHolder {
-  conversation?: Conversation | undefined;
-}
-
 /**
- * The raw arguments of a request whose body was already read. With `holder`, the conversation
- * identifiers (docs/platform-contract.md §9) are taken out of the top level first and kept there.
+ * The raw arguments of a request whose body was already read, and the conversation identifiers
+ * (docs/platform-contract.md §9) taken out of their top level.
+ * @example rawArguments(request, url, '{"contactId":"c_1","orderNumber":"42"}', infos) // { args: { orderNumber: '42' }, conversation: { contactId: 'c_1' } }
  */
-export const rawArguments = (
-  request: Request,
-  url: URL,
-  body: string,
-  infos: ParameterInfo[],
-  holder?: ConversationHolder,
-): Record<string, unknown> => {
-  const top = (args: Record<string, unknown>) => {
-    if (holder) holder.conversation = takeConversation(args, byName(infos));
-    return args;
-  };
+export const rawArguments = (request: Request, url: URL, body: string, infos: ParameterInfo[]): ReadArguments => {
+  const top = (args: Record<string, unknown>): ReadArguments => ({ args, ...takeConversation(args, byName(infos)) });
   if (request.method === 'GET' || body.trim() === '') return top(fromSearchParams(url.searchParams, infos));
   let parsed: unknown;
   let valid = true;
@@ -173,7 +161,10 @@ export const rawArguments = (
     valid = false;
   }
   // A JSON object is read as JSON whatever the declared type (curl sends a form type by default).
-  if (isPlainObject(parsed)) return unwrapEnvelope(top(parsed), infos);
+  if (isPlainObject(parsed)) {
+    const read = top(parsed);
+    return { ...read, args: unwrapEnvelope(read.args, infos) };
+  }
   // Media types are case-insensitive (RFC 9110).
   const type = (request.headers.get('content-type') ?? '').trim().toLowerCase();
   if (type.startsWith('application/x-www-form-urlencoded'))

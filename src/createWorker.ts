@@ -2,17 +2,19 @@
 // itty-router (the CLI's local platform uses it): six paths need no router, and the table costs about
 // 0.3 KiB gzip less in every deployed Worker (docs/performance.md, the framework's share).
 import type { AccountStoreService } from './accounts/admin.ts';
+import { type AccountsOption, accountResolver, DEFAULT_ACCOUNTS, type PlatformFactory } from './accounts/resolve.ts';
+import type { CallFeature, Pipeline } from './call.ts';
 import type { ConversationFeatures } from './conversations/features.ts';
 import type { MayMessage } from './conversations/runtime.ts';
 import type { AnyFunctionDefinition } from './define.ts';
 import { type Env, isDevelopment, type WithProcess } from './env.ts';
 import { FunctionError } from './errors.ts';
 import type { EventsService } from './events/serve.ts';
-import { authorise, type Invocation, invoke, type PlatformFactory } from './invoke.ts';
+import { authorise, execute, invoke } from './invoke.ts';
 import { isManifestKey } from './keys.ts';
 import { allowedHostsOf, localSurfaceRefusal } from './localSurface.ts';
 import { createLogger } from './log.ts';
-import { createRegistry, type Registry } from './registry.ts';
+import { createRegistry } from './registry.ts';
 import { callerRequestId, errorResponse, jsonResponse, newRequestId } from './respond.ts';
 import { DefinitionError, type FunctionManifest } from './schema/describe.ts';
 import { settle } from './settle.ts';
@@ -26,13 +28,9 @@ type Route = [path: string, handler: Handler, method?: string];
 const matches = (route: string, path: string): boolean =>
   route.endsWith('/*') ? path === route.slice(0, -2) || path.startsWith(route.slice(0, -1)) : path === route;
 
-/** What `agent-functions/mcp` exports: the MCP endpoint and its OAuth routes over a registry. */
+/** What `agent-functions/mcp` exports: the MCP endpoint and its OAuth routes over the Worker's pipeline. */
 export interface McpModule {
-  createMcpFetch(
-    registry: Registry,
-    platform: PlatformFactory | undefined,
-    conversations: ConversationFeatures | undefined,
-  ): Fetch;
+  createMcpFetch(pipeline: Pipeline): Fetch;
 }
 
 const FUNCTIONS_PREFIX = '/functions/';
@@ -48,10 +46,18 @@ export interface WorkerOptions {
   /** The functions to serve, `{ name: definition }` (generated/functions.ts lists functions/). */
   functions: Record<string, AnyFunctionDefinition>;
   /**
-   * Gives handlers `context.platform` (pass `platformFromEnv` from agent-functions/platform). Opt-in,
-   * so a project whose functions never call the platform does not bundle its client.
+   * Gives handlers `context.platform`, the client of the call's account (pass `platformFromEnv` from
+   * agent-functions/platform). Opt-in, so a project whose functions never call the platform does
+   * not bundle its client.
    */
   platform?: PlatformFactory;
+  /**
+   * The platform accounts this Worker serves (generated/accounts.ts, from platform.accounts.json):
+   * each call acts in the account its url names (docs/platform-contract.md §10). Without it, one
+   * account, "default", from PLATFORM_API_KEY and PLATFORM_BASE_URL.
+   * @example createWorker({ functions, accounts: { ...accounts, store: readStoredAccount } })
+   */
+  accounts?: AccountsOption;
   /** Serves `GET /openapi.json` (guarded like the manifest) when given src/openapi.ts's `openApiDocument`. */
   openapi?: (functions: FunctionManifest[], serverUrl: string) => object;
   /**
@@ -69,7 +75,7 @@ export interface WorkerOptions {
   /**
    * The check every message the framework sends a customer goes through (a deferred call's
    * follow-up): answer false to send nothing, for example to a contact who opted out.
-   * @example mayMessage: async (env, { contactId }) => !(await isOptedOut(env, DEFAULT_ACCOUNT, contactId))
+   * @example mayMessage: async (env, { account, contactId }) => !(await isOptedOut(env, account, contactId))
    */
   mayMessage?: MayMessage;
   /**
@@ -81,9 +87,9 @@ export interface WorkerOptions {
   /**
    * The account store's admin endpoint under /accounts (docs/sync-and-accounts.md), which `npm run
    * accounts` uses; leave it out and none of it is bundled.
-   * @example createWorker({ functions, accounts: accountStore }) // accountStore from agent-functions/accounts
+   * @example createWorker({ functions, accountStore }) // accountStore from agent-functions/accounts
    */
-  accounts?: AccountStoreService;
+  accountStore?: AccountStoreService;
 }
 
 /** The Worker's handlers: `fetch`, and `queue` when it serves events. */
@@ -99,8 +105,25 @@ export interface AgentWorker {
  */
 export const createWorker = (options: WorkerOptions): AgentWorker => {
   const registry = createRegistry(options.functions, options.conversations?.check);
+  const accountsOption = options.accounts ?? DEFAULT_ACCOUNTS;
+  const accounts = accountResolver(accountsOption, options.platform);
+  // The account of a url without one: the first of the accounts file.
+  const firstAccount = accountsOption.list[0]?.name;
+  const feature: CallFeature | undefined = options.conversations;
+  const pipeline: Pipeline = {
+    registry,
+    accounts,
+    execute: (fn, setup, source) => execute(fn, setup, source, feature),
+    defers: feature !== undefined,
+  };
   // Deferred calls' workflow instances run in this same Worker and need its functions.
-  options.conversations?.register({ registry, platform: options.platform, mayMessage: options.mayMessage });
+  options.conversations?.register({
+    registry,
+    accounts,
+    // The work runs plainly in its instance: no deduplication, no deferral again.
+    execute: (fn, setup, source) => execute(fn, setup, source),
+    mayMessage: options.mayMessage,
+  });
   // Every path but those under /functions/, tried in order; the first that matches answers.
   const routes: Route[] = [];
 
@@ -141,27 +164,25 @@ export const createWorker = (options: WorkerOptions): AgentWorker => {
 
   // Every path under /functions/: one URL parse, no router (the hot path of every call).
   const serveFunction = async (request: Request, url: URL, env: Env, ctx: ExecutionContext): Promise<Response> => {
-    const started = Date.now();
+    const arrivedAt = Date.now();
     const requestId = newRequestId();
     // The caller's own id is kept beside ours, sanitised, never in its place.
     const callerId = callerRequestId(request);
     const base = callerId ? { requestId, callerRequestId: callerId } : { requestId };
-    const inv: Invocation = {
-      request,
-      url,
-      env,
-      ctx,
+    // Bound to the function and account once they are known: the invocation line names both.
+    let log = createLogger(base);
+    const outcome = await settle(
+      () => log,
+      arrivedAt,
       requestId,
-      log: createLogger(base),
-      platform: options.platform,
-      conversations: options.conversations,
-    };
-    const outcome = await settle(inv, started, requestId, async () => {
-      const fn = await authorise(url.pathname.slice(FUNCTIONS_PREFIX.length), registry, inv);
-      inv.log = createLogger({ function: fn.name, ...base });
-      inv.deadline = started + fn.manifest.timeoutMs;
-      return invoke(fn, inv);
-    });
+      async () => {
+        const name = url.pathname.slice(FUNCTIONS_PREFIX.length);
+        const { fn, account: named } = await authorise(name, registry, { request, url, env, log });
+        log = createLogger({ function: fn.name, account: named ?? firstAccount, ...base });
+        const { account, platform } = await accounts(env, named, log);
+        return invoke(fn, { env, ctx, requestId, log, request, arrivedAt, account, platform }, url, feature);
+      },
+    );
     return outcome.ok ? jsonResponse(outcome.value, 200, requestId) : errorResponse(outcome.error, requestId);
   };
 
@@ -179,9 +200,9 @@ export const createWorker = (options: WorkerOptions): AgentWorker => {
     routes.push([route.path, (request, env) => route.receive(request, env, request.requestId)]);
   }
 
-  const { accounts } = options;
-  if (accounts) {
-    const serveAccounts: Handler = (request, env) => accounts.serve(request, env, request.requestId);
+  const { accountStore } = options;
+  if (accountStore) {
+    const serveAccounts: Handler = (request, env) => accountStore.serve(request, env, request.requestId);
     routes.push(['/accounts', serveAccounts], ['/accounts/*', serveAccounts]);
   }
 
@@ -189,7 +210,7 @@ export const createWorker = (options: WorkerOptions): AgentWorker => {
   if (mcp) {
     let loaded: Promise<Fetch> | undefined;
     const serveMcp: Handler = async (request, env, ctx) => {
-      loaded ??= mcp().then((module) => module.createMcpFetch(registry, options.platform, options.conversations));
+      loaded ??= mcp().then((module) => module.createMcpFetch(pipeline));
       return (
         await loaded.catch((error: unknown) => {
           loaded = undefined;

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
-import type { Conversation } from './conversations/conversation.ts';
+import type { CallAccount } from './account.ts';
+import type { Conversation } from './conversation.ts';
 import type { Env } from './env.ts';
 import type { Logger } from './log.ts';
 import type { PlatformClient } from './platform/client/client.ts';
@@ -14,16 +15,25 @@ export interface FunctionContext {
   signal: AbortSignal;
   /** Keeps work going after the answer is sent (ExecutionContext.waitUntil). */
   waitUntil(promise: Promise<unknown>): void;
-  /** The raw request, for anything the arguments do not carry (platform-added fields, headers). */
-  request: Request;
+  /**
+   * The raw request, for anything the arguments do not carry (platform-added fields, headers);
+   * undefined when the call runs as deferred work, after its request was answered.
+   */
+  request: Request | undefined;
   /** The one structured logger, already bound to this function and request. */
   log: Logger;
   /**
-   * The platform client, configured from PLATFORM_BASE_URL and PLATFORM_API_KEY and aborted with
-   * `signal`; created on first use, a 503 naming the missing secret when either is unset.
+   * The platform client of the call's account (its key, base address and key placement), aborted
+   * with `signal`; created on first use, a 503 when the account's key or address is not set.
    * @example await context.platform.contacts.create({ name, phone, channel: 'whatsapp' })
    */
   readonly platform: PlatformClient;
+  /**
+   * The platform account the call comes from (docs/platform-contract.md §10): its name and its
+   * settings. Keep any state a function stores under this name: ids are unique only within an account.
+   * @example const zone = context.account.settings.timezone ?? 'Europe/Amsterdam'
+   */
+  account: CallAccount;
   /**
    * The conversation the platform says this call comes from (docs/platform-contract.md §9), never
    * from the arguments. Absent when the platform sent no contact, and always under MCP.

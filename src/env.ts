@@ -1,7 +1,3 @@
-import type { AccountStore } from './accounts/storeObject.ts';
-import type { CallLedger } from './conversations/ledger.ts';
-import type { DeferredParams } from './conversations/params.ts';
-
 /** The bindings the framework reads itself (wrangler.toml vars and `wrangler secret put`). */
 export interface FrameworkEnv {
   /** "development" only under `npm run dev`; anything else is production. */
@@ -32,12 +28,12 @@ export interface FrameworkEnv {
   FUNCTIONS_BASE_URL?: string;
   /** Rate limiter counting calls of functions that set `rateLimit` (wrangler.toml [[ratelimits]]). */
   FUNCTION_RATE_LIMIT?: RateLimit;
-  /** Each conversation's writes, so a repeat does not run again (wrangler.toml, class CallLedger). */
-  CALL_LEDGER?: DurableObjectNamespace<CallLedger>;
-  /** The workflow that finishes deferred calls (wrangler.toml [[workflows]], class DeferredCall). */
-  DEFERRED_CALLS?: Workflow<DeferredParams>;
-  /** Each stored account's sealed key and secret settings (wrangler.toml, class AccountStore; docs/sync-and-accounts.md). */
-  ACCOUNT_STORE?: DurableObjectNamespace<AccountStore>;
+  /** Each conversation's writes, so a repeat does not run again (wrangler.toml, class CallLedger; agent-functions/conversations types it). */
+  CALL_LEDGER?: DurableObjectNamespace;
+  /** The workflow that finishes deferred calls (wrangler.toml [[workflows]], class DeferredCall; agent-functions/conversations types it). */
+  DEFERRED_CALLS?: Workflow;
+  /** Each stored account's sealed key and secret settings (wrangler.toml, class AccountStore; agent-functions/accounts types it). */
+  ACCOUNT_STORE?: DurableObjectNamespace;
   /** Secret from which the account store's encryption key is derived (wrangler secret put ACCOUNTS_SECRET). */
   ACCOUNTS_SECRET?: string;
 }

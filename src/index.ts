@@ -2,7 +2,8 @@
 // (`agent-functions/worker`, `/events`, `/platform`, `/openapi`, `/mcp`, `/testing`); a module that
 // no subpath exports is private and may change in any release.
 
-export type { Conversation } from './conversations/conversation.ts';
+export type { AccountSettings, CallAccount } from './account.ts';
+export type { Conversation } from './conversation.ts';
 export type {
   AnyFunctionDefinition,
   DedupeOption,

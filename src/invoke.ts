@@ -1,48 +1,21 @@
-// One invocation: key for the name -> deployed? -> method -> rate limit -> body -> signature -> arguments ->
-// handler, the body and the handler under one deadline -> answer. MCP's tools/call joins at the
-// rate limit (execute), so both transports run the same pipeline.
+// One invocation: key for the name and account -> deployed? -> method -> rate limit -> body ->
+// signature -> arguments -> the call (one immutable value) -> handler, the body and the handler
+// under one deadline -> answer. MCP's tools/call and deferred work join at execute, so every
+// transport runs the same pipeline.
 import { coerceArguments, rawArguments, readBody, validateArguments } from './args.ts';
-import type { Conversation } from './conversations/conversation.ts';
-import type { ConversationFeatures } from './conversations/features.ts';
-import type { TaskRequest } from './conversations/task.ts';
+import type { ArgumentSource, Call, CallFeature, CallSetup } from './call.ts';
+import { isThenable } from './call.ts';
+import type { FunctionContext } from './define.ts';
 import { DEFAULT_BODY_LIMIT } from './define.ts';
 import { type Env, isDevelopment, type WithProcess } from './env.ts';
 import { FunctionError } from './errors.ts';
-import { isFunctionKey, KEY_HEADER, KEY_QUERY } from './keys.ts';
+import { ACCOUNT_QUERY, isFunctionKey, KEY_HEADER, KEY_QUERY } from './keys.ts';
 import type { Logger } from './log.ts';
 import type { PlatformClient } from './platform/client/client.ts';
 import { FUNCTION_NAME } from './platform/protocol/function.ts';
 import { checkRateLimit } from './ratelimit.ts';
 import type { RegisteredFunction, Registry } from './registry.ts';
 import { checkSignature } from './signed.ts';
-import { isThenable } from './thenable.ts';
-
-/** Everything one invocation needs beside the function itself. */
-export interface Invocation {
-  request: Request;
-  url: URL;
-  env: Env;
-  ctx: ExecutionContext;
-  requestId: string;
-  log: Logger;
-  /** Makes `context.platform`; absent when the Worker was created without the platform option. */
-  platform?: PlatformFactory | undefined;
-  /** When the call must be answered (ms since the epoch): the body and the handler share it. */
-  deadline?: number;
-  /** The platform's conversation identifiers (docs/platform-contract.md §9); never set under MCP. */
-  conversation?: Conversation | undefined;
-  /** Under MCP, a client that takes tasks (src/conversations/task.ts): a `later` function may answer with one. */
-  task?: TaskRequest | undefined;
-  /** Deferred work in its workflow: no deduplication, no deferral again. */
-  deferred?: boolean;
-  /** Deduplication and deferral, when the Worker was created with the conversations option. */
-  conversations?: ConversationFeatures | undefined;
-  /** Stops the running handler (its signal fires with `reason`): set for `later` functions. */
-  stop?: (reason: DOMException) => void;
-}
-
-/** How a Worker that opted in builds `context.platform` (platformFromEnv of agent-functions/platform). */
-export type PlatformFactory = (env: Env, signal: AbortSignal) => PlatformClient;
 
 const platformNotEnabled = (log: Logger) => {
   log.error('platform_not_enabled', {
@@ -74,7 +47,15 @@ const unauthorized = () =>
     'The function key is missing or wrong. This is a configuration problem, not something the customer can fix: tell them you cannot do this right now.',
   );
 
-const checkKey = async (name: string, { request, url, env, log }: Invocation) => {
+/** What authorise reads of a request under /functions/. */
+export interface FunctionRequest {
+  request: Request;
+  url: URL;
+  env: Env;
+  log: Logger;
+}
+
+const checkKey = async (name: string, account: string | undefined, { request, url, env, log }: FunctionRequest) => {
   const secret = env.FUNCTIONS_SECRET;
   if (!secret) {
     // Spelled out, so a production bundle drops this branch (src/env.ts).
@@ -100,18 +81,24 @@ const checkKey = async (name: string, { request, url, env, log }: Invocation) =>
   // Keys are derived from the name, so a key for a name never deployed verifies too: only its
   // holder learns (with a 404) that the function is gone.
   const key = presentedKey(request, url);
-  if (!key || !FUNCTION_NAME.test(name) || !(await isFunctionKey(secret, name, key))) throw unauthorized();
+  if (!key || !FUNCTION_NAME.test(name) || !(await isFunctionKey(secret, name, key, account))) throw unauthorized();
 };
 
 /**
- * The function a request under /functions/ may call: 401 alike for every name and method without
- * that name's key, then 404 for a name no longer deployed (503 under npm run dev, where that is a
+ * The function a request under /functions/ may call, and the account its url names (undefined: the
+ * first account's url): 401 alike for every name, account and method without that name's key for
+ * that account, then 404 for a name no longer deployed (503 under npm run dev, where that is a
  * file that does not build), then 405 for a method other than GET or POST
- * (docs/platform-contract.md §4). No message quotes the name.
- * @example const fn = await authorise(url.pathname.slice('/functions/'.length), registry, inv)
+ * (docs/platform-contract.md §4, §10). No message quotes the name.
+ * @example const { fn, account } = await authorise(url.pathname.slice('/functions/'.length), registry, req)
  */
-export const authorise = async (name: string, registry: Registry, inv: Invocation): Promise<RegisteredFunction> => {
-  await checkKey(name, inv);
+export const authorise = async (
+  name: string,
+  registry: Registry,
+  inv: FunctionRequest,
+): Promise<{ fn: RegisteredFunction; account: string | undefined }> => {
+  const account = inv.url.searchParams.get(ACCOUNT_QUERY) ?? undefined;
+  await checkKey(name, account, inv);
   const fn = registry.get(name);
   if (!fn && (globalThis as WithProcess).process?.env.NODE_ENV !== 'production' && isDevelopment(inv.env)) {
     // Under npm run dev a registered name the Worker does not serve is a file that does not build
@@ -138,53 +125,61 @@ export const authorise = async (name: string, registry: Registry, inv: Invocatio
       { headers: { Allow: ALLOWED_METHODS } },
     );
   }
-  return fn;
+  return { fn, account };
+};
+
+/** The call's abort, made on first need: most handlers never read the signal and finish synchronously. */
+const lazyAbort = () => {
+  let controller: AbortController | undefined;
+  let reason: DOMException | undefined;
+  return {
+    // A signal first read after the call was stopped is born aborted.
+    signal: (): AbortSignal => {
+      if (!controller) {
+        controller = new AbortController();
+        if (reason) controller.abort(reason);
+      }
+      return controller.signal;
+    },
+    stop: (why: DOMException): void => {
+      reason = why;
+      controller?.abort(why);
+    },
+  };
 };
 
 // Not async: a synchronous handler's result goes back without a promise of its own.
-const runWithTimeout = (fn: RegisteredFunction, args: Record<string, unknown>, inv: Invocation): unknown => {
-  // Made on first need: most handlers never read the signal and finish synchronously. A signal
-  // first read after the time limit passed is born aborted.
-  let controller: AbortController | undefined;
-  let expiredReason: DOMException | undefined;
-  const signal = () => {
-    if (!controller) {
-      controller = new AbortController();
-      if (expiredReason) controller.abort(expiredReason);
-    }
-    return controller.signal;
-  };
-  const timeoutMs = fn.manifest.timeoutMs;
-  const remainingMs = Math.max(0, (inv.deadline ?? Date.now() + timeoutMs) - Date.now());
+const runWithTimeout = (
+  fn: RegisteredFunction,
+  args: Record<string, unknown>,
+  call: Call,
+  signal: () => AbortSignal,
+): unknown => {
+  const { log } = call;
   let platform: PlatformClient | undefined;
-  const context = {
-    env: inv.env,
-    requestId: inv.requestId,
+  const context: FunctionContext = {
+    env: call.env,
+    requestId: call.requestId,
     get signal() {
       return signal();
     },
-    waitUntil: (promise: Promise<unknown>) => inv.ctx.waitUntil(promise),
-    request: inv.request,
-    log: inv.log,
-    // Lazy: a function that never calls the platform needs neither secret.
+    waitUntil: (promise: Promise<unknown>) => call.ctx.waitUntil(promise),
+    request: call.request,
+    log,
+    // Lazy: a function that never calls the platform needs no key.
     get platform(): PlatformClient {
-      if (!inv.platform) throw platformNotEnabled(inv.log);
-      platform ??= inv.platform(inv.env, signal());
+      if (!call.platform) throw platformNotEnabled(log);
+      platform ??= call.platform(signal());
       return platform;
     },
-    conversation: inv.conversation,
-    deferred: inv.deferred,
+    account: call.account,
+    conversation: call.conversation,
+    deferred: call.deferred,
   };
-  // Stops the handler: at its time limit, or when a `later` function's work is deferred.
-  const stop = (reason: DOMException) => {
-    expiredReason = reason;
-    controller?.abort(reason);
-  };
-  inv.stop = stop;
   const result = fn.definition.handler(args, context);
   // A synchronous handler has already finished (no timer could have stopped it): skip the timer.
   if (!isThenable(result)) return result;
-  return raceDeadline(result, remainingMs, timeoutMs, stop);
+  return raceDeadline(result, Math.max(0, call.deadline - Date.now()), fn.manifest.timeoutMs, call.stop);
 };
 
 /** `result`, or a 504 once `remainingMs` pass; `onExpired` stops the handler (its signal). */
@@ -215,36 +210,61 @@ const raceDeadline = async (
   }
 };
 
-/** Where one call's raw arguments come from (the HTTP request, or an MCP `tools/call`), before `deadline`. */
-export type ArgumentSource = (deadline: number) => Promise<Record<string, unknown>> | Record<string, unknown>;
-
 /**
- * The pipeline every transport shares (HTTP and MCP): rate limit -> raw arguments -> coercion ->
- * validation -> handler under the deadline. Throws FunctionError for every refusal.
+ * The pipeline every transport shares (HTTP, MCP, deferred work): rate limit -> raw arguments ->
+ * coercion -> validation -> the call -> `feature` (deduplication, deferral), or the handler under
+ * the deadline. Throws FunctionError for every refusal.
+ * @example await execute(fn, setup, () => ({ args: { orderNumber: '42' } }))
  */
-export const execute = async (fn: RegisteredFunction, inv: Invocation, source: ArgumentSource): Promise<unknown> => {
-  const deadline = inv.deadline ?? Date.now() + fn.manifest.timeoutMs;
-  // Most functions have no limit: skip the await rather than pay for it on every call.
-  if (fn.definition.rateLimit) await checkRateLimit(fn, inv.request, inv.env);
-  const raw = coerceArguments(await source(deadline), fn.parameters, fn.dates);
+export const execute = async (
+  fn: RegisteredFunction,
+  setup: CallSetup,
+  source: ArgumentSource,
+  feature?: CallFeature,
+): Promise<unknown> => {
+  const deadline = setup.arrivedAt + fn.manifest.timeoutMs;
+  // Most functions have no limit: skip the await rather than pay for it on every call. Deferred
+  // work was counted when it was called.
+  if (fn.definition.rateLimit && setup.request && !setup.deferred) await checkRateLimit(fn, setup.request, setup.env);
+  const read = await source(deadline);
+  const readyAt = Date.now();
+  const raw = coerceArguments(read.args, fn.parameters, fn.dates);
   const args = await validateArguments(fn.definition.parameters, raw, fn.parameters);
-  if (fn.definition.logArguments) inv.log.info('arguments', { arguments: args as object });
-  inv.deadline = deadline;
-  const run = () => runWithTimeout(fn, args, inv);
-  // Work already deferred, or a Worker without the conversations option: the plain path.
-  return inv.deferred || !inv.conversations ? run() : inv.conversations.run(fn, inv, args, run);
+  if (fn.definition.logArguments) setup.log.info('arguments', { arguments: args as object });
+  const abort = lazyAbort();
+  const call: Call = {
+    ...setup,
+    conversation: read.conversation,
+    unreadable: read.unreadable,
+    readyAt,
+    deadline,
+    stop: abort.stop,
+  };
+  const run = () => runWithTimeout(fn, args, call, abort.signal);
+  // Work already deferred, or a Worker without features: the plain path.
+  return call.deferred || !feature ? run() : feature.run(fn, call, args, run);
 };
 
 /**
- * Runs one authorised function for one request and returns its JSON result; throws FunctionError
- * for every refusal. Anything else the handler throws is the caller's 500.
+ * Runs one authorised function for one HTTP request and returns its JSON result; throws
+ * FunctionError for every refusal. Anything else the handler throws is the caller's 500.
  */
-export const invoke = (fn: RegisteredFunction, inv: Invocation): Promise<unknown> =>
-  execute(fn, inv, async (deadline) => {
-    const { request, url, env } = inv;
-    const body = request.method === 'POST' ? await readBody(request, DEFAULT_BODY_LIMIT, deadline) : '';
-    // Undefined when there is nothing to verify (no secret, no signature): no await on the common path.
-    const verifying = checkSignature(request, url, env, body);
-    if (verifying) await verifying;
-    return rawArguments(request, url, body, fn.parameters, inv);
-  });
+export const invoke = (
+  fn: RegisteredFunction,
+  setup: CallSetup & { request: Request },
+  url: URL,
+  feature?: CallFeature,
+): Promise<unknown> =>
+  execute(
+    fn,
+    setup,
+    async (deadline) => {
+      const { request, env } = setup;
+      const body = request.method === 'POST' ? await readBody(request, DEFAULT_BODY_LIMIT, deadline) : '';
+      // Undefined when there is nothing to verify (no secret, no signature): no await on the common path.
+      const verifying = checkSignature(request, url, env, body);
+      if (verifying) await verifying;
+      return rawArguments(request, url, body, fn.parameters);
+    },
+    feature,
+  );

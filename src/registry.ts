@@ -1,7 +1,8 @@
 // The functions the Worker serves, each translated once per isolate on first use, so start-up
 // stays flat however many functions there are.
-import type { CallPolicy } from './conversations/policy.ts';
+
 import type { AnyFunctionDefinition } from './define.ts';
+import type { CallPolicy } from './policy.ts';
 import { type FunctionManifest, translateFunction } from './schema/describe.ts';
 import type { ParameterInfo } from './schema/parameters.ts';
 

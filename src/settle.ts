@@ -8,12 +8,12 @@ import { asFunctionError } from './respond.ts';
 export type Outcome = { ok: true; value: unknown } | { ok: false; error: FunctionError };
 
 /**
- * Runs `call` and logs how it ended on `holder.log`, read when the call ends (the call may bind
- * the logger to the function once it knows it). `fields` join the log line.
- * @example const outcome = await settle(inv, started, requestId, () => invoke(fn, inv))
+ * Runs `call` and logs how it ended on `logOf()`, read when the call ends (the call may bind the
+ * logger to the function once it knows it). `fields` join the log line.
+ * @example const outcome = await settle(() => log, started, requestId, () => invoke(fn, setup, url))
  */
 export const settle = async (
-  holder: { log: Logger },
+  logOf: () => Logger,
   started: number,
   requestId: string,
   call: () => Promise<unknown>,
@@ -24,7 +24,7 @@ export const settle = async (
     outcome = { ok: true, value: await call() };
   } catch (error) {
     if (!(error instanceof FunctionError)) {
-      holder.log.error('handler_failed', { error: error instanceof Error ? error.name : typeof error });
+      logOf().error('handler_failed', { error: error instanceof Error ? error.name : typeof error });
     }
     outcome = { ok: false, error: asFunctionError(error, requestId) };
   }
@@ -32,6 +32,6 @@ export const settle = async (
   const result = status === 200 ? 'ok' : status >= 500 ? 'error' : 'refused';
   // A refusal's code says which one (not_configured, invalid_arguments, ...) without reading the answer.
   const code = outcome.ok ? {} : { code: outcome.error.code };
-  holder.log.info('invocation', { outcome: result, status, ...code, durationMs: Date.now() - started, ...fields });
+  logOf().info('invocation', { outcome: result, status, ...code, durationMs: Date.now() - started, ...fields });
   return outcome;
 };

@@ -13,6 +13,10 @@ export default defineConfig({
           // The account store's encryption secret (test/accounts/).
           ACCOUNTS_SECRET: 'test-accounts-secret-5d0c8e2a9f71b3',
           PLATFORM_SIGNING_SECRET: 'test-signing-secret',
+          // The first account's address and key, which deferred work's follow-ups read (a test
+          // Worker's own platform option decides where they really go).
+          PLATFORM_BASE_URL: 'https://platform.test',
+          PLATFORM_API_KEY: 'test-platform-key',
           // The passphrase of the MCP consent page (test/mcp/oauth.test.ts).
           MCP_OWNER_SECRET: 'owner-7Qv2Lx9Pz4Rk8Wn3Jt6Yb1Ms',
           // The static MCP token is opt-in; the SDK client tests use it (test/mcp/trust.test.ts checks it is off otherwise).

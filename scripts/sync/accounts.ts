@@ -14,6 +14,7 @@ import {
   type KeyPlacement,
   type PlatformClient,
 } from 'agent-functions/platform';
+import type { AccountEntry } from 'agent-functions/worker';
 import { weakSecretProblem } from 'agent-functions/worker';
 import { z } from 'zod';
 import type { FunctionsApi } from './apply.ts';
@@ -24,6 +25,12 @@ export const ACCOUNTS_FILE = 'platform.accounts.json';
 const ENV_NAME = /^[A-Z_][A-Z0-9_]*$/;
 const envName = z.string().regex(ENV_NAME, 'must be an environment variable name such as ACME_PLATFORM_API_KEY');
 const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) address such as https://app.example.com' });
+
+// Settings reach the Worker's bundle (generated/accounts.ts): plain values only, never a key.
+const settingsSchema = z.record(
+  z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a name such as timezone'),
+  z.json(),
+);
 
 const accountSchema = z
   .strictObject({
@@ -38,6 +45,7 @@ const accountSchema = z
       .array(z.string().regex(FUNCTION_NAME, 'must be a function name from functions/'))
       .optional()
       .describe('Only these functions go to this account (default: all)'),
+    settings: settingsSchema.optional().describe("This client business's settings, over the file's top-level settings"),
   })
   .refine((account) => !(account.baseUrl && account.baseUrlEnv), {
     message: 'give baseUrl or baseUrlEnv, not both',
@@ -45,6 +53,7 @@ const accountSchema = z
 
 const configSchema = z.strictObject({
   $schema: z.string().optional(),
+  settings: settingsSchema.optional().describe("Every account's settings unless its own say otherwise"),
   accounts: z
     .array(accountSchema)
     .min(1, 'list at least one account')
@@ -149,6 +158,46 @@ export const workerEventsAccounts = (root: string): EventsAccount[] => {
     }
   }
   return [...byPath.values()].map(({ account }) => account);
+};
+
+/**
+ * Every account the Worker serves, from every accounts file at `root` (one Worker build serves every
+ * environment), as createWorker's `accounts` option takes them: names of variables and plain
+ * settings, never a key. The first account (whose urls carry no account) must be the same in every file.
+ * @example workerAccounts('.').list[0] // { name: 'default', apiKeyEnv: 'PLATFORM_API_KEY', baseUrlEnv: 'PLATFORM_BASE_URL' }
+ */
+export const workerAccounts = (root: string): { list: AccountEntry[]; settings?: Record<string, unknown> } => {
+  const byName = new Map<string, { entry: AccountEntry; file: string }>();
+  let first: { name: string; file: string } | undefined;
+  let settings: Record<string, unknown> | undefined;
+  for (const file of accountsFiles(root)) {
+    const config = loadAccountsConfig(file);
+    settings ??= config.settings;
+    const head = config.accounts[0]?.name;
+    if (first && head !== first.name) {
+      throw new ConfigError(
+        `${first.file} and ${file} start with different accounts ("${first.name}" and "${head}"): the first account's urls carry no account name, so every environment's file must start with the same account.`,
+      );
+    }
+    first ??= head === undefined ? undefined : { name: head, file };
+    for (const account of config.accounts) {
+      const entry: AccountEntry = {
+        name: account.name,
+        apiKeyEnv: account.apiKeyEnv,
+        ...(account.baseUrl ? { baseUrl: account.baseUrl } : { baseUrlEnv: account.baseUrlEnv ?? 'PLATFORM_BASE_URL' }),
+        ...(account.keyPlacement ? { keyPlacement: account.keyPlacement } : {}),
+        ...(account.settings ? { settings: account.settings } : {}),
+      };
+      const seen = byName.get(account.name);
+      if (!seen) byName.set(account.name, { entry, file });
+      else if (JSON.stringify(seen.entry) !== JSON.stringify(entry)) {
+        throw new ConfigError(
+          `${seen.file} and ${file} disagree on account "${account.name}": the Worker serves every environment's accounts from one build, so give an account the same variable names and settings in every file (their values differ per environment).`,
+        );
+      }
+    }
+  }
+  return { list: [...byName.values()].map(({ entry }) => entry), ...(settings ? { settings } : {}) };
 };
 
 /** An account ready to sync: its address and key read from the environment. */

@@ -160,7 +160,7 @@ export interface AccountStoreService {
 
 /**
  * The admin routes of the account store, for createWorker's `accounts` option.
- * @example createWorker({ functions, accounts: accountStore })
+ * @example createWorker({ functions, accountStore })
  */
 export const accountStore: AccountStoreService = {
   /** Answers every request under /accounts. */

@@ -8,7 +8,7 @@ import { FunctionError } from '../errors.ts';
 import { createLogger, type Logger } from '../log.ts';
 import type { KeyPlacement } from '../platform/protocol/contract.ts';
 import { seal, unseal } from './seal.ts';
-import { INDEX_NAME } from './storeObject.ts';
+import { type AccountStore, INDEX_NAME } from './storeObject.ts';
 
 /** What the store holds for one account; `secrets` are the account's own secret settings by name. */
 export interface StoredAccount {
@@ -44,7 +44,7 @@ export const storeProblem = (env: Env): string | undefined => {
 };
 
 const stubOf = (env: Env, name: string) => {
-  const namespace = env.ACCOUNT_STORE as NonNullable<Env['ACCOUNT_STORE']>;
+  const namespace = env.ACCOUNT_STORE as DurableObjectNamespace<AccountStore>;
   return namespace.get(namespace.idFromName(name));
 };
 

@@ -18,6 +18,9 @@ export const stableJson = (value: unknown): string =>
 export const callKeyOf = async (name: string, identity: unknown): Promise<string> =>
   `${name}:${await sha256Hex(stableJson(identity))}`;
 
-/** The name of a conversation's ledger: never the raw ids, and two accounts' ids agree only if both do. */
-export const ledgerNameOf = async (contactId: string, conversationId: string): Promise<string> =>
-  `conversation-${await sha256Hex(`${contactId}\n${conversationId}`)}`;
+/**
+ * The name of a conversation's ledger: never the raw ids, and one account's conversation is never
+ * another's, whatever ids the two hold (docs/platform-contract.md §10).
+ */
+export const ledgerNameOf = async (account: string, contactId: string, conversationId: string): Promise<string> =>
+  `conversation-${await sha256Hex(`${account}\n${contactId}\n${conversationId}`)}`;

@@ -2,7 +2,7 @@
 // so a Worker without it does not bundle them. createWorker runs them with every translation
 // (GET /functions refuses a bad definition, so sync does), and testDefinitions runs them too.
 import type { AnyFunctionDefinition } from '../define.ts';
-import { type CallPolicy, policyOf } from './policy.ts';
+import { type CallPolicy, policyOf } from '../policy.ts';
 
 /** Whether `value` is a whole number from `min` to `max`. */
 const within = (value: unknown, min: number, max: number) =>

@@ -1,12 +1,12 @@
 // A write runs at most once per conversation within its window: a repeat (same function, same
 // identity) gets the first call's answer, and waits for it while the first still runs. Only for
 // calls the platform says belong to a conversation; a call without one always runs.
+import type { Call } from '../call.ts';
 import type { Env } from '../env.ts';
 import { FunctionError } from '../errors.ts';
 import type { RegisteredFunction } from '../registry.ts';
 import { callKeyOf, ledgerNameOf } from './callKey.ts';
 import type { CallClaim, CallLedger } from './ledger.ts';
-import type { CallScope } from './scope.ts';
 
 /** Extra lease beyond a function's time limit, so a slow finish is not mistaken for a crash. */
 const LEASE_MARGIN_MS = 30_000;
@@ -58,7 +58,7 @@ const answerOf = (answer: string): unknown => {
 };
 
 /** The ledger namespace, or a 503 (fails closed: without it a write could run twice). */
-const namespaceOf = (env: Env, inv: CallScope): DurableObjectNamespace<CallLedger> => {
+const namespaceOf = (env: Env, inv: Call): DurableObjectNamespace<CallLedger> => {
   const namespace = (env as { CALL_LEDGER?: DurableObjectNamespace<CallLedger> }).CALL_LEDGER;
   if (namespace) return namespace;
   inv.log.error('call_ledger_missing', {
@@ -69,11 +69,11 @@ const namespaceOf = (env: Env, inv: CallScope): DurableObjectNamespace<CallLedge
 
 /**
  * Runs `run` unless the same call of this conversation ran within the window; `args` are the validated arguments.
- * @example return deduplicated(fn, inv, args, () => runWithTimeout(fn, args, inv))
+ * @example return deduplicated(fn, call, args, conversationId, run)
  */
 export const deduplicated = async (
   fn: RegisteredFunction,
-  inv: CallScope,
+  inv: Call,
   args: Record<string, unknown>,
   conversationId: string,
   run: () => unknown,
@@ -86,8 +86,8 @@ export const deduplicated = async (
   let ledger: DurableObjectStub<CallLedger>;
   try {
     key = await callKeyOf(fn.name, dedupe.key ? dedupe.key(args) : args);
-    ledger = namespace.getByName(await ledgerNameOf(contactId, conversationId));
-    const waitMs = Math.max(0, (inv.deadline ?? Date.now()) - Date.now());
+    ledger = namespace.getByName(await ledgerNameOf(inv.account.name, contactId, conversationId));
+    const waitMs = Math.max(0, inv.deadline - Date.now());
     claim = await ledger.claim(key, fn.manifest.timeoutMs + LEASE_MARGIN_MS, waitMs, dedupe.windowMs);
   } catch (error) {
     if (error instanceof FunctionError) throw error;

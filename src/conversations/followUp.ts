@@ -2,10 +2,12 @@
 // idempotency key, so a send whose answer was lost (5xx, timeout, connection cut) may have been
 // applied: it is never repeated, only logged and kept. The attempt is marked in the call ledger
 // before the POST, so a workflow step replayed after a crash never sends again either.
+
+import type { ResolvedAccount } from '../accounts/resolve.ts';
+import type { Conversation } from '../conversation.ts';
 import type { Env } from '../env.ts';
 import type { Logger } from '../log.ts';
 import { PlatformError } from '../platform/client/errors.ts';
-import type { Conversation } from './conversation.ts';
 import { ATTEMPT_WINDOW_MS, CANCELLED, followUpLedger, SEND_KEY, SEND_LEASE_MS } from './followUpMark.ts';
 import type { DeferredRuntime } from './runtime.ts';
 
@@ -16,23 +18,26 @@ import type { DeferredRuntime } from './runtime.ts';
 export type FollowUpOutcome = 'sent' | 'opted_out' | 'ambiguous' | 'already_attempted' | 'cancelled';
 
 /**
- * Sends `text` to the conversation's contact on its channel, unless the project's check refuses
- * (opt-out) or an attempt `id` was already made. Throws a clear refusal (nothing sent), so the step retries.
- * @example await sendFollowUp(runtime, env, log, instanceId, conversation, 'Your order is on its way.')
+ * Sends `text` to the conversation's contact on its channel, from the call's account, unless the
+ * project's check refuses (opt-out) or an attempt `id` was already made. Throws a clear refusal
+ * (nothing sent), so the step retries.
+ * @example await sendFollowUp(runtime, env, log, instanceId, account, conversation, 'Your order is on its way.')
  */
 export const sendFollowUp = async (
   runtime: DeferredRuntime,
   env: Env,
   log: Logger,
   id: string,
+  from: ResolvedAccount,
   to: Conversation & { channel: string },
   text: string,
 ): Promise<FollowUpOutcome> => {
   const { contactId, channel } = to;
   const ledger = followUpLedger(env, id);
   if (!ledger) throw new Error('CALL_LEDGER is not bound: a follow-up cannot be sent at most once');
-  if (!runtime.platform) throw new Error('createWorker has no platform option: a follow-up cannot be sent');
-  if (runtime.mayMessage && !(await runtime.mayMessage(env, { contactId, channel }))) {
+  if (!from.platform) throw new Error('createWorker has no platform option: a follow-up cannot be sent');
+  const account = from.account.name;
+  if (runtime.mayMessage && !(await runtime.mayMessage(env, { account, contactId, channel }))) {
     log.info('follow_up_opted_out');
     return 'opted_out';
   }
@@ -46,9 +51,7 @@ export const sendFollowUp = async (
     return 'already_attempted';
   }
   try {
-    const message = await runtime
-      .platform(env, AbortSignal.timeout(30_000))
-      .messages.send({ contactId, channel, text });
+    const message = await from.platform(AbortSignal.timeout(30_000)).messages.send({ contactId, channel, text });
     await ledger.complete(SEND_KEY, JSON.stringify({ ok: true, value: message.id }), ATTEMPT_WINDOW_MS);
     log.info('follow_up_sent');
     return 'sent';

@@ -1,6 +1,6 @@
 // agent-functions/conversations: the Durable Object and the workflow behind deduplicated writes
 // and deferred calls (docs/functions.md). worker.ts exports both for its wrangler.toml bindings.
-export type { Conversation } from './conversation.ts';
+export type { Conversation } from '../conversation.ts';
 export type { ConversationFeatures } from './features.ts';
 export { conversationFeatures } from './features.ts';
 export type { FollowUpOutcome } from './followUp.ts';

@@ -3,12 +3,11 @@
 // and the agent gets the interim answer, or an MCP client that takes tasks gets the task to follow.
 // Off (the call simply runs) without a contact and channel to message nor a task client, or
 // without the workflow binding: nothing is promised that cannot be kept.
+import { type Call, isThenable, TaskCreated } from '../call.ts';
 import type { RegisteredFunction } from '../registry.ts';
-import { isThenable } from '../thenable.ts';
 import { cancelFollowUp } from './followUpMark.ts';
 import type { DeferredParams } from './params.ts';
-import type { CallScope } from './scope.ts';
-import { newTaskId, TaskCreated, taskInstanceId } from './task.ts';
+import { newTaskId, taskInstanceId } from './task.ts';
 
 /** The answer the agent gets when the work goes on: `message` is the author's interim text. */
 export interface PendingAnswer {
@@ -47,11 +46,11 @@ export const instanceIdOf = (requestId: string): string => `call-${requestId}`;
 /**
  * Runs `run` (the handler under its time limit), answering `interim` past answerWithinMs while the
  * work goes on in a workflow instance.
- * @example return runLater(fn, inv, args, () => runWithTimeout(fn, args, inv))
+ * @example return runLater(fn, call, args, run)
  */
 export const runLater = async (
   fn: RegisteredFunction,
-  inv: CallScope,
+  inv: Call,
   args: Record<string, unknown>,
   run: () => unknown,
 ): Promise<unknown> => {
@@ -74,10 +73,10 @@ export const runLater = async (
     if ('error' in outcome) throw outcome.error;
     return outcome.value;
   };
-  // answerWithinMs counts from the call's arrival (its deadline less the time limit), and both
-  // waits aim at that instant: a timer that fires late on a busy isolate does not delay the next.
-  const arrived = (inv.deadline ?? Date.now() + fn.manifest.timeoutMs) - fn.manifest.timeoutMs;
-  const dueAt = arrived + later.answerWithinMs;
+  // answerWithinMs counts from when the arguments were in, so a body sent slowly cannot push a fast
+  // call into deferral; both waits aim at that instant: a timer that fires late on a busy isolate
+  // does not delay the next.
+  const dueAt = inv.readyAt + later.answerWithinMs;
   // The instance is created a little before answerWithinMs, so the interim goes out on time.
   const lead = Math.min(CREATE_LEAD_MS, Math.floor(later.answerWithinMs * CREATE_LEAD_SHARE));
   const early = await within(settled, dueAt - lead - Date.now());
@@ -89,6 +88,7 @@ export const runLater = async (
   const id = task && taskId ? await taskInstanceId(task.owner, taskId) : instanceIdOf(inv.requestId);
   const params: DeferredParams = {
     name: fn.name,
+    account: inv.account.name,
     args: JSON.parse(JSON.stringify(args)) as Record<string, unknown>,
     ...(taskId ? { task: { createdAt: now } } : { conversation: to }),
     requestId: inv.requestId,
@@ -124,7 +124,7 @@ export const runLater = async (
     }
   }
   // The workflow does the work from the start, under its retries: this run stops here.
-  inv.stop?.(new DOMException('The work goes on as deferred work', 'AbortError'));
+  inv.stop(new DOMException('The work goes on as deferred work', 'AbortError'));
   settled.catch(() => {});
   inv.log.info(task ? 'call_as_task' : 'call_deferred', { answerWithinMs: later.answerWithinMs });
   if (taskId) return new TaskCreated(taskId, now);

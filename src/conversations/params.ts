@@ -1,5 +1,5 @@
 // What a workflow instance of a deferred call starts from (src/conversations/later.ts creates it).
-import type { Conversation } from './conversation.ts';
+import type { Conversation } from '../conversation.ts';
 
 /**
  * The start of one deferred call's work: the function, its validated arguments, and where its
@@ -8,6 +8,8 @@ import type { Conversation } from './conversation.ts';
  */
 export interface DeferredParams {
   name: string;
+  /** The account the call came from (docs/platform-contract.md §10): the work and its message act in it. */
+  account: string;
   /** The validated arguments, through JSON. */
   args: Record<string, unknown>;
   conversation?: Conversation & { channel: string };

@@ -1,18 +1,24 @@
-// What deferred work needs from the Worker that created it: the functions, the platform client and
-// the project's check before any message to a customer. createWorker sets it when the module is
-// evaluated, before any workflow instance runs in that isolate.
+// What deferred work needs from the Worker that created it: its functions, the pipeline they run
+// in, its accounts and the project's check before any message to a customer. createWorker sets it
+// when the module is evaluated, before any workflow instance runs in that isolate.
+import type { AccountResolver } from '../accounts/resolve.ts';
+import type { ArgumentSource, CallSetup } from '../call.ts';
 import type { Env } from '../env.ts';
-import type { PlatformClient } from '../platform/client/client.ts';
-import type { Registry } from '../registry.ts';
+import type { RegisteredFunction, Registry } from '../registry.ts';
 
 /** The project's check before any message to a customer (an opt-out list): false means do not send. */
-export type MayMessage = (env: Env, to: { contactId: string; channel: string }) => boolean | Promise<boolean>;
+export type MayMessage = (
+  env: Env,
+  to: { account: string; contactId: string; channel: string },
+) => boolean | Promise<boolean>;
 
 /** The Worker's side of deferred work. */
 export interface DeferredRuntime {
   registry: Registry;
-  /** createWorker's `platform` option (the same type as invoke.ts's PlatformFactory). */
-  platform: ((env: Env, signal: AbortSignal) => PlatformClient) | undefined;
+  /** The Worker's pipeline (execute of src/invoke.ts, with its platform option). */
+  execute: (fn: RegisteredFunction, setup: CallSetup, source: ArgumentSource) => Promise<unknown>;
+  /** Finds an account by name: its settings and platform client. */
+  accounts: AccountResolver;
   mayMessage: MayMessage | undefined;
 }
 

@@ -5,21 +5,6 @@
 // other client can read or cancel it, and an instance of a platform call is never a task.
 import { sha256Hex } from '../keys.ts';
 
-/** The MCP client a task belongs to: its OAuth client, the static token, or local development. */
-export interface TaskRequest {
-  owner: string;
-}
-
-/** What a `later` call answers when its work became a task: the client reads it with tasks/get. */
-export class TaskCreated {
-  readonly taskId: string;
-  readonly createdAt: number;
-  constructor(taskId: string, createdAt: number) {
-    this.taskId = taskId;
-    this.createdAt = createdAt;
-  }
-}
-
 /** How a task's work ended, as its workflow instance keeps it (failed: not even a refusal came back). */
 export type TaskOutcome =
   | { ok: true; value: unknown }

@@ -4,13 +4,14 @@
 // keeps its outcome for inspection (wrangler workflows instances describe). An MCP task's instance
 // sends nothing: it keeps the outcome for the client's tasks/get (src/conversations/task.ts).
 import { WorkflowEntrypoint, type WorkflowEvent, type WorkflowStep } from 'cloudflare:workers';
+import type { ResolvedAccount } from '../accounts/resolve.ts';
+import type { CallSetup } from '../call.ts';
 import type { Env } from '../env.ts';
 import { FunctionError } from '../errors.ts';
-import { execute, type Invocation } from '../invoke.ts';
-import { createLogger } from '../log.ts';
+import { createLogger, type Logger } from '../log.ts';
 import { type FollowUpOutcome, sendFollowUp } from './followUp.ts';
 import type { DeferredParams } from './params.ts';
-import { type DeferredRuntime, deferredRuntimeFor } from './runtime.ts';
+import { deferredRuntimeFor } from './runtime.ts';
 import type { TaskOutcome } from './task.ts';
 
 /** The customer's message when the work finally fails and the author wrote none. */
@@ -37,13 +38,21 @@ const DEFAULT_RETRIES = 4;
 export class DeferredCall extends WorkflowEntrypoint<Env, DeferredParams> {
   override async run(event: WorkflowEvent<DeferredParams>, step: WorkflowStep): Promise<DeferredOutcome> {
     const { name, args, conversation, requestId } = event.payload;
-    const log = createLogger({ function: name, requestId, deferred: event.instanceId });
+    // Instances created before calls knew their account acted in the first one.
+    const accountName = event.payload.account as string | undefined;
+    const log = createLogger({
+      function: name,
+      ...(accountName ? { account: accountName } : {}),
+      requestId,
+      deferred: event.instanceId,
+    });
     const runtime = deferredRuntimeFor(name);
     const fn = runtime?.registry.get(name);
     const later = fn?.policy?.later;
-    if (!runtime || !fn || !later) {
-      // Deployed away since the call: nothing to run, nothing honest to promise.
-      log.error('deferred_gone', { hint: 'the function or its later option is no longer deployed' });
+    const account = runtime && (await runtime.accounts(this.env, accountName, log).catch(() => undefined));
+    if (!runtime || !fn || !later || !account) {
+      // Deployed away (or the account removed) since the call: nothing to run, nothing honest to promise.
+      log.error('deferred_gone', { hint: 'the function, its later option or its account is no longer deployed' });
       return { work: 'gone', message: 'none' };
     }
     const failureText = (refusal?: { code: string; status: number }) =>
@@ -55,7 +64,8 @@ export class DeferredCall extends WorkflowEntrypoint<Env, DeferredParams> {
     /** One attempt of the work: what `ok` makes of its result, or what `refused` makes of a refusal. */
     const attempt = async <T>(ok: (value: unknown) => T, refused: (refusal: FunctionError) => T): Promise<T> => {
       try {
-        return ok(await execute(fn, this.invocation(fn, runtime, event.payload, log), () => structuredClone(args)));
+        const setup = this.setup(account, requestId, log);
+        return ok(await runtime.execute(fn, setup, () => ({ args: structuredClone(args), conversation })));
       } catch (error) {
         const refusal = refusalOf(error);
         if (refusal) return refused(refusal);
@@ -109,7 +119,7 @@ export class DeferredCall extends WorkflowEntrypoint<Env, DeferredParams> {
     let message: DeferredOutcome['message'];
     try {
       message = await step.do('message', { retries: { limit: 5, delay: '5 seconds', backoff: 'exponential' } }, () =>
-        sendFollowUp(runtime, this.env, log, event.instanceId, conversation, text),
+        sendFollowUp(runtime, this.env, log, event.instanceId, account, conversation, text),
       );
     } catch (error) {
       message = 'failed';
@@ -118,24 +128,8 @@ export class DeferredCall extends WorkflowEntrypoint<Env, DeferredParams> {
     return { work, message };
   }
 
-  /** The invocation one attempt of the work runs under: the call's arguments, conversation and request id. */
-  private invocation(
-    fn: NonNullable<ReturnType<DeferredRuntime['registry']['get']>>,
-    runtime: DeferredRuntime,
-    { conversation, requestId }: DeferredParams,
-    log: Invocation['log'],
-  ): Invocation {
-    const url = `https://deferred.invalid${fn.manifest.path}`;
-    return {
-      request: new Request(url, { method: 'POST' }),
-      url: new URL(url),
-      env: this.env,
-      ctx: this.ctx,
-      requestId,
-      log,
-      platform: runtime.platform,
-      conversation,
-      deferred: true,
-    };
+  /** What one attempt of the work runs under: no request (it was answered), the call's account and request id. */
+  private setup({ account, platform }: ResolvedAccount, requestId: string, log: Logger): CallSetup {
+    return { env: this.env, ctx: this.ctx, requestId, log, arrivedAt: Date.now(), account, platform, deferred: true };
   }
 }

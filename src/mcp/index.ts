@@ -3,18 +3,17 @@
 // the static one derived from FUNCTIONS_SECRET when the operator turns it on (MCP_STATIC_TOKEN =
 // "on"); under local development it is open. The platform's signature policy does not apply here:
 // MCP calls come from the operator's own tools (docs/platform-contract.md §8).
-import type { ConversationFeatures } from '../conversations/features.ts';
+
+import type { Pipeline } from '../call.ts';
 import { type Env, isDevelopment } from '../env.ts';
 import { FunctionError } from '../errors.ts';
-import type { PlatformFactory } from '../invoke.ts';
 import { isMcpKey } from '../keys.ts';
-import type { Registry } from '../registry.ts';
 import { errorResponse, newRequestId } from '../respond.ts';
 import type { GrantProps } from './grants.ts';
 import { checkRegistration } from './limits.ts';
 import { OAUTH_PATHS, oauthProvider } from './oauth.ts';
 import { checkOrigin } from './origin.ts';
-import { type McpFunctions, serveMcp } from './server.ts';
+import { serveMcp } from './server.ts';
 
 const bearer = (request: Request): string | undefined =>
   /^Bearer\s+(\S+)$/i.exec(request.headers.get('authorization') ?? '')?.[1];
@@ -30,7 +29,7 @@ const refuse = (status: number, code: string, message: string, headers?: Record<
   throw new FunctionError(status, code, message, headers ? { headers } : {});
 };
 
-const route = async (functions: McpFunctions, request: Request, env: Env, ctx: ExecutionContext): Promise<Response> => {
+const route = async (functions: Pipeline, request: Request, env: Env, ctx: ExecutionContext): Promise<Response> => {
   const url = new URL(request.url);
   const isEndpoint = url.pathname === '/mcp';
   checkOrigin(request, url, env);
@@ -71,16 +70,11 @@ const route = async (functions: McpFunctions, request: Request, env: Env, ctx: E
 };
 
 /**
- * The fetch handler of `/mcp`, `/oauth/*` and `/.well-known/*` over the functions of `registry`.
- * @example createMcpFetch(registry, platformFromEnv)(request, env, ctx)
+ * The fetch handler of `/mcp`, `/oauth/*` and `/.well-known/*` over the Worker's pipeline.
+ * @example createMcpFetch(pipeline)(request, env, ctx)
  */
-export const createMcpFetch = (
-  registry: Registry,
-  platform: PlatformFactory | undefined,
-  conversations?: ConversationFeatures,
-) => {
-  // One object per Worker: its OAuth providers are kept by it (src/mcp/oauth.ts).
-  const functions: McpFunctions = { registry, platform, conversations };
+export const createMcpFetch = (functions: Pipeline) => {
+  // One pipeline per Worker: its OAuth providers are kept by it (src/mcp/oauth.ts).
   return async (request: Request, env: Env, ctx: ExecutionContext): Promise<Response> => {
     try {
       return await route(functions, request, env, ctx);

@@ -6,7 +6,8 @@
 // gets the call's own answer, as from any function.
 import { ProtocolError, ProtocolErrorCode, type Server } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { createdAtOf, type TaskCreated, type TaskOutcome, taskInstanceId } from '../conversations/task.ts';
+import type { TaskCreated } from '../call.ts';
+import { createdAtOf, type TaskOutcome, taskInstanceId } from '../conversations/task.ts';
 import type { DeferredOutcome } from '../conversations/workflow.ts';
 import type { Env } from '../env.ts';
 import { toolResult } from './tools.ts';

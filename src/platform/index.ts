@@ -4,7 +4,7 @@
 export type { PlatformClient, PlatformClientOptions } from './client/client.ts';
 export { createPlatformClient } from './client/client.ts';
 export * from './client/errors.ts';
-export { platformFromEnv } from './client/fromEnv.ts';
+export { type PlatformAccess, platformFromEnv } from './client/fromEnv.ts';
 export { printable } from './client/printable.ts';
 export type { RetryOptions } from './client/retry.ts';
 export type { RequestInfo, RetryInfo } from './client/transport.ts';

@@ -2,10 +2,10 @@
 // the flat parameter map, the url path and the JSON Schema. The Worker's manifest, its 422
 // messages and the sync command all read this one module, so they cannot disagree.
 import { z } from 'zod';
-import type { CallPolicy } from '../conversations/policy.ts';
 import type { AnyFunctionDefinition, Effect, FunctionAnnotations } from '../define.ts';
 import { DEFAULT_TIMEOUT_MS, SETTING_NAME } from '../define.ts';
 import type { FunctionRecord } from '../platform/protocol/function.ts';
+import type { CallPolicy } from '../policy.ts';
 import { fieldText, type JsonSchema, type ParameterInfo, parameterInfo } from './parameters.ts';
 import { isDateField } from './schemaDef.ts';
 

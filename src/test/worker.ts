@@ -20,5 +20,5 @@ export default createWorker({
   openapi: openApiDocument,
   mcp: () => import('../mcp/index.ts'),
   conversations: conversationFeatures,
-  accounts: accountStore,
+  accountStore,
 }) satisfies ExportedHandler<Env>;

@@ -20,7 +20,7 @@ import { mockOutbound } from '../../testing/outbound.ts';
 import { FIXTURE_FUNCTIONS } from '../fixture.ts';
 import { SECRET } from '../helpers.ts';
 
-const worker = createWorker({ functions: FIXTURE_FUNCTIONS, accounts: accountStore });
+const worker = createWorker({ functions: FIXTURE_FUNCTIONS, accountStore });
 const ORIGIN = 'https://fns.example.dev';
 const testEnv = env as Env;
 

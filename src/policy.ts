@@ -8,8 +8,8 @@ import {
   type DedupeOption,
   type Effect,
   type LaterOption,
-} from '../define.ts';
-import { CONVERSATION_KEYS } from '../platform/protocol/contract.ts';
+} from './define.ts';
+import { CONVERSATION_KEYS } from './platform/protocol/contract.ts';
 
 /** A function's resolved conversation behaviour. */
 export interface CallPolicy {

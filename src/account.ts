@@ -1,0 +1,30 @@
+// The platform account a call acts in (docs/platform-contract.md §10), as a handler and the
+// features see it. How a Worker finds it (the url, the accounts file, the key store) is
+// src/accounts/; this is only its shape.
+import type { PlatformClient } from './platform/client/client.ts';
+
+/**
+ * The settings of one client business (docs/sync-and-accounts.md "Settings per account"): the
+ * accounts file's top-level `settings`, with each account's own over them. Declare their types in
+ * your project by augmenting this interface.
+ * @example declare module 'agent-functions' { interface AccountSettings { timezone?: string } }
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: augmented by each project
+export interface AccountSettings {}
+
+/** The platform account a call acts in (docs/platform-contract.md §10): every call has one. */
+export interface CallAccount {
+  /** Its name in the accounts file (platform.accounts.json), e.g. "default" or "client-acme". */
+  readonly name: string;
+  /** Its settings, the file's defaults under its own. */
+  readonly settings: Readonly<AccountSettings>;
+  /**
+   * A secret setting of this account (a store's API key): the account's stored secret `name`, else
+   * the Worker variable `name`; undefined when neither is set.
+   * @example const key = context.account.secret('STORE_API_KEY')
+   */
+  secret(name: string): string | undefined;
+}
+
+/** How an account reaches the platform: its client, aborted with `signal`; a 503 naming what is missing. */
+export type AccountPlatform = (signal: AbortSignal) => PlatformClient;
