@@ -1,4 +1,4 @@
-// An account's stored record, encrypted at rest (docs/decisions/0009-account-keys.md): AES-GCM
+// An account's stored record, encrypted at rest (docs/decisions/0011-account-keys.md): AES-GCM
 // under a key derived (HKDF-SHA-256) from the Worker secret ACCOUNTS_SECRET, with the account's
 // name as additional data, so a blob copied to another account's store does not open there.
 import { fromBase64Url, toBase64Url } from '../keys.ts';
