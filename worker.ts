@@ -9,7 +9,7 @@ import { createWorker } from 'agent-functions/worker';
 import { accounts } from './generated/accounts.ts';
 import { events } from './generated/events.ts';
 import { functions } from './generated/functions.ts';
-import { isOptedOut } from './lib/optOuts.ts';
+import { mayMessage } from './lib/optOuts.ts';
 
 export { AccountStore } from 'agent-functions/accounts';
 export { CallLedger, DeferredCall } from 'agent-functions/conversations';
@@ -41,5 +41,5 @@ export default createWorker({
   mcp: () => import('agent-functions/mcp'),
   conversations: conversationFeatures,
   accountStore,
-  mayMessage: async (env, { account, contactId }) => !(await isOptedOut(env, account, contactId)),
+  mayMessage,
 }) satisfies ExportedHandler<Env>;

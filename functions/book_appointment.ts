@@ -18,10 +18,10 @@ export default defineFunction({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   // Within a conversation, the same time for the same phone is one booking whatever the name or notes say.
   dedupe: { key: ({ start, phone }) => [start, normalizePhone(phone)] },
-  handler: async ({ start, name, phone, email, notes }, { env }) => {
+  handler: async ({ start, name, phone, email, notes }, context) => {
     const now = Date.now();
-    const slot = await requireSlot(env, CALENDAR, 'start', start, now);
-    const result = await calendarOf(env, CALENDAR).book({
+    const slot = await requireSlot(context, CALENDAR, 'start', start, now);
+    const result = await calendarOf(context.env, CALENDAR, context.account).book({
       start: slot.start,
       end: slot.end,
       name,
@@ -31,7 +31,7 @@ export default defineFunction({
       now: new Date(now).toISOString(),
       maxUpcomingPerCustomer: CALENDAR.maxUpcomingPerCustomer,
     });
-    if (result.outcome === 'taken') throw await slotTaken(env, CALENDAR, slot, now);
+    if (result.outcome === 'taken') throw await slotTaken(context, CALENDAR, slot, now);
     if (result.outcome === 'limit') {
       throw new FunctionError(
         409,

@@ -13,9 +13,9 @@ export default defineFunction({
   }),
   // Removes a booking; cancelling it again changes nothing more.
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-  handler: async ({ reference, phone }, { env }) => {
+  handler: async ({ reference, phone }, context) => {
     const now = new Date().toISOString();
-    const result = await calendarOf(env, CALENDAR).cancel(
+    const result = await calendarOf(context.env, CALENDAR, context.account).cancel(
       normalizeReference(reference),
       normalizePhone(phone) as string,
       now,

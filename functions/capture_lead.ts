@@ -48,7 +48,8 @@ export default defineFunction({
   vars: ['PLATFORM_BASE_URL'],
   // Writes a contact on the platform, one per phone number.
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
-  handler: async ({ name, phone, channel, need, monthlyBudget, timeline }, { env, log }) => {
+  handler: async ({ name, phone, channel, need, monthlyBudget, timeline }, context) => {
+    const { log } = context;
     const budgetFits = monthlyBudget === undefined ? undefined : monthlyBudget >= MIN_MONTHLY_BUDGET;
     const soon = timeline === 'unknown' ? undefined : SOON.has(timeline);
     const tier = tierOf(budgetFits, soon);
@@ -56,7 +57,7 @@ export default defineFunction({
       ...(monthlyBudget === undefined ? ['their monthly budget'] : []),
       ...(timeline === 'unknown' ? ['when they want to start'] : []),
     ];
-    const { contactId, created } = await contactFor(env, { name, phone: normalizePhone(phone) as string, channel });
+    const { contactId, created } = await contactFor(context, { name, phone: normalizePhone(phone) as string, channel });
     // The tier, never the customer's words or number: logs are not a CRM.
     log.info('lead_captured', { tier, created });
     const ask = unknown.length && tier !== 'cold' ? ` Still unknown: ${unknown.join(' and ')}; ask about it.` : '';

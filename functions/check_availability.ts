@@ -16,7 +16,7 @@ export default defineFunction({
   }),
   // Reads the calendar only.
   annotations: { readOnlyHint: true, openWorldHint: false },
-  handler: async ({ date, days }, { env }) => {
+  handler: async ({ date, days }, context) => {
     const now = Date.now();
     const { timezone } = CALENDAR;
     const today = localDate(now, timezone);
@@ -32,7 +32,7 @@ export default defineFunction({
     }
     // A range running past the window is cut short rather than refused.
     const count = Math.min(days, Math.round((Date.parse(last) - Date.parse(first)) / 86_400_000) + 1);
-    const listed = await freeSlots(env, CALENDAR, first, count, now);
+    const listed = await freeSlots(context, CALENDAR, first, count, now);
     const lines = listed.map(
       ({ date, slots }) =>
         `${spokenDate(date)}: ${slots.length ? slots.map((s) => s.time).join(', ') : 'nothing free'}`,

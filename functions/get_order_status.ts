@@ -75,9 +75,14 @@ export default defineFunction({
   // A slow store: past 2.5 s the agent hears the interim answer, and the customer gets the status as a
   // message when the store answers (the look-up goes on, retried, as deferred work).
   timeoutMs: DEFERRED_TIMEOUT_MS,
-  handler: async ({ orderNumber, email }, { env, signal, log, deferred }) => {
-    if (!env.STORE_API_URL || !env.STORE_API_KEY) {
-      log.error('store_not_configured', { hint: 'set STORE_API_URL (var) and STORE_API_KEY (secret)' });
+  handler: async ({ orderNumber, email }, { env, signal, log, deferred, account }) => {
+    // Each client business has its own store: the account's settings, else the Worker's.
+    const storeUrl = account.settings.storeApiUrl ?? env.STORE_API_URL;
+    const storeKey = account.secret('STORE_API_KEY');
+    if (!storeUrl || !storeKey) {
+      log.error('store_not_configured', {
+        hint: "set storeApiUrl in the account's settings (or the var STORE_API_URL) and its secret STORE_API_KEY",
+      });
       throw new FunctionError(
         503,
         'not_configured',
@@ -87,8 +92,8 @@ export default defineFunction({
     const number = orderNumber.replace(/^#/, '');
     let response: Response;
     try {
-      response = await fetch(orderUrl(env.STORE_API_URL, number), {
-        headers: { authorization: `Bearer ${env.STORE_API_KEY}`, accept: 'application/json' },
+      response = await fetch(orderUrl(storeUrl, number), {
+        headers: { authorization: `Bearer ${storeKey}`, accept: 'application/json' },
         // A redirect could carry the key to another host: a store API should not need one.
         redirect: 'manual',
         // Deferred work has no agent waiting: it gives the store until the function's own limit.

@@ -38,10 +38,12 @@ export default defineFunction({
   // One hand-off per conversation in 10 minutes, whatever the summary says: a repeat gets the first answer.
   dedupe: { key: () => 'handoff' },
   handler: async ({ summary, reason, urgency, customerName, customerPhone }, context) => {
-    const { env, log } = context;
-    if (!env.HANDOFF_CONTACT_ID) {
+    const { env, log, account } = context;
+    // Each client business has its own team: the account's setting, else the Worker's default.
+    const teamContactId = account.settings.handoffContactId ?? env.HANDOFF_CONTACT_ID;
+    if (!teamContactId) {
       log.error('handoff_not_configured', {
-        hint: 'set HANDOFF_CONTACT_ID to the platform contact id of the team inbox',
+        hint: "set handoffContactId in this account's settings (platform.accounts.json), or HANDOFF_CONTACT_ID for every account, to the platform contact id of the team inbox",
       });
       throw new FunctionError(
         503,
@@ -59,8 +61,8 @@ export default defineFunction({
     try {
       // context.platform is created on first use: a 503 naming the missing secret if unconfigured.
       const message = await context.platform.messages.send({
-        contactId: env.HANDOFF_CONTACT_ID,
-        channel: env.HANDOFF_CHANNEL ?? 'whatsapp',
+        contactId: teamContactId,
+        channel: account.settings.handoffChannel ?? env.HANDOFF_CHANNEL ?? 'whatsapp',
         text,
       });
       messageId = message.id;

@@ -14,10 +14,10 @@ export default defineFunction({
   }),
   // Replaces a booking's time; asking for the same new time again changes nothing more.
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-  handler: async ({ reference, phone, newStart }, { env }) => {
+  handler: async ({ reference, phone, newStart }, context) => {
     const now = Date.now();
-    const slot = await requireSlot(env, CALENDAR, 'newStart', newStart, now);
-    const result = await calendarOf(env, CALENDAR).reschedule(
+    const slot = await requireSlot(context, CALENDAR, 'newStart', newStart, now);
+    const result = await calendarOf(context.env, CALENDAR, context.account).reschedule(
       normalizeReference(reference),
       normalizePhone(phone) as string,
       slot.start,
@@ -25,7 +25,7 @@ export default defineFunction({
       new Date(now).toISOString(),
     );
     if (result.outcome === 'not_found') throw bookingNotFound();
-    if (result.outcome === 'taken') throw await slotTaken(env, CALENDAR, slot, now);
+    if (result.outcome === 'taken') throw await slotTaken(context, CALENDAR, slot, now);
     if (result.outcome === 'past') {
       throw new FunctionError(
         409,

@@ -1,7 +1,7 @@
 // What the appointment functions share: free slots of a day, turning the start time the model sent
 // into a bookable slot, and refusals that tell the model which times it can offer instead.
 
-import type { Env } from 'agent-functions';
+import type { CallAccount, Env } from 'agent-functions';
 import { FunctionError } from 'agent-functions';
 import { z } from 'zod';
 import { calendarOf } from './calendar.ts';
@@ -20,9 +20,15 @@ import {
 
 const DAY_MS = 24 * 3600_000;
 
+/** Whose calendar: the Worker's bindings and the call's account (a handler's context is one). */
+export interface CalendarPlace {
+  env: Env;
+  account: Pick<CallAccount, 'name'>;
+}
+
 /** Free slots of each local date from `first` for `days` days, with one storage call. */
 export const freeSlots = async (
-  env: Env,
+  at: CalendarPlace,
   config: CalendarConfig,
   first: string,
   days: number,
@@ -31,7 +37,7 @@ export const freeSlots = async (
   // UTC bounds a day wider than the local dates, whatever the timezone.
   const from = new Date(Date.parse(`${first}T00:00:00Z`) - DAY_MS).toISOString();
   const to = new Date(Date.parse(`${addDays(first, days)}T00:00:00Z`) + DAY_MS).toISOString();
-  const taken = new Set(await calendarOf(env, config).taken(from, to));
+  const taken = new Set(await calendarOf(at.env, config, at.account).taken(from, to));
   return Array.from({ length: days }, (_, i) => {
     const date = addDays(first, i);
     return { date, slots: freeSlotsOn(config, date, taken, now) };
@@ -39,8 +45,13 @@ export const freeSlots = async (
 };
 
 /** "Monday 30 March: 09:00, 09:30" or, when the day is full, the next day with room. */
-export const alternatives = async (env: Env, config: CalendarConfig, date: string, now: number): Promise<string> => {
-  const week = await freeSlots(env, config, date, 7, now);
+export const alternatives = async (
+  at: CalendarPlace,
+  config: CalendarConfig,
+  date: string,
+  now: number,
+): Promise<string> => {
+  const week = await freeSlots(at, config, date, 7, now);
   const day = week.find((d) => d.slots.length > 0);
   if (!day) return 'There are no free times in the next 7 days from that day; offer to check later dates.';
   const times = day.slots.map((s) => s.time);
@@ -73,7 +84,7 @@ export const startSchema = (config: CalendarConfig, description: string) =>
 
 /** The model's start time as a bookable slot, or a 422 that says what can be booked instead. */
 export const requireSlot = async (
-  env: Env,
+  at: CalendarPlace,
   config: CalendarConfig,
   argument: string,
   text: string,
@@ -85,7 +96,7 @@ export const requireSlot = async (
   const today = localDate(now, timezone);
   // biome-ignore lint/complexity/useMathMinMax: these are ISO date strings, not numbers
   const refuse = async (code: string, why: string, from = date < today ? today : date): Promise<never> => {
-    const offer = await alternatives(env, config, from, now);
+    const offer = await alternatives(at, config, from, now);
     throw new FunctionError(
       422,
       code,
@@ -113,12 +124,17 @@ export const requireSlot = async (
 };
 
 /** The 409 when someone else holds the slot, offering the times still free. */
-export const slotTaken = async (env: Env, config: CalendarConfig, slot: Slot, now: number): Promise<FunctionError> =>
+export const slotTaken = async (
+  at: CalendarPlace,
+  config: CalendarConfig,
+  slot: Slot,
+  now: number,
+): Promise<FunctionError> =>
   new FunctionError(
     409,
     'slot_taken',
     `${spokenTime(Date.parse(slot.start), config.timezone)} has just been booked by someone else. ${await alternatives(
-      env,
+      at,
       config,
       localDate(Date.parse(slot.start), config.timezone),
       now,

@@ -193,10 +193,15 @@ export class BookingCalendar extends DurableObject<Env> {
 }
 
 /**
- * The Durable Object holding `config`'s bookings: one per calendar, found by its id.
- * @example await calendarOf(env, CALENDAR).taken(from, to)
+ * The Durable Object holding `config`'s bookings of one platform account: one per calendar of each
+ * client business, so two accounts never share a slot or see each other's bookings.
+ * @example await calendarOf(env, CALENDAR, context.account).taken(from, to)
  */
-export const calendarOf = (env: Env, config: CalendarConfig): DurableObjectStub<BookingCalendar> => {
+export const calendarOf = (
+  env: Env,
+  config: CalendarConfig,
+  account: { name: string },
+): DurableObjectStub<BookingCalendar> => {
   if (!env.CALENDAR) {
     throw new FunctionError(
       503,
@@ -204,5 +209,5 @@ export const calendarOf = (env: Env, config: CalendarConfig): DurableObjectStub<
       'Booking is not available right now: the calendar is not configured. Tell the customer you cannot book at the moment and offer another way to help.',
     );
   }
-  return env.CALENDAR.getByName(config.id);
+  return env.CALENDAR.getByName(`${account.name}/${config.id}`);
 };

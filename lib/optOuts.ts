@@ -17,7 +17,7 @@ export const consentOf = (text: string): 'stop' | 'start' | undefined => {
   return STOP_WORDS.has(word) ? 'stop' : START_WORDS.has(word) ? 'start' : undefined;
 };
 
-/** The account a context's platform client writes from: an event's own, else the default one. */
+/** The account of a record made without one (an event without an account name). */
 export const DEFAULT_ACCOUNT = 'default';
 
 /**
@@ -64,14 +64,23 @@ export const isOptedOut = async (env: Env, account: string | undefined, contactI
 
 /**
  * Sends a message to a customer unless they opted out in the account the message goes out from
- * (`context.account`: an event's account; a function's client is the default account's);
- * every message to a customer goes through it.
+ * (`context.account`: an event's account name, or a function's account); every message to a
+ * customer goes through it.
  * @example await sendToCustomer(context, { contactId, channel: 'whatsapp', text: 'See you tomorrow!' })
  */
 export const sendToCustomer = async (
-  context: { env: Env; platform: PlatformClient; account?: string | undefined },
+  context: { env: Env; platform: PlatformClient; account?: string | { name: string } | undefined },
   message: { contactId: string; channel: string; text: string },
 ): Promise<{ sent: true; message: Message } | { sent: false; reason: 'opted_out' }> => {
-  if (await isOptedOut(context.env, context.account, message.contactId)) return { sent: false, reason: 'opted_out' };
+  const account = typeof context.account === 'object' ? context.account.name : context.account;
+  if (await isOptedOut(context.env, account, message.contactId)) return { sent: false, reason: 'opted_out' };
   return { sent: true, message: await context.platform.messages.send(message) };
 };
+
+/**
+ * createWorker's `mayMessage` (worker.ts): a deferred call's follow-up goes out only to a customer
+ * who has not opted out in the call's own account.
+ * @example createWorker({ functions, mayMessage })
+ */
+export const mayMessage = async (env: Env, to: { account: string; contactId: string }): Promise<boolean> =>
+  !(await isOptedOut(env, to.account, to.contactId));

@@ -2,9 +2,10 @@
 // entry (worker.ts, which the vitest integration serves as `exports.default`), with each name's key.
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
 import { env, exports } from 'cloudflare:workers';
+import type { AccountSettings } from '../account.ts';
 import type { FunctionContext } from '../define.ts';
 import type { Env } from '../env.ts';
-import { functionKey } from '../keys.ts';
+import { ACCOUNT_QUERY, functionKey } from '../keys.ts';
 import { createLogger } from '../log.ts';
 
 /** The origin test requests are sent to: any origin works, the Worker routes by path. */
@@ -21,10 +22,12 @@ const secretOf = (): string => {
 };
 
 /**
- * The invocation key of `name` under the test environment's FUNCTIONS_SECRET.
+ * The invocation key of `name` under the test environment's FUNCTIONS_SECRET: the first account's,
+ * or `account`'s (docs/platform-contract.md §10).
  * @example await fetch(`${ORIGIN}/functions/lookup_order?key=${await keyOf('lookup_order')}`)
  */
-export const keyOf = (name: string, secret: string = secretOf()): Promise<string> => functionKey(secret, name);
+export const keyOf = (name: string, secret: string = secretOf(), account?: string): Promise<string> =>
+  functionKey(secret, name, account);
 
 /** Anything that answers a request: the Worker's entry, or a Worker made in the test. */
 export interface FetchTarget {
@@ -38,13 +41,16 @@ export interface Caller {
 }
 
 /**
- * A caller through `worker`.
+ * A caller through `worker`, as the platform calls it for the first account, or for `account`
+ * (its own urls: docs/platform-contract.md §10).
  * @example const { call } = through({ fetch: (r) => worker.fetch(r, env, createExecutionContext()) })
+ * @example const { call } = through(target, 'client-acme')
  */
-export const through = (worker: FetchTarget): Caller => {
+export const through = (worker: FetchTarget, account?: string): Caller => {
   const send = (path: string, init: RequestInit = {}) => worker.fetch(new Request(`${ORIGIN}${path}`, init));
+  const accountQuery = account === undefined ? '' : `${ACCOUNT_QUERY}=${encodeURIComponent(account)}&`;
   const call = async (name: string, args: unknown, init: RequestInit = {}) =>
-    send(`/functions/${name}?key=${await keyOf(name)}`, {
+    send(`/functions/${name}?${accountQuery}key=${await keyOf(name, secretOf(), account)}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: typeof args === 'string' ? args : JSON.stringify(args),
@@ -78,18 +84,22 @@ export interface WorkerEntry {
 
 /**
  * A caller through `worker` with `environment` instead of the test env: unset a setting by giving it
- * `undefined`. Work the call leaves to `waitUntil` is finished before the answer is returned.
+ * `undefined`. Work the call leaves to `waitUntil` is finished before the answer is returned. With
+ * `account`, it calls that account's urls.
  * @example await withEnv(worker, { ...env, TEAM_CONTACT_ID: undefined }).call('notify_team', args)
  */
-export const withEnv = (worker: WorkerEntry, environment: Env): Caller =>
-  through({
-    fetch: async (request) => {
-      const ctx = createExecutionContext();
-      const response = await worker.fetch(request, environment, ctx);
-      await waitOnExecutionContext(ctx);
-      return response;
+export const withEnv = (worker: WorkerEntry, environment: Env, account?: string): Caller =>
+  through(
+    {
+      fetch: async (request) => {
+        const ctx = createExecutionContext();
+        const response = await worker.fetch(request, environment, ctx);
+        await waitOnExecutionContext(ctx);
+        return response;
+      },
     },
-  });
+    account,
+  );
 
 /** The JSON error of a refused call: `code`, `message` (for the model), `requestId`, `details` for a 422. */
 export interface ErrorAnswer {
@@ -106,8 +116,12 @@ export interface ErrorAnswer {
 export const errorOf = async (response: Response): Promise<ErrorAnswer> =>
   ((await response.json()) as { error: ErrorAnswer }).error;
 
-/** A handler context with an empty env, for calling a handler directly, without its bindings. */
-export const bareContext = (): FunctionContext =>
+/**
+ * A handler context with an empty env, for calling a handler directly, without its bindings: in
+ * account "default" with `settings` (none by default) and no secrets.
+ * @example await definition.handler(args, bareContext({ timezone: 'Europe/Paris' }))
+ */
+export const bareContext = (settings: AccountSettings = {}): FunctionContext =>
   ({
     env: {},
     requestId: 'test',
@@ -115,4 +129,5 @@ export const bareContext = (): FunctionContext =>
     waitUntil: () => {},
     request: new Request(ORIGIN),
     log: createLogger(),
+    account: { name: 'default', settings, secret: () => undefined },
   }) as unknown as FunctionContext;

@@ -24,6 +24,9 @@ export const futureDay = (weekday: number, weeks = 0): string => {
 export const startAt = (date: string, time: string): string =>
   isoLocal(localInstant(date, time, CALENDAR.timezone) as number, CALENDAR.timezone);
 
+/** The account of calls through the first account's urls, whose calendar these helpers read. */
+export const FIRST_ACCOUNT = { name: 'default' };
+
 /** A booking's arguments for a customer; phone numbers differ by `n`. */
 export const customer = (n: number) => ({ name: `Customer ${n}`, phone: `+44 7700 900${String(n).padStart(3, '0')}` });
 
@@ -35,7 +38,7 @@ export const bookAt = async (date: string, time: string, n: number): Promise<str
   const slot = slotsOn(CALENDAR, date).find((candidate) => candidate.time === time);
   if (!slot) throw new Error(`bookAt: ${date} ${time} is not a slot of the example calendar`);
   const { name, phone } = customer(n);
-  const result = await calendarOf(env as Env, CALENDAR).book({
+  const result = await calendarOf(env as Env, CALENDAR, FIRST_ACCOUNT).book({
     start: slot.start,
     end: slot.end,
     name,
@@ -49,7 +52,7 @@ export const bookAt = async (date: string, time: string, n: number): Promise<str
 
 /** Cancels customer `n`'s booking `reference` straight in the example calendar. */
 export const cancelAt = async (reference: string, n: number): Promise<void> => {
-  const result = await calendarOf(env as Env, CALENDAR).cancel(
+  const result = await calendarOf(env as Env, CALENDAR, FIRST_ACCOUNT).cancel(
     reference,
     normalizePhone(customer(n).phone) as string,
     new Date().toISOString(),
@@ -59,4 +62,6 @@ export const cancelAt = async (reference: string, n: number): Promise<void> => {
 
 /** The free times of `date`, read from the example calendar as check_availability reads them. */
 export const freeTimes = async (date: string): Promise<string[] | undefined> =>
-  (await freeSlots(env as Env, CALENDAR, date, 1, Date.now()))[0]?.slots.map((s) => s.time);
+  (await freeSlots({ env: env as Env, account: FIRST_ACCOUNT }, CALENDAR, date, 1, Date.now()))[0]?.slots.map(
+    (s) => s.time,
+  );
