@@ -90,7 +90,7 @@ const accounts = async (argv: string[], options: { stdin?: string; env?: Record<
   return { code, out: stdout.text(), err: stderr.text() };
 };
 /** npm run secrets -- check in the temporary project, its Worker holding the secrets it needs. */
-const secretsCheck = async () => {
+const secretsCheck = async (onWorker = ['FUNCTIONS_SECRET', 'ACCOUNTS_SECRET']) => {
   const stdout = capture();
   const stderr = capture();
   const code = await runSecrets(['check'], {
@@ -102,7 +102,7 @@ const secretsCheck = async () => {
     eventTypes: [],
     wrangler: async () => ({
       code: 0,
-      stdout: JSON.stringify([{ name: 'FUNCTIONS_SECRET' }, { name: 'ACCOUNTS_SECRET' }]),
+      stdout: JSON.stringify(onWorker.map((name) => ({ name }))),
       stderr: '',
     }),
   });
@@ -213,6 +213,12 @@ describe('npm run accounts', () => {
     expect((await store().get('client-rot'))?.updatedAt).toBeGreaterThanOrEqual(before);
     expect((await checkAccounts(config, env()))[1]).toEqual({ name: 'client-rot', key: 'store', ok: true });
     expect((await secretsCheck()).code).toBe(0);
+    // A stored key needs the Worker's ACCOUNTS_SECRET: the preflight says so before any account.
+    const noSecret = await secretsCheck(['FUNCTIONS_SECRET']);
+    expect(noSecret.code).toBe(1);
+    expect(noSecret.err).toContain(
+      'Missing ACCOUNTS_SECRET (secret of the account store (stored keys of "client-rot"))',
+    );
 
     // A missing variable is reported for its account alone.
     const unset = await checkAccounts(config, { ...env(), PLATFORM_API_KEY: undefined as unknown as string });
