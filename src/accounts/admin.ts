@@ -8,24 +8,19 @@ import type { Env } from '../env.ts';
 import { FunctionError } from '../errors.ts';
 import { isAccountsKey } from '../keys.ts';
 import type { Logger } from '../log.ts';
-import { ACCOUNT_NAME, API_KEY_HEADER, API_KEY_QUERY } from '../platform/protocol/contract.ts';
+import { ACCOUNT_NAME } from '../platform/protocol/contract.ts';
 import { jsonResponse } from '../respond.ts';
+import { ACCOUNTS_BODY_LIMIT, relay } from './relay.ts';
 import {
   forgetStoredAccount,
   listStoredAccounts,
+  notStored,
   readStoredAccount,
   removeStoredAccount,
   type StoredAccount,
   storeProblem,
   writeStoredAccount,
 } from './store.ts';
-
-/** Largest body of a PUT, and of a request relayed to the platform. */
-export const ACCOUNTS_BODY_LIMIT: number = 64 * 1024;
-/** Longest wait for a relayed platform answer. */
-const RELAY_TIMEOUT_MS = 15_000;
-/** What the relay passes to the platform: what sync writes and `secrets check` reads, nothing else (no signing secrets). */
-const RELAYED = /^\/v1\/(?:custom-functions|webhooks)(?:\/[A-Za-z0-9._~-]{1,256})?$/;
 
 const secretName = z
   .string()
@@ -61,13 +56,6 @@ const summary = (name: string, stored: StoredAccount) => ({
   secretNames: Object.keys(stored.secrets).sort(),
 });
 
-const notStored = (name: string) =>
-  new FunctionError(
-    404,
-    'account_not_stored',
-    `No key is stored for account "${name}" (npm run accounts -- add ${name}).`,
-  );
-
 const put = async (request: Request, env: Env, name: string, requestId: string): Promise<Response> => {
   const text = await readBody(request, ACCOUNTS_BODY_LIMIT, Date.now() + 10_000);
   let body: unknown;
@@ -101,59 +89,7 @@ const put = async (request: Request, env: Env, name: string, requestId: string):
   return jsonResponse(summary(name, stored), 200, requestId);
 };
 
-// Forwards one platform request with the account's stored key; the caller never sees the key.
-const relay = async (request: Request, env: Env, name: string, path: string, url: URL, requestId: string) => {
-  if (!RELAYED.test(path)) {
-    throw new FunctionError(
-      404,
-      'not_relayed',
-      'The relay passes only /v1/custom-functions and /v1/webhooks (and one record of each).',
-    );
-  }
-  const stored = await readStoredAccount(env, name);
-  if (!stored) throw notStored(name);
-  const base = (stored.baseUrl ?? env.PLATFORM_BASE_URL ?? '').replace(/\/+$/, '');
-  if (!base) {
-    throw new FunctionError(
-      503,
-      'not_configured',
-      `Account "${name}" has no base address: store one with --base-url, or set PLATFORM_BASE_URL.`,
-    );
-  }
-  const target = new URL(`${base}${path}`);
-  for (const [key, value] of url.searchParams) target.searchParams.append(key, value);
-  const headers: Record<string, string> = { accept: 'application/json' };
-  const type = request.headers.get('content-type');
-  if (type) headers['content-type'] = type;
-  const placement = stored.keyPlacement ?? 'header';
-  if (placement === 'header') headers[API_KEY_HEADER] = stored.apiKey;
-  else if (placement === 'bearer') headers.authorization = `Bearer ${stored.apiKey}`;
-  else target.searchParams.set(API_KEY_QUERY, stored.apiKey);
-  const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
-  const body = hasBody ? await readBody(request, ACCOUNTS_BODY_LIMIT, Date.now() + 10_000) : undefined;
-  let answer: Response;
-  try {
-    answer = await fetch(target, {
-      method: request.method,
-      headers,
-      ...(body !== undefined ? { body } : {}),
-      signal: AbortSignal.timeout(RELAY_TIMEOUT_MS),
-    });
-  } catch {
-    throw new FunctionError(502, 'platform_unreachable', `The platform of account "${name}" did not answer.`);
-  }
-  const out: Record<string, string> = { 'x-request-id': requestId, 'cache-control': 'no-store' };
-  for (const header of ['content-type', 'retry-after']) {
-    const value = answer.headers.get(header);
-    if (value) out[header] = value;
-  }
-  // A next page the platform names by its own address goes through the relay too.
-  const link = answer.headers.get('link');
-  if (link) out.link = link.replaceAll(base, `${url.origin}/accounts/${name}/platform`);
-  return new Response(answer.body, { status: answer.status, headers: out });
-};
-
-/** What createWorker's `accounts` option takes: the handler of every path under /accounts. */
+/** What createWorker's `accountStore` option takes: the handler of every path under /accounts. */
 export interface AccountStoreService {
   serve(request: Request, env: Env, requestId: string): Promise<Response>;
 }

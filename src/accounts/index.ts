@@ -1,6 +1,7 @@
 // agent-functions/accounts: the account store (docs/sync-and-accounts.md "Where keys live"): the
 // Durable Object worker.ts exports, the admin routes createWorker serves, and the read a call uses.
-export { ACCOUNTS_BODY_LIMIT, type AccountStoreService, accountStore } from './admin.ts';
+export { type AccountStoreService, accountStore } from './admin.ts';
+export { ACCOUNTS_BODY_LIMIT } from './relay.ts';
 export {
   accountUnavailable,
   forgetStoredAccount,

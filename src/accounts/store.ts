@@ -149,3 +149,11 @@ export const accountUnavailable = (): FunctionError =>
     'account_unavailable',
     "This business's connection to the messaging platform is not working right now, so this could not be done. Tell the customer you cannot do it at the moment and that the team will follow up; do not retry.",
   );
+
+/** The 404 of an account with no stored record. */
+export const notStored = (name: string): FunctionError =>
+  new FunctionError(
+    404,
+    'account_not_stored',
+    `No key is stored for account "${name}" (npm run accounts -- add ${name}).`,
+  );
