@@ -4,11 +4,12 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import { accountsKey, manifestKey } from 'agent-functions/worker';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { checkAccounts } from '../../accounts/check.ts';
 import { type AccountsIo, runAccounts } from '../../accounts/cli.ts';
+import { readKey } from '../../accounts/run.ts';
 import { storeClient } from '../../accounts/store.ts';
 import { type RunningEmulator, startEmulator } from '../../platform/emulator.ts';
 import { runSecrets } from '../../secrets/cli.ts';
@@ -226,6 +227,21 @@ describe('npm run accounts', () => {
     expect(unset[1]).toMatchObject({ ok: true });
     await accounts(['remove', 'client-rot', '--yes']);
   }, 60_000);
+});
+
+describe('the key', () => {
+  it('is asked for on a terminal and not echoed', async () => {
+    const stdin = Object.assign(new PassThrough(), { isTTY: true });
+    const stderr = capture();
+    setTimeout(() => stdin.write('pk_typed_on_a_terminal\r'), 20);
+    const key = await readKey(
+      { env: {}, stdout: stderr.stream, stderr: stderr.stream, stdin },
+      undefined,
+      'client-tty',
+    );
+    expect(key).toBe('pk_typed_on_a_terminal');
+    expect(stderr.text()).toBe('Paste the API key of account "client-tty" (not shown), then Enter: \n');
+  });
 });
 
 describe('a stored-key account in sync', () => {
