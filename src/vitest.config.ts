@@ -17,6 +17,8 @@ export default defineConfig({
           // Worker's own platform option decides where they really go).
           PLATFORM_BASE_URL: 'https://platform.test',
           PLATFORM_API_KEY: 'test-platform-key',
+          // A second account's key (test/accounts/), which its deferred work reads from the Worker's env.
+          CLIENT_B_KEY: 'key-of-b',
           // The passphrase of the MCP consent page (test/mcp/oauth.test.ts).
           MCP_OWNER_SECRET: 'owner-7Qv2Lx9Pz4Rk8Wn3Jt6Yb1Ms',
           // The static MCP token is opt-in; the SDK client tests use it (test/mcp/trust.test.ts checks it is off otherwise).

@@ -41,6 +41,8 @@ export const sendFollowUp = async (
     log.info('follow_up_opted_out');
     return 'opted_out';
   }
+  // Before the attempt is marked: an account that cannot reach the platform (no key) sent nothing.
+  const platform = from.platform(AbortSignal.timeout(30_000));
   const claim = await ledger.claim(SEND_KEY, SEND_LEASE_MS, 0, ATTEMPT_WINDOW_MS);
   if (claim.verdict === 'done' && claim.answer === CANCELLED) {
     log.info('follow_up_cancelled', { hint: 'the call answered in time' });
@@ -51,7 +53,7 @@ export const sendFollowUp = async (
     return 'already_attempted';
   }
   try {
-    const message = await from.platform(AbortSignal.timeout(30_000)).messages.send({ contactId, channel, text });
+    const message = await platform.messages.send({ contactId, channel, text });
     await ledger.complete(SEND_KEY, JSON.stringify({ ok: true, value: message.id }), ATTEMPT_WINDOW_MS);
     log.info('follow_up_sent');
     return 'sent';

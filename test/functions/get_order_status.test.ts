@@ -1,11 +1,14 @@
 import { introspectWorkflow } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import type { Env } from 'agent-functions';
-import { bareContext, errorOf, send } from 'agent-functions/testing';
-import { manifestKey, setLogSink } from 'agent-functions/worker';
+import { conversationFeatures } from 'agent-functions/conversations';
+import { platformFromEnv } from 'agent-functions/platform';
+import { bareContext, errorOf, send, withEnv } from 'agent-functions/testing';
+import { createWorker, manifestKey, setLogSink } from 'agent-functions/worker';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import getOrderStatus from '../../functions/get_order_status.ts';
-import { recordConsent } from '../../lib/optOuts.ts';
+import { functions } from '../../generated/functions.ts';
+import { mayMessage, recordConsent } from '../../lib/optOuts.ts';
 import { callWith, eventsPlatform, platformEnv } from '../helpers.ts';
 
 const SECRET = 'test-functions-secret';
@@ -219,6 +222,29 @@ describe('get_order_status with a slow store, in a conversation', () => {
       expect(platform.messages).toEqual([]);
     } finally {
       await recordConsent(env as Env, 'default', 'ct_ann', false);
+    }
+  });
+
+  it('sends nothing to a customer who wrote STOP to a first account not named "default"', async () => {
+    // worker.ts's parts with the docs' agency layout: the first account is "agency".
+    const agency = createWorker({
+      functions,
+      accounts: { list: [{ name: 'agency', apiKeyEnv: 'PLATFORM_API_KEY', baseUrlEnv: 'PLATFORM_BASE_URL' }] },
+      platform: platformFromEnv,
+      conversations: conversationFeatures,
+      mayMessage,
+    });
+    // What events/message.received.ts records for a STOP delivered to agency's webhook.
+    await recordConsent(env as Env, 'agency', 'ct_ann', true);
+    const workflows = await introspectWorkflow(env.DEFERRED_CALLS as Workflow);
+    try {
+      const response = await withEnv(agency, settings).call('get_order_status', args);
+      expect(((await response.json()) as { status: string }).status).toBe('pending');
+      for (const instance of await workflows.get()) await instance.waitForStatus('complete');
+      expect(platform.messages).toEqual([]);
+    } finally {
+      await workflows.dispose();
+      await recordConsent(env as Env, 'agency', 'ct_ann', false);
     }
   });
 });
