@@ -15,6 +15,7 @@ import { list } from './list.ts';
 import { remove } from './remove.ts';
 import { rotate } from './rotate.ts';
 import { type AccountsIo, COMMANDS, type Flags, UsageError } from './run.ts';
+import { secret } from './secret.ts';
 import { StoreError } from './store.ts';
 
 export type { AccountsIo } from './run.ts';
@@ -32,12 +33,18 @@ Commands:
   remove <name>  Delete the account's registrations on its platform (that account's only), its stored
                  key, and its entry in the file. Asks first on a terminal; elsewhere needs --yes.
   rotate <name>  Store a new key for the account (read as add reads it); the others are untouched.
+  secret <name> <SECRET_NAME>
+                 Store one secret setting of a stored-key account (a client's store API key), read
+                 from standard input or --value-env; handlers read it with context.account.secret.
+                 --remove deletes it. Only its name is ever shown.
 
 Options:
   --base-url URL       With add: the account's platform address (a white-label tenant's own);
                        default PLATFORM_BASE_URL.
   --key-env NAME       With add and rotate: read the key from this environment variable.
   --key-placement P    With add: how the platform takes the key: header (default), bearer or query.
+  --value-env NAME     With secret: read the value from this environment variable.
+  --remove             With secret: delete the secret.
   --env NAME           The environment (platform.accounts.NAME.json and .env.NAME when they exist).
   --json               With list: one JSON document.
   --yes                With remove: do not ask.
@@ -79,6 +86,8 @@ export const runAccounts = async (argv: string[], io: AccountsIo): Promise<numbe
         env: { type: 'string', short: 'e' },
         'base-url': { type: 'string' },
         'key-env': { type: 'string' },
+        'value-env': { type: 'string' },
+        remove: { type: 'boolean' },
         'key-placement': { type: 'string' },
       },
     }) as { values: Flags; positionals: string[] });
@@ -93,7 +102,10 @@ export const runAccounts = async (argv: string[], io: AccountsIo): Promise<numbe
   try {
     if (!COMMANDS.includes(command))
       throw new UsageError(`Unknown command "${command}". See npm run accounts -- --help.`);
-    if (extra.length > 0) throw new UsageError(`Unexpected "${extra.join(' ')}". See npm run accounts -- --help.`);
+    const [secretName, ...more] = command === 'secret' ? extra : [undefined, ...extra];
+    if (more.length > 0) throw new UsageError(`Unexpected "${more.join(' ')}". See npm run accounts -- --help.`);
+    if (command === 'secret' && !secretName)
+      throw new UsageError('npm run accounts -- secret <name> <SECRET_NAME>: which secret?');
     if (command !== 'list' && !name) throw new UsageError(`npm run accounts -- ${command} <name>: which account?`);
     if (name !== undefined && !ACCOUNT_NAME.test(name)) {
       throw new UsageError(
@@ -114,6 +126,7 @@ export const runAccounts = async (argv: string[], io: AccountsIo): Promise<numbe
     if (command === 'list') return await list(run);
     if (command === 'add') return await add(run, name as string);
     if (command === 'remove') return await remove(run, name as string);
+    if (command === 'secret') return await secret(run, name as string, secretName as string);
     return await rotate(run, name as string);
   } catch (error) {
     if (error instanceof UsageError) return fail(error.message, 2);

@@ -30,24 +30,35 @@ export type Flags = {
   env?: string;
   'base-url'?: string;
   'key-env'?: string;
+  'value-env'?: string;
+  remove?: boolean;
   'key-placement'?: string;
 };
 
 /** A mistake of the command line or the input; exit code 2. */
 export class UsageError extends Error {}
 
-export const COMMANDS = ['add', 'list', 'remove', 'rotate'];
+export const COMMANDS = ['add', 'list', 'remove', 'rotate', 'secret'];
 
-/** Reads the key: the named variable, else standard input (a terminal gets a prompt and no echo). */
-export const readKey = async (io: AccountsIo, keyEnv: string | undefined, name: string): Promise<string> => {
-  if (keyEnv) {
-    const value = io.env[keyEnv]?.trim();
-    if (!value) throw new UsageError(`--key-env ${keyEnv}: that variable is not set (or empty) in this run.`);
+/** What a value read for an account is: its API key (--key-env), or one of its secrets (--value-env). */
+export type Reading = { what: string; flag: '--key-env' | '--value-env'; command: string };
+const API_KEY: Reading = { what: 'the API key', flag: '--key-env', command: 'add' };
+
+/** Reads the key (or a secret): the named variable, else standard input (a terminal gets a prompt and no echo). */
+export const readKey = async (
+  io: AccountsIo,
+  fromEnv: string | undefined,
+  name: string,
+  reading: Reading = API_KEY,
+): Promise<string> => {
+  if (fromEnv) {
+    const value = io.env[fromEnv]?.trim();
+    if (!value) throw new UsageError(`${reading.flag} ${fromEnv}: that variable is not set (or empty) in this run.`);
     return value;
   }
   let text = '';
   if (io.stdin.isTTY) {
-    io.stderr.write(`Paste the API key of account "${name}" (not shown), then Enter: `);
+    io.stderr.write(`Paste ${reading.what} of account "${name}" (not shown), then Enter: `);
     const muted = new Writable({ write: (_chunk, _encoding, done) => done() });
     const rl = createInterface({ input: io.stdin, output: muted, terminal: true });
     text = await rl.question('');
@@ -56,15 +67,18 @@ export const readKey = async (io: AccountsIo, keyEnv: string | undefined, name: 
   } else {
     for await (const chunk of io.stdin) text += String(chunk);
   }
-  const key = text.trim();
-  if (!key) {
+  const value = text.trim();
+  if (!value) {
     throw new UsageError(
-      `No key on standard input: pipe it (printf %s "$KEY" | npm run accounts -- add ${name}) or name a variable with --key-env.`,
+      `No ${reading === API_KEY ? 'key' : 'value'} on standard input: pipe ${reading.what} (printf %s "$VALUE" | npm run accounts -- ${reading.command} ${name} ...) or name a variable with ${reading.flag}.`,
     );
   }
-  if (/\s/.test(key))
-    throw new UsageError('The key read from standard input holds a space or a line break: give the key alone.');
-  return key;
+  if (/[\r\n]/.test(value) || (reading === API_KEY && /\s/.test(value))) {
+    throw new UsageError(
+      `What was read from standard input holds a line break${reading === API_KEY ? ' or a space' : ''}: give ${reading.what} alone.`,
+    );
+  }
+  return value;
 };
 
 /** Asks a yes/no question on the terminal. */

@@ -12,12 +12,12 @@ export interface StoredSummary {
   secretNames: string[];
 }
 
-/** What the store keeps for one account; fields left out keep their stored value. */
+/** What the store keeps for one account; fields left out keep their stored value, `secrets` merge (null removes one). */
 export interface StoredInput {
-  apiKey: string;
+  apiKey?: string;
   baseUrl?: string;
   keyPlacement?: 'header' | 'bearer' | 'query';
-  secrets?: Record<string, string>;
+  secrets?: Record<string, string | null>;
 }
 
 /** The store refused or could not be reached; the message says what to do. */

@@ -26,10 +26,11 @@ const secretName = z
   .string()
   .regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'a secret name is a variable name such as SHOP_TOKEN');
 const putSchema = z.strictObject({
-  apiKey: z.string().trim().min(1, 'apiKey is empty').max(4096),
+  apiKey: z.string().trim().min(1, 'apiKey is empty').max(4096).optional(),
   baseUrl: z.url({ protocol: /^https?$/, error: 'baseUrl must be an http(s) address' }).optional(),
   keyPlacement: z.enum(['header', 'bearer', 'query']).optional(),
-  secrets: z.record(secretName, z.string().max(8192)).optional(),
+  // Merged into the stored ones; null removes one.
+  secrets: z.record(secretName, z.string().max(8192).nullable()).optional(),
 });
 
 // A first PUT finds nothing stored: not worth a log line.
@@ -73,16 +74,27 @@ const put = async (request: Request, env: Env, name: string, requestId: string):
     const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'body'}: ${issue.message}`);
     throw new FunctionError(422, 'invalid_account', `The account record is not valid: ${problems.join('; ')}.`);
   }
-  // What the body leaves out keeps its stored value: a rotation sends the key alone.
+  // What the body leaves out keeps its stored value: a rotation sends the key alone, a secret itself.
   forgetStoredAccount(name);
   const previous = await readStoredAccount(env, name, quiet);
-  const { apiKey } = parsed.data;
-  const secrets = parsed.data.secrets ?? previous?.secrets;
+  const apiKey = parsed.data.apiKey ?? previous?.apiKey;
+  if (!apiKey) {
+    throw new FunctionError(
+      422,
+      'invalid_account',
+      `No key is stored for account "${name}" yet: send its apiKey first.`,
+    );
+  }
+  const secrets = { ...previous?.secrets };
+  for (const [key, value] of Object.entries(parsed.data.secrets ?? {})) {
+    if (value === null) delete secrets[key];
+    else secrets[key] = value;
+  }
   const baseUrl = parsed.data.baseUrl ?? previous?.baseUrl;
   const keyPlacement = parsed.data.keyPlacement ?? previous?.keyPlacement;
   const stored = await writeStoredAccount(env, name, {
     apiKey,
-    secrets: secrets ?? {},
+    secrets,
     ...(baseUrl ? { baseUrl } : {}),
     ...(keyPlacement ? { keyPlacement } : {}),
   });

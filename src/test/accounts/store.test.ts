@@ -142,6 +142,18 @@ describe('the account store', () => {
     });
   });
 
+  it('merges secrets into the stored ones, removes one given null, and needs a key for a new account', async () => {
+    await putAccount('client-merge', { apiKey: 'pk_m', secrets: { A: '1', B: '2' } });
+    await putAccount('client-merge', { secrets: { B: null, C: '3' } });
+    expect(await readStoredAccount(testEnv, 'client-merge')).toMatchObject({
+      apiKey: 'pk_m',
+      secrets: { A: '1', C: '3' },
+    });
+    const keyless = await putAccount('client-keyless', { secrets: { A: '1' } });
+    expect(keyless.status).toBe(422);
+    expect(((await keyless.json()) as { error: { message: string } }).error.message).toContain('send its apiKey first');
+  });
+
   it('gives calls a 503 the model can read, naming no key or setting', async () => {
     const error = accountUnavailable();
     expect(error.status).toBe(503);
