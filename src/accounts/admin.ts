@@ -11,13 +11,13 @@ import type { Logger } from '../log.ts';
 import { ACCOUNT_NAME } from '../platform/protocol/contract.ts';
 import { jsonResponse } from '../respond.ts';
 import { ACCOUNTS_BODY_LIMIT, relay } from './relay.ts';
+import type { StoredAccount } from './resolve.ts';
 import {
   forgetStoredAccount,
   listStoredAccounts,
   notStored,
   readStoredAccount,
   removeStoredAccount,
-  type StoredAccount,
   storeProblem,
   writeStoredAccount,
 } from './store.ts';

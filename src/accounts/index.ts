@@ -2,12 +2,12 @@
 // Durable Object worker.ts exports, the admin routes createWorker serves, and the read a call uses.
 export { type AccountStoreService, accountStore } from './admin.ts';
 export { ACCOUNTS_BODY_LIMIT } from './relay.ts';
+export type { StoredAccount } from './resolve.ts';
 export {
   accountUnavailable,
   forgetStoredAccount,
   readStoredAccount,
   STORED_ACCOUNT_TTL_MS,
-  type StoredAccount,
   storeProblem,
 } from './store.ts';
 export { AccountStore } from './storeObject.ts';

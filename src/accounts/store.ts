@@ -6,18 +6,9 @@ import { z } from 'zod';
 import type { Env } from '../env.ts';
 import { FunctionError } from '../errors.ts';
 import { createLogger, type Logger } from '../log.ts';
-import type { KeyPlacement } from '../platform/protocol/contract.ts';
+import type { StoredAccount } from './resolve.ts';
 import { seal, unseal } from './seal.ts';
 import { type AccountStore, INDEX_NAME } from './storeObject.ts';
-
-/** What the store holds for one account; `secrets` are the account's own secret settings by name. */
-export interface StoredAccount {
-  apiKey: string;
-  baseUrl?: string;
-  keyPlacement?: KeyPlacement;
-  secrets: Record<string, string>;
-  updatedAt: number;
-}
 
 /** How long an isolate keeps what it read of one account (found or not). */
 export const STORED_ACCOUNT_TTL_MS = 60_000;
