@@ -1,7 +1,7 @@
 // npm run accounts against real parts: the project's Worker (workerd, production mode, its account
 // store and relay) and the local platform over HTTP, two of whose accounts play the agency (the
 // first account, key in a variable) and a client (key in the store). The key never shows.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
@@ -246,6 +246,19 @@ describe('npm run accounts', () => {
     expect(unset[1]).toMatchObject({ ok: true });
     await accounts(['remove', 'client-rot', '--yes']);
   }, 60_000);
+});
+
+describe('a project without an accounts file', () => {
+  it('gets one on the first add: the default account first, then the client', async () => {
+    rmSync(join(root, 'platform.accounts.json'));
+    const added = await accounts(['add', 'client-first', '--base-url', emulator.url], { stdin: keyOf('agency') });
+    expect(added.code).toBe(0);
+    expect(JSON.parse(fileOf()).accounts).toEqual([
+      { name: 'default', apiKeyEnv: 'PLATFORM_API_KEY', baseUrlEnv: 'PLATFORM_BASE_URL' },
+      { name: 'client-first', baseUrl: emulator.url },
+    ]);
+    expect((await accounts(['remove', 'client-first', '--yes'])).code).toBe(0);
+  });
 });
 
 describe('the key', () => {
