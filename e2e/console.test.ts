@@ -109,4 +109,39 @@ describe('the console page', () => {
     expect(await page.locator('#empty').textContent()).toContain('No function can be shown until this is fixed');
     expect(await page.locator('#functions').textContent()).not.toContain('No functions: add a file');
   });
+
+  it("calls as the account chosen in the picker, through that account's url, and names the account in Activity", async () => {
+    const asked: Array<string | undefined> = [];
+    const running = await startConsole({
+      port: 0,
+      functions: async () => [{ ...fn('book'), registeredOn: ['agency', 'client-acme'] }],
+      urlOf: async (name, account) => {
+        asked.push(account);
+        return `${base}/functions/${name}?${account && account !== 'agency' ? `account=${account}&` : ''}key=k`;
+      },
+      // Two accounts told apart by key on one local platform, as npm run dev plays them.
+      accounts: [
+        { name: 'agency', url: emulator.url, apiKey: agencyKey },
+        {
+          name: 'client-acme',
+          url: emulator.url,
+          apiKey: emulator.accounts.find((account) => account.plan === 'business')?.apiKey ?? '',
+        },
+      ],
+    });
+    consoles.push(running);
+    const page = await openConsole(browser, running.url);
+    expect(await page.locator('#account option').allTextContents()).toEqual(['agency (first)', 'client-acme']);
+    expect(await page.locator('.registered-on').textContent()).toBe('agency, client-acme');
+    await page.locator('#account').selectOption('client-acme');
+    const book = page.locator('section.fn[data-name="book"]');
+    await book.getByRole('button', { name: 'Call book' }).click();
+    await book.locator('.result[data-status="200"]').waitFor();
+    expect(await book.locator('.result').textContent()).toContain('as the agent of client-acme');
+    expect(asked.at(-1)).toBe('client-acme');
+    const call = page.locator('#calls tr[data-kind="call"][data-source="console"]').first();
+    await call.waitFor();
+    expect(await call.getAttribute('data-account')).toBe('client-acme');
+    expect(await call.locator('.account').textContent()).toBe('client-acme');
+  });
 });

@@ -1,6 +1,7 @@
 // The platform account a call acts in (docs/platform-contract.md §10), as a handler and the
 // features see it. How a Worker finds it (the url, the accounts file, the key store) is
 // src/accounts/; this is only its shape.
+import type { Logger } from './log.ts';
 import type { PlatformClient } from './platform/client/client.ts';
 
 /**
@@ -26,5 +27,5 @@ export interface CallAccount {
   secret(name: string): string | undefined;
 }
 
-/** How an account reaches the platform: its client, aborted with `signal`; a 503 naming what is missing. */
-export type AccountPlatform = (signal: AbortSignal) => PlatformClient;
+/** How an account reaches the platform: its client, aborted with `signal`; a 503 naming what is missing, logged on `log`. */
+export type AccountPlatform = (signal: AbortSignal, log: Logger) => PlatformClient;

@@ -179,7 +179,9 @@ export const createWorker = (options: WorkerOptions): AgentWorker => {
         const name = url.pathname.slice(FUNCTIONS_PREFIX.length);
         const { fn, account: named } = await authorise(name, registry, { request, url, env, log });
         log = createLogger({ function: fn.name, account: named ?? firstAccount, ...base });
-        const { account, platform } = await accounts(env, named, log);
+        // An account seen within the minute answers at once: no await on the common path.
+        const found = accounts(env, named, log);
+        const { account, platform } = found instanceof Promise ? await found : found;
         return invoke(fn, { env, ctx, requestId, log, request, arrivedAt, account, platform }, url, feature);
       },
     );

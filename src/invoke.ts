@@ -169,7 +169,7 @@ const runWithTimeout = (
     // Lazy: a function that never calls the platform needs no key.
     get platform(): PlatformClient {
       if (!call.platform) throw platformNotEnabled(log);
-      platform ??= call.platform(signal());
+      platform ??= call.platform(signal(), log);
       return platform;
     },
     account: call.account,

@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { measureAccounts } from './accounts.ts';
 import { HELP, parseBenchArgs } from './args.ts';
 import { type BuiltWorker, buildWorker } from './buildWorker.ts';
 import { measureConversations } from './conversations.ts';
@@ -69,6 +70,12 @@ const BUILDS = {
     entry: 'bench/workers/projectWithConversations.ts',
     defines: { BENCH_FUNCTIONS: '1' },
     profile: true,
+  },
+  projectWithAccounts: {
+    label: 'project serving 500 accounts',
+    entry: 'bench/workers/projectWithAccounts.ts',
+    defines: { BENCH_FUNCTIONS: '1' },
+    profile: false,
   },
   projectWithEvents: {
     label: 'project + events (webhook, queue)',
@@ -194,6 +201,10 @@ const main = async (): Promise<number> => {
     if (args.parts.includes('conversations')) {
       progress('conversations: reads, writes and deferred calls against a plain call');
       results.conversations = await measureConversations(built.projectWithConversations, settings, progress);
+    }
+    if (args.parts.includes('accounts')) {
+      progress('accounts: a call through the 500th account against a single-account Worker');
+      results.accounts = await measureAccounts(built.project, built.projectWithAccounts, settings, progress);
     }
     if (args.parts.includes('memory')) {
       progress('memory: 10 and 1,000 functions');

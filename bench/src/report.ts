@@ -1,4 +1,5 @@
 // Results -> tables and target verdicts. Pure: the runner measures, this file only reads numbers.
+import type { AccountsResults } from './accounts.ts';
 import type { BenchSettings } from './args.ts';
 import { type ConversationResults, deferredP99 } from './conversations.ts';
 import type { EventAckRounds } from './events.ts';
@@ -29,6 +30,8 @@ export interface BenchResults {
   events?: EventAckRounds;
   /** Part 1d: reads, writes and deferred calls within a conversation, beside a plain call. */
   conversations?: ConversationResults;
+  /** Part 1e: a call through the 500th account of a Worker serving 500, beside a single-account Worker. */
+  accounts?: AccountsResults;
   size?: SizeResult[];
   sync?: SyncRunResult[] | { pending: string };
   memory?: MemoryResult[];
@@ -332,6 +335,33 @@ export const conversationsTable = (conv: ConversationResults): Table => {
   };
 };
 
+/** Part 1e's ratio: the 500th account's p50 over the single-account Worker's, paired by round. */
+const accountsRatio = (acc: AccountsResults): number =>
+  pairedRatio(
+    acc.lastOf500.map((r) => r.p50Ms),
+    acc.single.map((r) => r.p50Ms),
+  );
+
+/** Part 1e as a table. */
+export const accountsTable = (acc: AccountsResults): Table => {
+  const row = (label: string, runs: LoadResult[], against: number | null): Cell[] => [
+    label,
+    median(runs.map((x) => x.requestsPerSecond)),
+    median(runs.map((x) => x.p50Ms)),
+    median(runs.map((x) => x.p99Ms)),
+    against === null ? '-' : ratio(against),
+  ];
+  return {
+    title: `1e. Many accounts: a call through the ${acc.accounts}th account against a single-account Worker`,
+    columns: ['case', 'req/s', 'p50 ms', 'p99 ms', 'p50 x single'],
+    rows: [
+      row('single-account Worker', acc.single, null),
+      row(`Worker serving ${acc.accounts} accounts, the last (key in the store)`, acc.lastOf500, accountsRatio(acc)),
+    ],
+    notes: [`The store was read ${acc.storeReads} times for that account over ${acc.minutes} minute(s) of calls.`],
+  };
+};
+
 /** Every target of the issue that this run has numbers for, met or not. */
 export const targetVerdicts = (results: BenchResults): TargetVerdict[] => {
   const verdicts: TargetVerdict[] = [];
@@ -372,6 +402,16 @@ export const targetVerdicts = (results: BenchResults): TargetVerdict[] => {
     add('deferred call done in time: p50 <= 1.1x a plain call', r.laterInTime, r.laterInTime <= 1.1);
     add('write, deduplication checked: p50 <= 1.15x a plain call', r.write, r.write <= 1.15);
     add('read with conversation ids: p50 <= 1.1x a plain call (nothing added)', r.readWithIds, r.readWithIds <= 1.1);
+  }
+  if (results.accounts) {
+    const acc = results.accounts;
+    const r = accountsRatio(acc);
+    add(`a call through the ${acc.accounts}th account: p50 <= 1.05x a single-account Worker`, r, r <= 1.05);
+    verdicts.push({
+      target: "an account's key read at most once per isolate and minute",
+      measured: `${acc.storeReads} reads in ${acc.minutes} min`,
+      met: acc.storeReads <= acc.minutes,
+    });
   }
   const project = results.size?.find((s) => s.worker === 'project');
   const bare = results.size?.find((s) => s.worker === 'bare zod');
@@ -423,6 +463,7 @@ export const allTables = (results: BenchResults): Table[] => [
   ...(results.invocationCpu ? [cpuTable(results.invocationCpu, results.settings)] : []),
   ...(results.events ? [eventsTable(results.events, results.settings)] : []),
   ...(results.conversations ? [conversationsTable(results.conversations)] : []),
+  ...(results.accounts ? [accountsTable(results.accounts)] : []),
   ...(results.size ? [sizeTable(results.size)] : []),
   ...(results.sync ? [syncTable(results.sync)] : []),
   ...(results.memory ? [memoryTable(results.memory)] : []),

@@ -2,9 +2,10 @@
 
 export const DEV_HELP = `npm run dev: the whole loop on this machine, no account needed.
 
-Starts the local platform, a stand-in for the shop's order API, the Worker (wrangler dev, in
-development mode) and the console; syncs every function to the local platform's Agency account on
-start and whenever functions/ changes; prints how to call them. Ctrl-C stops everything.
+Starts the local platform (one account per account of platform.accounts.json), a stand-in for
+the shop's order API, the Worker (wrangler dev, in development mode) and the console; syncs every
+function to each account, with that account's url, on start and whenever functions/ changes;
+prints how to call them. Ctrl-C stops everything.
 
 Usage: npm run dev -- [options] [wrangler dev flags]
 

@@ -12,6 +12,11 @@ export interface DevSetupContext {
   platform: PlatformClient;
   /** The local platform's address (PLATFORM_BASE_URL of the local Worker). */
   platformUrl: string;
+  /**
+   * Every account of platform.accounts.json on the local platform, the first first (the one
+   * `platform` is a client of): seed each client business's own records.
+   */
+  accounts?: Array<{ name: string; baseUrl: string; platform: PlatformClient }>;
 }
 
 /** What the setup gives back. */

@@ -1,8 +1,9 @@
 // `npm run dev`: the whole loop on a laptop, no account needed. The local platform (8788, or a free
 // port), the project's own stand-ins (dev.config.ts), the Worker under wrangler dev (8787,
 // development mode) wired to them, the console, and a sync of every function (and the events
-// webhook) to the platform's Agency account on start and whenever functions/, events/ or lib/
-// changes, then a check that the platform holds what the Worker serves.
+// webhook) to each account of platform.accounts.json on the local platform (scripts/dev/accounts.ts)
+// on start and whenever functions/, events/ or lib/ changes, then a check that the platform holds
+// what the Worker serves.
 // `npm run dev -- --help` for the flags.
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -17,17 +18,16 @@ import { eventTypes } from '../generate.ts';
 import { findingsOf, lintFunctions } from '../lint/functions/index.ts';
 import { loadPrompts, toLintFunction } from '../lint/functions/load.ts';
 import { projectPaths, projectRoot } from '../project.ts';
-import { runSync } from '../sync/cli.ts';
-import { desiredFunctions, ManifestError, parseManifest, type ServedFunction } from '../sync/manifest.ts';
+import { ManifestError, parseManifest, type ServedFunction } from '../sync/manifest.ts';
 import { DEV_HELP, parseDevArgs } from './args.ts';
 import { endGroup, spawnGroup } from './children.ts';
 import { loadDevConfig, runDevSetup } from './config.ts';
 import { type ConsoleListing, maskKey, type RunningConsole, startConsole } from './console/server.ts';
-import { driftLines } from './drift.ts';
 import { networkExposure } from './exposure.ts';
 import { howToCall, type ServedForCall } from './howToCall.ts';
-import { type LocalPlatform, startLocalPlatform } from './platform.ts';
+import { accountsLine, type LocalPlatform, setupAccounts, startLocalPlatform } from './platform.ts';
 import { chooseWorkerPort, hostsOf } from './ports.ts';
+import { accountsDrift, registerOnAccounts } from './register.ts';
 import { buildReporter } from './report.ts';
 import { clearDevState, writeDevState } from './state.ts';
 import { devVars } from './vars.ts';
@@ -104,6 +104,7 @@ export const main = async (argv: string[]): Promise<number> => {
     const setup = await runDevSetup(await loadDevConfig(projectPaths().devConfig), {
       platform: createPlatformClient({ baseUrl: platform.emulator.url, apiKey: platform.agencyKey }),
       platformUrl: platform.emulator.url,
+      accounts: setupAccounts(platform.accounts),
     });
     standInVars = setup.vars;
     stopStandIns = setup.stop;
@@ -113,12 +114,16 @@ export const main = async (argv: string[]): Promise<number> => {
   }
   const local = platform as LocalPlatform;
   if (local.note) warn(local.note);
-  say(`local platform on ${local.emulator.url} (Agency account key: ${local.agencyKey})`);
-  writeDevState(projectRoot(), { platformUrl: local.emulator.url });
+  say(`local platform on ${local.emulator.url} ${accountsLine(local.accounts)}`);
+  writeDevState(projectRoot(), {
+    platformUrl: local.emulator.url,
+    accounts: local.accounts.map(({ name, apiKey, baseUrl }) => ({ name, apiKey, baseUrl })),
+  });
 
   const settings = devVars(projectRoot(), {
     platformUrl: local.emulator.url,
     platformApiKey: local.agencyKey,
+    accounts: local.accounts,
     standIns: standInVars,
   });
   for (const note of settings.notes) warn(note);
@@ -230,23 +235,15 @@ export const main = async (argv: string[]): Promise<number> => {
       return;
     }
     lastProblem = '';
-    say(`syncing ${served.length} function(s) to the local platform's Agency account…`);
-    const { exitCode } = await runSync(['--prune'], {
-      env: {
-        PLATFORM_BASE_URL: local.emulator.url,
-        PLATFORM_API_KEY: local.agencyKey,
-        FUNCTIONS_BASE_URL: origin,
-        FUNCTIONS_SECRET: secret,
-      },
-      config: { accounts: [{ name: 'local-agency', apiKeyEnv: 'PLATFORM_API_KEY', baseUrlEnv: 'PLATFORM_BASE_URL' }] },
+    const where = local.accounts.length > 1 ? `${local.accounts.length} local accounts` : 'the local account';
+    say(`syncing ${served.length} function(s) to ${where}…`);
+    const { exitCode } = await registerOnAccounts({
+      accounts: local.accounts,
+      origin,
+      secret,
+      served,
       stdout: process.stdout,
       stderr: process.stderr,
-      readManifest: async () => served,
-      // Its development-mode Worker serves the manifest to anyone: no key to check.
-      fetchWorker: false,
-      // The console shows each function's findings; a draft still gets registered locally.
-      lint: false,
-      roundDelayMs: 200,
     });
     if (exitCode !== 0) fail(`sync ended with exit code ${exitCode}.`);
   };
@@ -256,6 +253,16 @@ export const main = async (argv: string[]): Promise<number> => {
     const read = (await manifest()) ?? current;
     const full = read && 'full' in read ? read.full : [];
     const registered = await client.customFunctions.list().catch(() => []);
+    const held = await Promise.all(
+      local.accounts.map(async (account) => ({
+        name: account.name,
+        names: (
+          await createPlatformClient({ baseUrl: account.baseUrl, apiKey: account.apiKey })
+            .customFunctions.list()
+            .catch(() => [])
+        ).map((fn) => fn.name),
+      })),
+    );
     // A broken definition fails the whole manifest: the console says so rather than "No functions".
     const problem = read && 'error' in read ? { problem: read.error } : {};
     const served = read && 'served' in read ? read.served : [];
@@ -267,6 +274,7 @@ export const main = async (argv: string[]): Promise<number> => {
         registered: remote
           ? { description: remote.description, parameters: remote.parameters, url: maskKey(remote.url) }
           : null,
+        registeredOn: held.filter((account) => account.names.includes(fn.name)).map((account) => account.name),
         jsonSchema: fn.jsonSchema ?? {},
         findings: findingsOf(report, fn.name).map(({ severity, rule, parameter, message, fix }) => ({
           severity,
@@ -279,21 +287,27 @@ export const main = async (argv: string[]): Promise<number> => {
     });
     return { functions, ...problem };
   };
-  const urlOf = async (name: string) => {
+  // The url the account's agent calls: the first account's has no ?account= (docs/platform-contract.md §10).
+  const urlOf = async (name: string, accountName?: string) => {
     const read = current && 'served' in current ? current.served : [];
     const fn = read.find((f) => f.name === name);
-    return fn ? functionUrl(origin, fn, secret) : undefined;
+    const account = local.accounts.find((a) => a.name === accountName) ?? local.accounts[0];
+    return fn ? functionUrl(origin, fn, secret, account?.first === false ? account.name : undefined) : undefined;
   };
 
-  // The console's agent talks to one customer of the Agency account, as the platform would say (§9).
-  let customer: Promise<{ contactId: string; conversationId: string; channel: string }> | undefined;
-  const consoleConversation = () => {
-    customer ??= client.contacts
-      .create({ name: 'Console customer', phone: '+15555550199', channel: 'whatsapp' })
-      .then((contact) => ({ contactId: contact.id, conversationId: `cv_${contact.id}`, channel: 'whatsapp' }));
-    const made = customer;
+  // The console's agent talks to one customer of each account, as the platform would say (§9).
+  const customers = new Map<string, Promise<{ contactId: string; conversationId: string; channel: string }>>();
+  const consoleConversation = (accountName?: string) => {
+    const account = local.accounts.find((a) => a.name === accountName) ?? local.accounts[0];
+    if (!account) return Promise.resolve(undefined);
+    const made =
+      customers.get(account.name) ??
+      createPlatformClient({ baseUrl: account.baseUrl, apiKey: account.apiKey })
+        .contacts.create({ name: 'Console customer', phone: '+15555550199', channel: 'whatsapp' })
+        .then((contact) => ({ contactId: contact.id, conversationId: `cv_${contact.id}`, channel: 'whatsapp' }));
+    customers.set(account.name, made);
     return made.catch((error: unknown) => {
-      customer = undefined;
+      customers.delete(account.name);
       throw error;
     });
   };
@@ -311,7 +325,7 @@ export const main = async (argv: string[]): Promise<number> => {
       port: args.consolePort ?? 8789,
       functions: consoleFunctions,
       urlOf,
-      platform: { url: local.emulator.url, apiKey: local.agencyKey },
+      accounts: local.accounts.map(({ name, baseUrl, apiKey }) => ({ name, url: baseUrl, apiKey })),
       conversation: consoleConversation,
       workerLog: workerLog.lines,
     });
@@ -332,8 +346,7 @@ export const main = async (argv: string[]): Promise<number> => {
   /** Compares what the local platform holds with what the Worker serves; on a difference says so and syncs. */
   const checkDrift = async () => {
     if (!current || !('served' in current) || stopping) return;
-    const desired = await desiredFunctions(withKept(current.served), origin, secret);
-    const lines = driftLines(desired, await client.customFunctions.list(), origin);
+    const lines = await accountsDrift(local.accounts, withKept(current.served), origin, secret);
     if (lines.length === 0) return;
     for (const line of lines) warn(`${line}; syncing again.`);
     await syncNow(current.served);

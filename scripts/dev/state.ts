@@ -6,6 +6,8 @@ import { dirname, join } from 'node:path';
 export interface DevState {
   /** The local platform's base url. */
   platformUrl: string;
+  /** The accounts of platform.accounts.json on it (local keys only), so `npm run platform -- call --account <name>` finds them. */
+  accounts?: Array<{ name: string; apiKey: string; baseUrl: string }>;
 }
 
 const fileOf = (root: string) => join(root, '.wrangler', 'dev.json');
@@ -23,7 +25,16 @@ export const clearDevState = (root: string): void => rmSync(fileOf(root), { forc
 export const readDevState = (root: string): DevState | undefined => {
   try {
     const state = JSON.parse(readFileSync(fileOf(root), 'utf8')) as Partial<DevState>;
-    return typeof state.platformUrl === 'string' ? { platformUrl: state.platformUrl } : undefined;
+    if (typeof state.platformUrl !== 'string') return undefined;
+    const accounts = Array.isArray(state.accounts)
+      ? state.accounts.filter(
+          (account) =>
+            typeof account?.name === 'string' &&
+            typeof account.apiKey === 'string' &&
+            typeof account.baseUrl === 'string',
+        )
+      : [];
+    return { platformUrl: state.platformUrl, ...(accounts.length > 0 ? { accounts } : {}) };
   } catch {
     return undefined;
   }

@@ -1,11 +1,13 @@
 // What `npm run dev` gives the local Worker itself, so `npm run secrets -- check --local` does not
 // ask for it in .dev.vars: the local platform's address and key (also as the events account's
-// variables), the settings of the project's stand-ins (dev.config.ts, run here as dev runs it) and,
+// variables, and every other account's of platform.accounts.json), the settings of the project's stand-ins (dev.config.ts, run here as dev runs it) and,
 // without a FUNCTIONS_SECRET in .dev.vars, an empty one (every function served without a key).
+import { join } from 'node:path';
 import { createPlatformClient } from 'agent-functions/platform';
 import { projectPaths } from '../project.ts';
+import { ACCOUNTS_FILE, type AccountsConfig, DEFAULT_CONFIG, loadAccountsConfig } from '../sync/accounts.ts';
 import { loadDevConfig, runDevSetup } from './config.ts';
-import { startLocalPlatform } from './platform.ts';
+import { setupAccounts, startLocalPlatform } from './platform.ts';
 import { devVars } from './vars.ts';
 
 /**
@@ -13,12 +15,24 @@ import { devVars } from './vars.ts';
  * @example await devSuppliedNames('/repo') // ['FUNCTIONS_SECRET', 'PLATFORM_API_KEY', 'PLATFORM_BASE_URL', ...]
  */
 export const devSuppliedNames = async (root: string): Promise<string[]> => {
-  const platform = await startLocalPlatform(0);
+  let config: AccountsConfig;
   try {
-    const services = { platformUrl: platform.emulator.url, platformApiKey: platform.agencyKey };
+    config = loadAccountsConfig(join(root, ACCOUNTS_FILE));
+  } catch {
+    // A broken accounts file is said by the check itself.
+    config = DEFAULT_CONFIG;
+  }
+  const platform = await startLocalPlatform(0, undefined, config);
+  try {
+    const services = {
+      platformUrl: platform.emulator.url,
+      platformApiKey: platform.agencyKey,
+      accounts: platform.accounts,
+    };
     const setup = await runDevSetup(await loadDevConfig(projectPaths(root).devConfig), {
       platform: createPlatformClient({ baseUrl: services.platformUrl, apiKey: services.platformApiKey }),
       platformUrl: services.platformUrl,
+      accounts: setupAccounts(platform.accounts),
     });
     try {
       const { vars } = devVars(root, { ...services, standIns: setup.vars });

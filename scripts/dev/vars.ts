@@ -2,19 +2,21 @@
 // `.dev.vars`, or `.env` when there is no `.dev.vars`; but `.env` holds sync's settings (a real
 // platform, the deployed Worker's secret), so dev never lets it reach the Worker, and passes every
 // value it wires itself with `--var`, which wins over both files. `.dev.vars` stays yours: what it
-// sets is used, and dev says so. The events endpoint of the accounts file's first account (the one
-// dev's local webhook delivers to) reads its key from the variables that account names, so those
-// are wired to the local platform too.
+// sets is used, and dev says so. Every account of the accounts file reads its key (and its base
+// url) from the variables it names, so each is wired to that account on the local platform.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseEnv } from 'node:util';
 import { weakSecretProblem } from 'agent-functions/worker';
-import { ACCOUNTS_FILE, eventsAccountsOf, loadAccountsConfig } from '../sync/accounts.ts';
+import { ACCOUNTS_FILE, loadAccountsConfig } from '../sync/accounts.ts';
+import type { DevAccount } from './accounts.ts';
 
 /** What dev runs itself: the local platform, and the settings of the project's stand-ins (dev.config.ts). */
 export interface LocalServices {
   platformUrl: string;
   platformApiKey: string;
+  /** Every account of the accounts file on the local platform (default: the first, at platformUrl with platformApiKey). */
+  accounts?: Pick<DevAccount, 'name' | 'apiKey' | 'baseUrl'>[];
   /** What the project's dev.config.ts setup gave the Worker. */
   standIns?: Record<string, string>;
 }
@@ -48,16 +50,25 @@ export const devVars = (root: string, services: LocalServices): DevVars => {
     PLATFORM_API_KEY: services.platformApiKey,
   };
   try {
-    const [first] = eventsAccountsOf(loadAccountsConfig(join(root, ACCOUNTS_FILE)));
-    if (first) {
-      if (first.apiKeyEnv) wired[first.apiKeyEnv] = services.platformApiKey;
-      if (first.baseUrlEnv) wired[first.baseUrlEnv] = services.platformUrl;
+    const config = loadAccountsConfig(join(root, ACCOUNTS_FILE));
+    const locals = services.accounts ?? [
+      { name: config.accounts[0]?.name ?? '', apiKey: services.platformApiKey, baseUrl: services.platformUrl },
+    ];
+    const own: Record<string, string> = {};
+    // In the file's order, the first account wins a variable two accounts name.
+    for (const account of config.accounts) {
+      const local = locals.find((candidate) => candidate.name === account.name);
+      if (!local) continue;
+      // A stored-key account's key is in the Worker's account store, not a variable.
+      if (account.apiKeyEnv) own[account.apiKeyEnv] ??= local.apiKey;
+      if (!account.baseUrl) own[account.baseUrlEnv ?? 'PLATFORM_BASE_URL'] ??= local.baseUrl;
       else {
         notes.push(
-          `Account "${first.name}" gives its baseUrl in ${ACCOUNTS_FILE}, so the local Worker reads its events' signing secret from ${first.baseUrl}, not from the local platform; use baseUrlEnv to run events locally.`,
+          `Account "${account.name}" gives its baseUrl in ${ACCOUNTS_FILE}, so the local Worker calls ${account.baseUrl} for it (its messages, its events' signing secret), not the local platform; use baseUrlEnv to run it locally.`,
         );
       }
     }
+    Object.assign(wired, own);
   } catch (error) {
     problems.push((error as Error).message);
   }

@@ -23,6 +23,8 @@ export interface WorkerHandling {
   deliveryId: string;
   eventType: string;
   event: string;
+  /** The account of the events endpoint that took it (ids of deliveries are unique within an account only). */
+  account?: string;
 }
 
 /** A step of a deferred call (call_deferred, follow_up_sent, deferred_failed, ...), by the call's request id. */
@@ -95,7 +97,14 @@ const lineOf = (raw: string, at: number): WorkerLine | undefined => {
     };
   }
   if (typeof event === 'string' && HANDLING.has(event) && typeof fields.deliveryId === 'string') {
-    return { kind: 'handling', at, deliveryId: fields.deliveryId, eventType: String(fields.eventType ?? ''), event };
+    return {
+      kind: 'handling',
+      at,
+      deliveryId: fields.deliveryId,
+      eventType: String(fields.eventType ?? ''),
+      event,
+      ...(typeof fields.account === 'string' ? { account: fields.account } : {}),
+    };
   }
   if (typeof event === 'string' && DEFERRED.has(event) && typeof fields.requestId === 'string') {
     return { kind: 'deferred', at, requestId: fields.requestId, event: event as DeferredEvent };

@@ -20,7 +20,7 @@ const HELP = `The local platform: an in-memory emulator of the messaging platfor
 
 Usage:
   agent-functions platform [options]                      start it (default http://127.0.0.1:${DEFAULT_PORT})
-  agent-functions platform call <name> ['<json>'] [--account <plan> | --key <key>] [--url <url>]
+  agent-functions platform call <name> ['<json>'] [--account <plan|name> | --key <key>] [--url <url>]
                                                      play the agent: call a registered function
   agent-functions platform inbound <contactId> '<text>'   a customer writes in: signed message.received deliveries
   agent-functions platform emit <type> ['<json>']         an event happens: signed deliveries of <type> with <json> as data
@@ -43,7 +43,9 @@ Options of the server:
 
 Options of call, inbound and emit:
   --url <url>            the running emulator (default: npm run dev's, else http://127.0.0.1:${DEFAULT_PORT})
-  --account <plan>       which account (default agency: the one npm run dev registers on); or --key <key>
+  --account <plan|name>  which account: a plan (default agency: the first account npm run dev registers on),
+                         or the name of an account of platform.accounts.json under a running npm run dev
+                         (its agent calls that account's url of the function); or --key <key>
   --contact <id>         call: the contact the agent talks to (default the account's emulator customer)
   --conversation <id>    call: the conversation id (default cv_<contact>); --channel <name> its channel
   --deadline <ms>        call: give up waiting for the answer after this long
@@ -154,19 +156,32 @@ const emulatorCall = async (
   body: unknown,
 ) => {
   const account = (values.account as string | undefined) ?? DEV_ACCOUNT;
-  if (!isPlan(account)) fail(`--account is one of ${PLANS.join(', ')}.`);
+  const dev = readDevState(projectRoot());
+  // An account of platform.accounts.json that npm run dev plays wins over a plan of the same name.
+  const played = dev?.accounts?.find((candidate) => candidate.name === account);
+  if (!isPlan(account) && !played) {
+    const names = dev?.accounts?.map((candidate) => candidate.name) ?? [];
+    fail(
+      `--account is a plan (${PLANS.join(', ')})${names.length > 0 ? ` or an account of the running npm run dev (${names.join(', ')})` : ', or the name of an account of platform.accounts.json while npm run dev runs'}, not "${account}".`,
+    );
+  }
   const byKey = (values.key as string[] | undefined)?.[0];
-  const key = byKey ?? keysOf([]).get(account as Plan) ?? defaultKey(account as Plan);
+  const key = byKey ?? played?.apiKey ?? keysOf([]).get(account as Plan) ?? defaultKey(account as Plan);
   // Named in every refusal, so "no contact ... in this account" says which one was asked.
-  const whose = byKey ? 'the account of --key' : `the ${PLAN_NAMES[account as Plan]} account`;
+  const whose = byKey
+    ? 'the account of --key'
+    : played
+      ? `the account "${played.name}"`
+      : `the ${PLAN_NAMES[account as Plan]} account`;
   // Without --url: the platform of a running `npm run dev` of this project, wherever it listens.
   const base =
     (values.url as string | undefined) ??
-    readDevState(projectRoot())?.platformUrl ??
+    (byKey ? undefined : played?.baseUrl) ??
+    dev?.platformUrl ??
     `http://127.0.0.1:${DEFAULT_PORT}`;
   let response: Response;
   try {
-    response = await fetch(new URL(path, base), {
+    response = await fetch(`${base.replace(/\/+$/, '')}${path}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-api-key': key },
       body: JSON.stringify(body),

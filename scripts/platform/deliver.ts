@@ -4,7 +4,7 @@
 import { type Outcome, postJson } from './outbound.ts';
 import type { RouteSettings } from './route.ts';
 import { eventShape } from './shapes.ts';
-import { type AccountState, type DeliveryActivity, type EmulatorState, nextId, recordActivity } from './state.ts';
+import { type AccountState, type DeliveryActivity, nextId, recordActivity } from './state.ts';
 
 /** What became of one event at one webhook: the last answer, how many POSTs it took, or why none. */
 export type DeliveryReport =
@@ -64,19 +64,18 @@ const text = (body: unknown): string =>
 /**
  * Delivers one event of `type` with `data` to every subscribed webhook of `account`, and keeps
  * what happened in the account's activity (the dev console shows it).
- * @example await deliverEvent(state, account, settings, 'appointment.booked', { appointment })
+ * @example await deliverEvent(account, settings, 'appointment.booked', { appointment })
  */
 export const deliverEvent = async (
-  state: EmulatorState,
   account: AccountState,
   settings: RouteSettings,
   type: string,
   data: unknown,
   cause: { messageId?: string } = {},
 ): Promise<DeliveryReport[]> => {
-  const { seq } = nextId(state, 'act');
+  const { seq } = nextId(account, 'act');
   const startedAt = Date.now();
-  const reports = await deliverToWebhooks(state, account, settings, type, data);
+  const reports = await deliverToWebhooks(account, settings, type, data);
   const record: DeliveryActivity = {
     kind: 'delivery',
     seq,
@@ -105,7 +104,6 @@ export const deliverEvent = async (
 };
 
 const deliverToWebhooks = (
-  state: EmulatorState,
   account: AccountState,
   settings: RouteSettings,
   type: string,
@@ -116,7 +114,7 @@ const deliverToWebhooks = (
     subscribed.map(async (webhook): Promise<DeliveryReport> => {
       // Every delivery carries the signature headers (spec), so none goes out without a secret.
       if (!webhook.secret) return { webhookId: webhook.id, skipped: 'the webhook has no signing secret' };
-      const event = eventShape(nextId(state, 'evt').id, type, account, data);
+      const event = eventShape(nextId(account, 'evt').id, type, account, data);
       const fault = settings.deliveryFault();
       if (fault === 'drop') return { webhookId: webhook.id, eventId: event.id, skipped: 'dropped (fault)' };
       const attempts = await attempt(webhook.url, event, webhook.secret, settings);

@@ -50,6 +50,6 @@ export const seedContact = (
   platform: Platform,
   contact: Pick<ContactRecord, 'id' | 'name' | 'phone' | 'channel'>,
 ): void => {
-  const seq = platform.state.nextSeq++;
+  const seq = account(platform).nextSeq++;
   account(platform).contacts.set(contact.id, { ...contact, seq, createdAt: new Date().toISOString() });
 };

@@ -113,6 +113,22 @@ router.all('*', (request) => {
 
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** The request as the routes see it: an account's own address (`/accounts/<name>/v1/...`) without its prefix. */
+const atOwnAddress = (
+  request: Request,
+  state: EmulatorState,
+): { request: Request; url: URL; owner: AccountState | undefined } => {
+  const url = new URL(request.url);
+  const owner = state.accounts.find(
+    ({ basePath }) => basePath && (url.pathname === basePath || url.pathname.startsWith(`${basePath}/`)),
+  );
+  if (!owner?.basePath) return { request, url, owner: undefined };
+  url.pathname = url.pathname.slice(owner.basePath.length) || '/';
+  const init: RequestInit & { duplex?: 'half' } = { method: request.method, headers: request.headers };
+  if (request.body) Object.assign(init, { body: request.body, duplex: 'half' });
+  return { request: new Request(url, init), url, owner };
+};
+
 /**
  * The local platform's fetch handler and its state.
  * @example const platform = createPlatform({ pageSize: 2 }); await platform.fetch(new Request(`${base}/v1/contacts`))
@@ -134,10 +150,9 @@ export const createPlatform = (options: PlatformOptions = {}): Platform => {
   const log: LoggedRequest[] = [];
   let count = 0;
 
-  const fetch = async (request: Request): Promise<Response> => {
+  const fetch = async (received: Request): Promise<Response> => {
     count++;
-    const url = new URL(request.url);
-    const entry: LoggedRequest = { method: request.method, path: url.pathname, status: 0 };
+    const entry: LoggedRequest = { method: received.method, path: new URL(received.url).pathname, status: 0 };
     log.push(entry);
     if (log.length > 10_000) log.shift();
     const drop = () => {
@@ -146,7 +161,16 @@ export const createPlatform = (options: PlatformOptions = {}): Platform => {
       return new ConnectionDropped();
     };
     try {
+      // An account with its own address (a white-label tenant's) is reached there with its own key only.
+      const { request, url, owner } = atOwnAddress(received, state);
       const account = await authenticate(request, url, state);
+      if (owner && account !== owner) {
+        throw new EmulatorError(
+          401,
+          'invalid_api_key',
+          "The API key is not valid at this address: it belongs to another account. Use that account's own base url.",
+        );
+      }
       const isApi = url.pathname.startsWith('/v1/');
       if (isApi) {
         if (account.plan === 'legacy') {
@@ -219,12 +243,13 @@ export const createPlatform = (options: PlatformOptions = {}): Platform => {
 
   return {
     fetch,
-    accounts: state.accounts.map(({ id, name, plan, apiKey, channels }) => ({
+    accounts: state.accounts.map(({ id, name, plan, apiKey, channels, basePath }) => ({
       id,
       name,
       plan,
       apiKey,
       channels: [...channels],
+      ...(basePath ? { basePath } : {}),
     })),
     state,
     setFaults: (next) => faults.set(next),

@@ -1,4 +1,6 @@
-// The emulator's in-memory world: seeded accounts, one per plan, each with its own records.
+// The emulator's in-memory world: seeded accounts, one per plan (or the ones a caller names), each
+// with its own records and its own id sequence, so two accounts may hold the same ids
+// (docs/platform-contract.md §10).
 
 /** The spec's plans, plus an older one without API access (answers 403). */
 export type Plan = 'business' | 'agency' | 'agency_unlimited' | 'legacy';
@@ -82,7 +84,7 @@ export interface SubAccountRecord {
 export type ActivityRecord = CallActivity | DeliveryActivity;
 
 interface ActivityBase {
-  /** The shared sequence: orders activity and messages together. */
+  /** The account's sequence: orders its activity and messages together. */
   seq: number;
   /** Start and end, in ms since the epoch (messages sent in between belong to it). */
   startedAt: number;
@@ -137,6 +139,10 @@ export interface AccountState {
   plan: Plan;
   apiKey: string;
   channels: string[];
+  /** Its own address under the emulator (a white-label tenant's), e.g. `/accounts/client-acme`; else none. */
+  basePath: string | undefined;
+  /** Next number of the account's id sequence: ids are unique within an account only. */
+  nextSeq: number;
   contacts: Map<string, ContactRecord>;
   messages: Map<string, MessageRecord>;
   webhooks: Map<string, WebhookRecord>;
@@ -152,6 +158,8 @@ export interface AccountOptions {
   apiKey?: string;
   name?: string;
   channels?: string[];
+  /** Serves the account at its own address too: `{emulator url}{basePath}/v1/...` (accountPath). */
+  basePath?: string;
 }
 
 /** A seeded account as `startEmulator` reports it. */
@@ -161,7 +169,16 @@ export interface SeededAccount {
   plan: Plan;
   apiKey: string;
   channels: string[];
+  /** Its own address under the emulator, when it has one: its base url is the emulator's url plus this. */
+  basePath?: string;
 }
+
+/**
+ * The own address of account `name` under the emulator (a white-label tenant's, locally), for
+ * AccountOptions.basePath; a name of the accounts file (ACCOUNT_NAME) is a safe path segment.
+ * @example accountPath('client-acme') // '/accounts/client-acme'
+ */
+export const accountPath = (name: string): string => `/accounts/${name}`;
 
 /**
  * The account `npm run dev` registers every function on, seeds through dev.config.ts and gives the
@@ -174,17 +191,34 @@ export const defaultKey = (plan: Plan): string => `local-${plan.replaceAll('_', 
 
 export interface EmulatorState {
   accounts: AccountState[];
-  /** Next number of the shared id sequence. */
-  nextSeq: number;
 }
 
-export const createState = (accounts: AccountOptions[] = PLANS.map((plan) => ({ plan }))): EmulatorState => ({
+/** Two accounts the emulator could not tell apart: the same key, or the same own address. */
+const clash = (accounts: AccountOptions[]): string | undefined => {
+  const keys = accounts.map((options) => options.apiKey ?? defaultKey(options.plan));
+  const paths = accounts.flatMap((options) => (options.basePath ? [options.basePath] : []));
+  if (new Set(keys).size < keys.length)
+    return 'Two accounts of the local platform have the same API key: give each its own.';
+  if (new Set(paths).size < paths.length)
+    return 'Two accounts of the local platform have the same own address (basePath).';
+  return undefined;
+};
+
+export const createState = (accounts: AccountOptions[] = PLANS.map((plan) => ({ plan }))): EmulatorState => {
+  const problem = clash(accounts);
+  if (problem) throw new Error(problem);
+  return createAccounts(accounts);
+};
+
+const createAccounts = (accounts: AccountOptions[]): EmulatorState => ({
   accounts: accounts.map((options, index) => ({
     id: `acct_${index + 1}`,
     name: options.name ?? `${PLAN_NAMES[options.plan]} account`,
     plan: options.plan,
     apiKey: options.apiKey ?? defaultKey(options.plan),
     channels: [...(options.channels ?? DEFAULT_CHANNELS)],
+    basePath: options.basePath,
+    nextSeq: 1,
     contacts: new Map(),
     messages: new Map(),
     webhooks: new Map(),
@@ -192,12 +226,14 @@ export const createState = (accounts: AccountOptions[] = PLANS.map((plan) => ({ 
     subAccounts: new Map(),
     activity: [],
   })),
-  nextSeq: 1,
 });
 
-/** A fresh identifier with a readable prefix (`cf_000007`) and its sequence number. */
-export const nextId = (state: EmulatorState, prefix: string): { id: string; seq: number } => {
-  const seq = state.nextSeq++;
+/**
+ * A fresh identifier of the account with a readable prefix (`cf_000007`) and its sequence number;
+ * another account may hold the same id, as on the platform (ids are unique within an account).
+ */
+export const nextId = (account: AccountState, prefix: string): { id: string; seq: number } => {
+  const seq = account.nextSeq++;
   return { id: `${prefix}_${String(seq).padStart(6, '0')}`, seq };
 };
 

@@ -205,6 +205,8 @@ export interface ResolvedAccount {
   name: string;
   /** Where its events webhook delivers (eventsPathOf). */
   eventsPath: string;
+  /** The accounts file's first account: its urls keep the form without `?account=` (docs/platform-contract.md §10). */
+  first: boolean;
   baseUrl: string;
   apiKey: string;
   keyPlacement: KeyPlacement | undefined;
@@ -282,15 +284,16 @@ export const resolveSync = (
   // Problems of the run as a whole (the Worker's origin and secret, the flags) stop every account.
   const runProblems = [...problems];
   const accounts = config.accounts
-    .map((account, i) => ({ account, eventsPath: eventsPathOf(account.name, i === 0) }))
+    .map((account, i) => ({ account, eventsPath: eventsPathOf(account.name, i === 0), first: i === 0 }))
     .filter(({ account }) => !selected || selected.includes(account.name))
-    .map(({ account, eventsPath }): ResolvedAccount => {
+    .map(({ account, eventsPath, first }): ResolvedAccount => {
       const own: string[] = [];
       // No variable: the key is in the account store, reached through the Worker's relay.
       if (!account.apiKeyEnv) {
         return {
           name: account.name,
           eventsPath,
+          first,
           ...storedAccountRelay(sync.functionsBaseUrl, sync.functionsSecret, account.name),
           functions: account.functions,
           problems: own,
@@ -300,6 +303,7 @@ export const resolveSync = (
       return {
         name: account.name,
         eventsPath,
+        first,
         baseUrl:
           account.baseUrl ??
           read(

@@ -189,7 +189,13 @@ export const runSync = async (argv: string[], io: SyncIo): Promise<SyncRun> => {
       account: account.name,
       baseUrl: account.baseUrl,
       api,
-      desired: selectFunctions(desired, account.functions),
+      // Every account but the first is named in its urls, bound to their keys (docs/platform-contract.md §10).
+      desired: selectFunctions(
+        account.first
+          ? desired
+          : selectFunctions(await desiredFunctions(served, origin, secret, account.name), args.only),
+        account.functions,
+      ),
       origin,
       prune: args.prune && !args.status,
       dryRun,

@@ -108,16 +108,23 @@ export const readManifest = async (options: { secret: string; root?: string }): 
 };
 
 /**
- * The registration of every served function, its url built from `origin` and the secret.
+ * The registration of every served function, its url built from `origin` and the secret; for an
+ * account other than the accounts file's first, `account` names it in the url (docs/platform-contract.md §10).
  * @example await desiredFunctions(served, 'https://fns.example.dev', secret)
+ * @example await desiredFunctions(served, origin, secret, 'client-acme') // urls with ?account=client-acme&key=…
  */
-export const desiredFunctions = (served: ServedFunction[], origin: string, secret: string): Promise<FunctionRecord[]> =>
+export const desiredFunctions = (
+  served: ServedFunction[],
+  origin: string,
+  secret: string,
+  account?: string,
+): Promise<FunctionRecord[]> =>
   Promise.all(
     served.map(async (fn) => ({
       name: fn.name,
       description: fn.description,
       parameters: fn.parameters,
-      url: await functionUrl(origin, fn, secret),
+      url: await functionUrl(origin, fn, secret, account),
     })),
   );
 

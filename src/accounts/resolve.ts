@@ -57,8 +57,12 @@ export interface ResolvedAccount {
   platform: AccountPlatform | undefined;
 }
 
-/** Finds the account of a call: `name` from its url, undefined for the first account's urls. */
-export type AccountResolver = (env: Env, name: string | undefined, log: Logger) => Promise<ResolvedAccount>;
+/** Finds the account of a call: `name` from its url, undefined for the first account's urls; a 401 for an unknown one. */
+export type AccountResolver = (
+  env: Env,
+  name: string | undefined,
+  log: Logger,
+) => ResolvedAccount | Promise<ResolvedAccount>;
 
 const unknownAccount = () =>
   new FunctionError(
@@ -113,9 +117,7 @@ export const accountResolver = (option: AccountsOption, platform: PlatformFactor
     return record;
   };
 
-  return async (env, requested, log) => {
-    const name = requested ?? first;
-    if (name === undefined) throw unknownAccount();
+  const resolve = async (env: Env, name: string, log: Logger): Promise<ResolvedAccount> => {
     const entry = byName.get(name);
     // The env's key wins; without it (a stored-key account, or a variable not set yet) the store's.
     const envKey = readVar(env, entry?.apiKeyEnv);
@@ -134,16 +136,39 @@ export const accountResolver = (option: AccountsOption, platform: PlatformFactor
       settings: (settingsOf.get(name) ?? bare) as AccountSettings,
       secret: (key) => (Object.hasOwn(secrets, key) ? secrets[key] : readVar(env, key) || undefined),
     };
+    const missing = [
+      ...(baseUrl ? [] : [baseUrlEnv]),
+      ...(apiKey ? [] : [entry?.apiKeyEnv ?? "this account's stored key"]),
+    ];
+    const access = { baseUrl, apiKey, ...(keyPlacement ? { keyPlacement } : {}) };
     const make: AccountPlatform | undefined =
       platform &&
-      ((signal) => {
-        const missing = [
-          ...(baseUrl ? [] : [baseUrlEnv]),
-          ...(apiKey ? [] : [entry?.apiKeyEnv ?? "this account's stored key"]),
-        ];
-        if (missing.length > 0) throw notConfigured(log, name, missing);
-        return platform(env, signal, { baseUrl, apiKey, ...(keyPlacement ? { keyPlacement } : {}) });
+      ((signal, callLog) => {
+        if (missing.length > 0) throw notConfigured(callLog, name, missing);
+        return platform(env, signal, access);
       });
     return { account, platform: make };
+  };
+
+  // Resolved accounts, per environment (one per isolate in production) and name, for a minute: a
+  // call through an account already seen costs a map look-up, with no await.
+  const resolved = new WeakMap<Env, Map<string, { at: number; value: ResolvedAccount }>>();
+  return (env, requested, log) => {
+    const name = requested ?? first;
+    if (name === undefined) throw unknownAccount();
+    let byEnv = resolved.get(env);
+    if (!byEnv) {
+      byEnv = new Map();
+      resolved.set(env, byEnv);
+    }
+    const now = Date.now();
+    const kept = byEnv.get(name);
+    if (kept && now - kept.at < STORE_TTL_MS) return kept.value;
+    return resolve(env, name, log).then((value) => {
+      // Bounded: an isolate serving more accounts than this starts over.
+      if (byEnv.size >= 4096) byEnv.clear();
+      byEnv.set(name, { at: now, value });
+      return value;
+    });
   };
 };

@@ -42,7 +42,7 @@ export const sendFollowUp = async (
     return 'opted_out';
   }
   // Before the attempt is marked: an account that cannot reach the platform (no key) sent nothing.
-  const platform = from.platform(AbortSignal.timeout(30_000));
+  const platform = from.platform(AbortSignal.timeout(30_000), log);
   const claim = await ledger.claim(SEND_KEY, SEND_LEASE_MS, 0, ATTEMPT_WINDOW_MS);
   if (claim.verdict === 'done' && claim.answer === CANCELLED) {
     log.info('follow_up_cancelled', { hint: 'the call answered in time' });

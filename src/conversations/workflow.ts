@@ -49,7 +49,8 @@ export class DeferredCall extends WorkflowEntrypoint<Env, DeferredParams> {
     const runtime = deferredRuntimeFor(name);
     const fn = runtime?.registry.get(name);
     const later = fn?.policy?.later;
-    const account = runtime && (await runtime.accounts(this.env, accountName, log).catch(() => undefined));
+    const account =
+      runtime && (await (async () => runtime.accounts(this.env, accountName, log))().catch(() => undefined));
     if (!runtime || !fn || !later || !account) {
       // Deployed away (or the account removed) since the call: nothing to run, nothing honest to promise.
       log.error('deferred_gone', { hint: 'the function, its later option or its account is no longer deployed' });

@@ -62,6 +62,9 @@ export type ActivityItem =
     }
   | { kind: 'message'; startedAt: number; message: ShownMessage };
 
+/** An item of the console's timeline: with several accounts, it names the one it happened in. */
+export type ConsoleItem = ActivityItem & { account?: string };
+
 /** How long after a call or delivery a message about the same contact is still its consequence. */
 const FOLLOW_UP_MS = 10 * 60_000;
 /** Clock slack between the console's and the platform's stamps (same process in dev; ms apart). */

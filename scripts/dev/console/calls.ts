@@ -16,6 +16,8 @@ export interface LoggedCall {
   requestId?: string;
   /** The conversation the console's agent called from, when the local platform gives one. */
   conversation?: { contactId: string; conversationId: string; channel: string };
+  /** The account whose agent called (its url), when the local platform plays several. */
+  account?: string;
 }
 
 /** A bounded, newest-first log. */

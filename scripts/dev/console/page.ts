@@ -35,6 +35,9 @@ button { margin-top: 10px; padding: 6px 14px; font: inherit; cursor: pointer; }
 .args { display: block; font-family: ui-monospace, monospace; font-size: 11.5px; color: #444; word-break: break-all; }
 .deferred { font-size: 12.5px; margin: 4px 0; color: #5b3a9e; }
 .deferred.waiting { font-style: italic; }
+#accounts { margin-top: 8px; color: #ddd; }
+#accounts select { width: auto; margin-left: 6px; }
+.account { display: inline-block; font-size: 11px; background: #ede7f6; color: #4a2a8a; border-radius: 4px; padding: 0 5px; margin-right: 4px; }
 `;
 
 const SCRIPT = `
@@ -73,6 +76,11 @@ const field = (name, schema, required) => {
   return [label, input];
 };
 
+// With several accounts (platform.accounts.json), the one whose agent the forms call as.
+let accounts = [];
+const chosenAccount = () => document.querySelector('#account')?.value;
+const accountBadge = (name) => (name && accounts.length > 1 ? el('span', { class: 'account', text: name }) : undefined);
+
 const argumentsOf = (form) => {
   const args = {};
   for (const input of form.querySelectorAll('[data-arg]')) {
@@ -99,6 +107,9 @@ const render = (fn) => {
   } else {
     section.append(el('p', { class: 'unregistered', text: 'Not registered on the local platform yet: see the dev output.' }));
   }
+  if (accounts.length > 1 && Array.isArray(fn.registeredOn)) {
+    section.append(el('h3', { text: 'registered on' }), el('p', { class: 'registered-on', text: fn.registeredOn.join(', ') || 'no account yet' }));
+  }
   if (fn.findings && fn.findings.length) {
     section.append(el('h3', { text: 'description lint (npm run lint:functions)' }));
     for (const f of fn.findings) section.append(el('p', { class: 'finding ' + f.severity, text: f.severity + ' [' + f.rule + '] ' + (f.parameter ? f.parameter + ': ' : '') + f.message + ' Fix: ' + f.fix }));
@@ -112,9 +123,12 @@ const render = (fn) => {
     event.preventDefault();
     result.textContent = 'calling...';
     delete result.dataset.status;
-    const response = await fetch('/api/call/' + fn.name, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ arguments: argumentsOf(form) }) });
+    const account = chosenAccount();
+    const response = await fetch('/api/call/' + fn.name, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ arguments: argumentsOf(form), ...(account ? { account } : {}) }) });
     const call = await response.json();
     result.textContent = '';
+    if (!response.ok) { result.append(el('p', { class: 'message', text: call.error || String(response.status) })); return; }
+    if (call.account && accounts.length > 1) result.append(el('p', {}, 'as the agent of ', accountBadge(call.account)));
     result.dataset.status = String(call.status);
     result.append(el('p', {}, el('span', { class: 'status ' + kind(call.status), text: String(call.status || 'no answer') }), ' in ' + call.durationMs + ' ms'));
     const message = errorMessage(call.body);
@@ -170,9 +184,9 @@ const row = (item) => {
     }
     const source = { console: 'console', platform: 'platform (agent)', worker: 'direct' }[item.source];
     const args = item.arguments === undefined ? undefined : el('code', { class: 'args', text: JSON.stringify(item.arguments) });
-    return el('tr', { 'data-kind': 'call', 'data-source': item.source, 'data-status': String(item.status) },
+    return el('tr', { 'data-kind': 'call', 'data-source': item.source, 'data-status': String(item.status), 'data-account': item.account || '' },
       el('td', { text: when(item.startedAt) }),
-      el('td', {}, el('span', { text: item.name }), el('br'), el('span', { class: 'source', text: source }), args),
+      el('td', {}, accountBadge(item.account), el('span', { text: item.name }), el('br'), el('span', { class: 'source', text: source }), args),
       el('td', { class: 'status ' + kind(item.status), text: String(item.status || 'none') }),
       el('td', { text: item.durationMs + ' ms' }), detail);
   }
@@ -192,14 +206,14 @@ const row = (item) => {
     for (const message of item.messages) detail.append(sentLine(message));
     const statuses = item.deliveries.map((hook) => hook.status ?? 0);
     const worst = statuses.length ? Math.max(...statuses.map((status) => (status >= 200 && status < 300 ? 0 : status || 599))) : 0;
-    return el('tr', { 'data-kind': 'delivery', 'data-type': item.type },
+    return el('tr', { 'data-kind': 'delivery', 'data-type': item.type, 'data-account': item.account || '' },
       el('td', { text: when(item.startedAt) }),
-      el('td', {}, el('span', { text: item.type }), el('br'), el('span', { class: 'source', text: 'event' }), item.contactId ? ' · ' + item.contactId : ''),
+      el('td', {}, accountBadge(item.account), el('span', { text: item.type }), el('br'), el('span', { class: 'source', text: 'event' }), item.contactId ? ' · ' + item.contactId : ''),
       el('td', { class: 'status ' + (worst ? kind(worst) : 'ok'), text: statuses.join(', ') || 'none' }),
       el('td', { text: (item.endedAt - item.startedAt) + ' ms' }), detail);
   }
-  return el('tr', { 'data-kind': 'message' },
-    el('td', { text: when(item.startedAt) }), el('td', { class: 'source', text: 'message' }), el('td'), el('td'),
+  return el('tr', { 'data-kind': 'message', 'data-account': item.account || '' },
+    el('td', { text: when(item.startedAt) }), el('td', {}, accountBadge(item.account), el('span', { class: 'source', text: 'message' })), el('td'), el('td'),
     el('td', {}, sentLine(item.message)));
 };
 
@@ -212,7 +226,19 @@ const refreshLog = async () => {
   note.textContent = problem ? 'The platform side is missing: ' + problem + '.' : '';
 };
 
+// The account picker: shown when the local platform plays several accounts.
+const loadAccounts = async () => {
+  accounts = (await (await fetch('/api/accounts')).json()).accounts || [];
+  const holder = document.querySelector('#accounts');
+  holder.textContent = '';
+  if (accounts.length < 2) return;
+  const select = el('select', { id: 'account' });
+  for (const account of accounts) select.append(el('option', { value: account.name, text: account.name + (account.first ? ' (first)' : '') }));
+  holder.append(el('label', { for: 'account' }, 'Call as the agent of account', select));
+};
+
 const load = async () => {
+  await loadAccounts();
   const { functions, problem } = await (await fetch('/api/functions')).json();
   const list = document.querySelector('#functions');
   list.textContent = '';
@@ -246,7 +272,7 @@ export const CONSOLE_PAGE = `<!doctype html>
 <style>${STYLE}</style>
 </head>
 <body>
-<header><h1>agent-functions console</h1><p>Each function exactly as the local platform holds it, a form that calls it through the Worker, and what the model got back; beside it, what the local platform did: calls, event deliveries and the messages they sent.</p></header>
+<header><h1>agent-functions console</h1><p>Each function exactly as the local platform holds it, a form that calls it through the Worker, and what the model got back; beside it, what the local platform did: calls, event deliveries and the messages they sent.</p><div id="accounts"></div></header>
 <main>
 <div id="functions"><p>Loading...</p></div>
 <div id="log"><h2>Activity</h2><p id="log-problem" class="source"></p><table><thead><tr><th>time</th><th>what</th><th>status</th><th>took</th><th>what the model got, what was delivered, messages sent</th></tr></thead><tbody id="calls"></tbody></table></div>

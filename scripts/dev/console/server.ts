@@ -1,15 +1,16 @@
 // The local console of `npm run dev`: a page listing every function exactly as the platform received
 // it, a form per function that calls it through the Worker, and one timeline of those calls and of
 // what the local platform did (its calls as the agent, event deliveries and their answers, the
-// messages sent, each beside its cause). Served by the Node dev process on 127.0.0.1; nothing here
-// is ever bundled into the Worker.
+// messages sent, each beside its cause). With several accounts (platform.accounts.json), each item
+// names its account, and a call can be made as any account's agent, through that account's url.
+// Served by the Node dev process on 127.0.0.1; nothing here is ever bundled into the Worker.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { localSurfaceRefusal } from 'agent-functions/worker';
 import type { Finding } from '../../lint/functions/types.ts';
 import type { ActivityAnswer } from '../../platform/routes/activity.ts';
 import type { WorkerLine } from '../workerLog.ts';
-import { mergeActivity } from './activity.ts';
+import { type ConsoleItem, mergeActivity } from './activity.ts';
 import { createCallLog } from './calls.ts';
 import { CONSOLE_PAGE } from './page.ts';
 
@@ -20,6 +21,8 @@ export interface ConsoleFunction {
   registered: { description: string; parameters: Record<string, string>; url: string } | null;
   /** The Worker's JSON Schema of the arguments, for the form. */
   jsonSchema: unknown;
+  /** With several accounts: those that hold its registration. */
+  registeredOn?: string[];
   /** What the description linter finds in what the model reads (agent-functions lint functions). */
   findings?: Pick<Finding, 'severity' | 'rule' | 'parameter' | 'message' | 'fix'>[];
 }
@@ -37,12 +40,27 @@ export interface ConsoleOptions {
   functions: () => Promise<ConsoleFunction[] | ConsoleListing>;
   /** The local platform and the account dev uses: its activity joins the console's timeline. */
   platform?: { url: string; apiKey: string };
-  /** The url the platform calls for `name` (key included): the console calls exactly that. */
-  urlOf: (name: string) => Promise<string | undefined>;
+  /**
+   * Every account dev plays, the first first (instead of `platform`): each one's activity joins the
+   * timeline, named, and a call can be made as any one's agent. `url` is the account's base url.
+   */
+  accounts?: ConsoleAccount[];
+  /** The url `account` (default: the first) calls for `name` (key included): the console calls exactly that. */
+  urlOf: (name: string, account?: string) => Promise<string | undefined>;
   /** What the Worker itself logged (dev reads it from wrangler's output): calls from every source, deliveries handled. */
   workerLog?: () => WorkerLine[];
-  /** The conversation each call comes from (docs/platform-contract.md §9), added beside the arguments. */
-  conversation?: () => Promise<{ contactId: string; conversationId: string; channel: string } | undefined>;
+  /** The conversation each call comes from (docs/platform-contract.md §9), added beside the arguments; per account. */
+  conversation?: (
+    account?: string,
+  ) => Promise<{ contactId: string; conversationId: string; channel: string } | undefined>;
+}
+
+/** An account of the local platform as the console knows it. */
+export interface ConsoleAccount {
+  name: string;
+  /** Its base url on the local platform. */
+  url: string;
+  apiKey: string;
 }
 
 export interface RunningConsole {
@@ -87,10 +105,17 @@ const listen = async (server: ReturnType<typeof createServer>, port: number): Pr
 export const startConsole = async (options: ConsoleOptions): Promise<RunningConsole> => {
   const log = createCallLog();
 
-  const call = async (name: string, args: unknown) => {
-    const url = await options.urlOf(name);
+  const accounts: ConsoleAccount[] = options.accounts ?? (options.platform ? [{ name: '', ...options.platform }] : []);
+  const named = accounts.length > 1 || Boolean(options.accounts);
+
+  const call = async (name: string, args: unknown, account: string | undefined) => {
+    if (account !== undefined && !accounts.some((candidate) => candidate.name === account)) {
+      const known = accounts.map((candidate) => candidate.name).join(', ');
+      return { status: 400, body: { error: `No account "${account}" on the local platform: ${known || 'none'}.` } };
+    }
+    const url = await options.urlOf(name, account);
     if (!url) return { status: 404, body: { error: `No function named "${name}" is served.` } };
-    const conversation = await options.conversation?.().catch(() => undefined);
+    const conversation = await options.conversation?.(account).catch(() => undefined);
     const started = performance.now();
     const startedAt = Date.now();
     let status = 0;
@@ -119,23 +144,56 @@ export const startConsole = async (options: ConsoleOptions): Promise<RunningCons
       endedAt: Date.now(),
       body,
       ...(conversation ? { conversation } : {}),
+      ...(named ? { account: account ?? accounts[0]?.name ?? '' } : {}),
     });
     return { status: 200, body: entry };
   };
 
-  /** The platform's side, or why it cannot be read (the console's own calls are shown anyway). */
-  const platformActivity = async (): Promise<{ answer?: ActivityAnswer; problem?: string }> => {
-    if (!options.platform) return {};
+  /** One account's side, or why it cannot be read (the console's own calls are shown anyway). */
+  const platformActivity = async (account: ConsoleAccount): Promise<{ answer?: ActivityAnswer; problem?: string }> => {
+    const whose = named ? ` for account "${account.name}"` : '';
     try {
-      const response = await fetch(new URL('/_emulator/activity', options.platform.url), {
-        headers: { 'x-api-key': options.platform.apiKey },
+      const response = await fetch(`${account.url.replace(/\/+$/, '')}/_emulator/activity`, {
+        headers: { 'x-api-key': account.apiKey },
         signal: AbortSignal.timeout(5000),
       });
-      if (!response.ok) return { problem: `the local platform answered ${response.status}` };
+      if (!response.ok) return { problem: `the local platform answered ${response.status}${whose}` };
       return { answer: (await response.json()) as ActivityAnswer };
     } catch (error) {
-      return { problem: `the local platform did not answer (${(error as Error).message})` };
+      return { problem: `the local platform did not answer${whose} (${(error as Error).message})` };
     }
+  };
+
+  /** Every account's side and the console's own calls, one timeline (each item named by account when there are several). */
+  const timeline = async (): Promise<{ items: ConsoleItem[]; problem?: string }> => {
+    const sides = await Promise.all(accounts.map(platformActivity));
+    const calls = log.list();
+    const workerLines = options.workerLog?.() ?? [];
+    const problems = sides.flatMap((side) => (side.problem ? [side.problem] : []));
+    const problem = problems.length > 0 ? { problem: problems.join('; ') } : {};
+    if (!named) return { items: mergeActivity(calls, sides[0]?.answer, workerLines), ...problem };
+    // The Worker's line of a call made here (the console's, or an account's agent) joins that call;
+    // the lines of calls nobody here made (curl, MCP) are shown once, under the first account.
+    const made = new Set([
+      ...calls.flatMap((call) => (call.requestId ? [call.requestId] : [])),
+      ...sides.flatMap((side) =>
+        (side.answer?.activity ?? []).flatMap((record) =>
+          record.kind === 'call' && record.requestId ? [record.requestId] : [],
+        ),
+      ),
+    ]);
+    const items = accounts.flatMap((account, index) =>
+      mergeActivity(
+        calls.filter((call) => call.account === account.name),
+        sides[index]?.answer,
+        workerLines.filter((line) =>
+          line.kind === 'invocation'
+            ? index === 0 && !made.has(line.requestId)
+            : line.kind !== 'handling' || line.account === undefined || line.account === account.name,
+        ),
+      ).map((item) => ({ ...item, account: account.name })),
+    );
+    return { items: items.toSorted((a, b) => b.startedAt - a.startedAt), ...problem };
   };
 
   const server = createServer((request, response) => {
@@ -160,15 +218,23 @@ export const startConsole = async (options: ConsoleOptions): Promise<RunningCons
           return send(response, 200, Array.isArray(listing) ? { functions: listing } : listing);
         }
         if (request.method === 'GET' && pathname === '/api/calls') return send(response, 200, { calls: log.list() });
-        if (request.method === 'GET' && pathname === '/api/activity') {
-          const { answer, problem } = await platformActivity();
+        if (request.method === 'GET' && pathname === '/api/activity') return send(response, 200, await timeline());
+        if (request.method === 'GET' && pathname === '/api/accounts') {
+          // Names and addresses only: the console never hands out a key.
           return send(response, 200, {
-            items: mergeActivity(log.list(), answer, options.workerLog?.() ?? []),
-            ...(problem ? { problem } : {}),
+            accounts: accounts.map((account, index) => ({
+              name: account.name,
+              first: index === 0,
+              baseUrl: account.url,
+            })),
           });
         }
         if (request.method === 'POST' && callName) {
-          const answer = await call(callName, ((await readJson(request)) as { arguments?: unknown }).arguments);
+          const input = (await readJson(request)) as { arguments?: unknown; account?: unknown };
+          if (input.account !== undefined && typeof input.account !== 'string') {
+            return send(response, 400, { error: 'account must be the name of an account of the local platform.' });
+          }
+          const answer = await call(callName, input.arguments, input.account);
           return send(response, answer.status, answer.body);
         }
         return send(response, 404, { error: 'Not found.' });

@@ -17,9 +17,9 @@ export const contactRoutes: Route[] = [
   {
     method: 'POST',
     path: '/v1/contacts',
-    handler: async ({ state, account, request }) => {
+    handler: async ({ account, request }) => {
       const input = await validBody(request, contactInput);
-      const { id, seq } = nextId(state, 'ct');
+      const { id, seq } = nextId(account, 'ct');
       const contact = { id, seq, ...input, createdAt: new Date().toISOString() };
       account.contacts.set(id, contact);
       return { status: 201, body: contactShape(contact) };

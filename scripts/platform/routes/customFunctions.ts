@@ -32,10 +32,10 @@ export const customFunctionRoutes: Route[] = [
   {
     method: 'POST',
     path: '/v1/custom-functions',
-    handler: async ({ state, account, request }) => {
+    handler: async ({ account, request }) => {
       const input = await validBody(request, functionRecord);
       nameTaken(account, input.name);
-      const { id, seq } = nextId(state, 'cf');
+      const { id, seq } = nextId(account, 'cf');
       const now = new Date().toISOString();
       const fn: FunctionRecord = { id, seq, ...input, createdAt: now, updatedAt: now };
       account.functions.set(id, fn);

@@ -38,14 +38,14 @@ const EMULATOR_CUSTOMER = { name: 'Emulator customer', phone: '+15555550123', ch
 
 /** The conversation of one agent call: the named contact, or the account's emulator customer. */
 const conversationOf = (
-  { state, account }: RouteContext,
+  { account }: RouteContext,
   input: z.output<typeof callInput>,
 ): { contactId: string; conversationId: string; channel: string } => {
   let contact = input.contactId
     ? found(account.contacts, input.contactId, 'contact')
     : [...account.contacts.values()].find((candidate) => candidate.name === EMULATOR_CUSTOMER.name);
   if (!contact) {
-    const { id, seq } = nextId(state, 'ct');
+    const { id, seq } = nextId(account, 'ct');
     contact = { id, seq, ...EMULATOR_CUSTOMER, createdAt: new Date().toISOString() };
     account.contacts.set(id, contact);
   }
@@ -83,11 +83,11 @@ export const emulatorRoutes: Route[] = [
     method: 'POST',
     path: '/_emulator/emit',
     // Something happened on the platform: every webhook subscribed to the type gets it, signed.
-    handler: async ({ state, account, request, settings }) => {
+    handler: async ({ account, request, settings }) => {
       const input = await validBody(request, emitInput);
       return {
         status: 201,
-        body: { deliveries: await deliverEvent(state, account, settings, input.type, input.data) },
+        body: { deliveries: await deliverEvent(account, settings, input.type, input.data) },
       };
     },
   },
@@ -96,7 +96,7 @@ export const emulatorRoutes: Route[] = [
     path: '/_emulator/call',
     // The agent's side of the loop: POST the arguments to the function's url, report the answer.
     handler: async (context) => {
-      const { state, account, request, settings } = context;
+      const { account, request, settings } = context;
       const input = await validBody(request, callInput);
       const fn = [...account.functions.values()].find((candidate) => candidate.name === input.name);
       if (!fn) {
@@ -115,7 +115,7 @@ export const emulatorRoutes: Route[] = [
         [CONVERSATION_KEYS.channel]: conversation.channel,
       };
       const send = async () => {
-        const { seq } = nextId(state, 'act');
+        const { seq } = nextId(account, 'act');
         const startedAt = Date.now();
         const outcome = await postJson(fn.url, body, {
           secret: settings.functionSigningSecret,
@@ -155,10 +155,10 @@ export const emulatorRoutes: Route[] = [
   {
     method: 'POST',
     path: '/_emulator/inbound',
-    handler: async ({ state, account, request, settings }) => {
+    handler: async ({ account, request, settings }) => {
       const input = await validBody(request, inboundInput);
       const contact = found(account.contacts, input.contactId, 'contact');
-      const { id, seq } = nextId(state, 'msg');
+      const { id, seq } = nextId(account, 'msg');
       const message = {
         id,
         seq,
@@ -170,16 +170,9 @@ export const emulatorRoutes: Route[] = [
         createdAt: new Date().toISOString(),
       };
       account.messages.set(id, message);
-      const deliveries = await deliverEvent(
-        state,
-        account,
-        settings,
-        'message.received',
-        messageReceivedData(message),
-        {
-          messageId: id,
-        },
-      );
+      const deliveries = await deliverEvent(account, settings, 'message.received', messageReceivedData(message), {
+        messageId: id,
+      });
       return { status: 201, body: { message: messageShape(message), deliveries } };
     },
   },

@@ -25,7 +25,7 @@ export const messageRoutes: Route[] = [
   {
     method: 'POST',
     path: '/v1/messages',
-    handler: async ({ state, account, request }) => {
+    handler: async ({ account, request }) => {
       const input = await validBody(request, messageInput);
       if (!account.channels.includes(input.channel)) {
         throw new EmulatorError(
@@ -41,7 +41,7 @@ export const messageRoutes: Route[] = [
           `contactId "${input.contactId.slice(0, 80)}" is not a contact of this account: create the contact first.`,
         );
       }
-      const { id, seq } = nextId(state, 'msg');
+      const { id, seq } = nextId(account, 'msg');
       const message = {
         id,
         seq,

@@ -10,7 +10,7 @@ export const subAccountRoutes: Route[] = [
   {
     method: 'POST',
     path: '/v1/sub-accounts',
-    handler: async ({ state, account, request, settings }) => {
+    handler: async ({ account, request, settings }) => {
       const input = await validBody(request, subAccountInput);
       const included = INCLUDED_SUB_ACCOUNTS[account.plan];
       if (included === 0) {
@@ -28,7 +28,7 @@ export const subAccountRoutes: Route[] = [
           `The ${PLAN_NAMES[account.plan]} plan includes ${included} client sub-accounts and all are in use; further ones are charged per sub-account. Enable extra sub-accounts or move to Agency Unlimited (emulator: --agency-extra charge).`,
         );
       }
-      const { id } = nextId(state, 'sa');
+      const { id } = nextId(account, 'sa');
       const sub = { id, ...input, extra, createdAt: new Date().toISOString() };
       account.subAccounts.set(id, sub);
       return { status: 201, body: subAccountShape(sub) };

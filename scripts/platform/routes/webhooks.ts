@@ -39,9 +39,9 @@ export const webhookRoutes: Route[] = [
   {
     method: 'POST',
     path: '/v1/webhooks',
-    handler: async ({ state, account, request }) => {
+    handler: async ({ account, request }) => {
       const input = await validBody(request, webhookInput);
-      const { id, seq } = nextId(state, 'wh');
+      const { id, seq } = nextId(account, 'wh');
       const now = new Date().toISOString();
       // Every webhook has a signing secret from the start (spec: "Each webhook has a signing secret").
       const webhook = {

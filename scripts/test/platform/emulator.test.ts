@@ -8,8 +8,8 @@ import { fnInput, keyOf, raw, useEmulator } from './helpers.ts';
 /** Everything the emulator holds, comparable before and after a refused request. */
 const snapshot = (state: EmulatorState) =>
   JSON.stringify({
-    nextSeq: state.nextSeq,
     accounts: state.accounts.map((account) => ({
+      nextSeq: account.nextSeq,
       contacts: [...account.contacts.entries()],
       messages: [...account.messages.entries()],
       webhooks: [...account.webhooks.entries()],

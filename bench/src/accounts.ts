@@ -1,0 +1,81 @@
+// Part 1e: a call through the 500th account of a Worker serving 500 (bench/workers/projectWithAccounts.ts)
+// against the same call on the single-account project Worker, interleaved round by round; and how
+// often the Worker read each account's key from its store while it served them.
+import { functionKey } from 'agent-functions/worker';
+import { ACCOUNTS } from '../workers/accountsScale.ts';
+import { QUOTE_FUNCTION } from '../workers/quote.ts';
+import type { BuiltWorker } from './buildWorker.ts';
+import { VALID_BODY } from './invocation.ts';
+import { type LoadResult, type LoadTarget, loadTest } from './loadTest.ts';
+import { BENCH_SECRET, serveWorker } from './serveWorker.ts';
+
+/** Every round of both cases, and the store reads the 500-account Worker made. */
+export interface AccountsResults {
+  single: LoadResult[];
+  lastOf500: LoadResult[];
+  accounts: number;
+  /** Store reads of the account called, over the whole run (one per isolate and minute is the target). */
+  storeReads: number;
+  /** How long the run served that account, in minutes (rounded up). */
+  minutes: number;
+}
+
+/**
+ * Serves both Workers and measures part 1e.
+ * @example await measureAccounts(built.project, built.projectWithAccounts, settings)
+ */
+export const measureAccounts = async (
+  single: BuiltWorker,
+  many: BuiltWorker,
+  options: { rounds: number; seconds: number; connections: number; warmupSeconds: number },
+  progress: (line: string) => void = () => {},
+): Promise<AccountsResults> => {
+  const last = `client-${ACCOUNTS}`;
+  const bindings = { PLATFORM_API_KEY: 'bench-platform-key', PLATFORM_BASE_URL: 'https://platform.example' };
+  const servedSingle = await serveWorker(single.scriptPath, { bindings });
+  const servedMany = await serveWorker(many.scriptPath, { bindings });
+  try {
+    const started = Date.now();
+    const cases: Record<'single' | 'lastOf500', LoadTarget> = {
+      single: {
+        url: new URL(
+          `/functions/${QUOTE_FUNCTION}?key=${await functionKey(BENCH_SECRET, QUOTE_FUNCTION)}`,
+          servedSingle.url,
+        ).href,
+        body: VALID_BODY,
+        expectStatus: 200,
+      },
+      lastOf500: {
+        url: new URL(
+          `/functions/${QUOTE_FUNCTION}?account=${last}&key=${await functionKey(BENCH_SECRET, QUOTE_FUNCTION, last)}`,
+          servedMany.url,
+        ).href,
+        body: VALID_BODY,
+        expectStatus: 200,
+      },
+    };
+    const results: Pick<AccountsResults, 'single' | 'lastOf500'> = { single: [], lastOf500: [] };
+    const names = ['single', 'lastOf500'] as const;
+    for (const name of names)
+      await loadTest(cases[name], { connections: options.connections, seconds: options.warmupSeconds });
+    for (let round = 1; round <= options.rounds; round++) {
+      for (const name of round % 2 === 0 ? names : [...names].reverse()) {
+        const result = await loadTest(cases[name], { connections: options.connections, seconds: options.seconds });
+        if (result.unexpected > 0)
+          throw new Error(`accounts ${name}: ${result.unexpected} of ${result.responses} answers were wrong`);
+        results[name].push(result);
+      }
+      progress(`accounts round ${round}/${options.rounds} done`);
+    }
+    const reads = (await (await fetch(new URL('/bench/store-reads', servedMany.url))).json()) as Record<string, number>;
+    return {
+      ...results,
+      accounts: ACCOUNTS,
+      storeReads: reads[last] ?? 0,
+      minutes: Math.max(1, Math.ceil((Date.now() - started) / 60_000)),
+    };
+  } finally {
+    await servedSingle.stop();
+    await servedMany.stop();
+  }
+};
