@@ -14,11 +14,13 @@ import { ACCOUNTS_BODY_LIMIT, relay } from './relay.ts';
 import type { StoredAccount } from './resolve.ts';
 import {
   forgetStoredAccount,
+  hasStoredRecord,
   listStoredAccounts,
   notStored,
   readStoredAccount,
   removeStoredAccount,
   storeProblem,
+  unreadable,
   writeStoredAccount,
 } from './store.ts';
 
@@ -144,7 +146,7 @@ export const accountStore: AccountStoreService = {
     if (request.method === 'PUT') return put(request, env, name, requestId);
     if (request.method === 'GET') {
       const stored = await readStoredAccount(env, name);
-      if (!stored) throw notStored(name);
+      if (!stored) throw (await hasStoredRecord(env, name)) ? unreadable(name) : notStored(name);
       return jsonResponse(summary(name, stored), 200, requestId);
     }
     if (request.method === 'DELETE') {

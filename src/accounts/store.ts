@@ -125,6 +125,10 @@ export const removeStoredAccount = async (env: Env, name: string): Promise<boole
   return had;
 };
 
+/** Whether the store holds a record for `name`, opened or not (a record under another ACCOUNTS_SECRET is still one). */
+export const hasStoredRecord = async (env: Env, name: string): Promise<boolean> =>
+  (await stubOf(env, name).read()) !== null;
+
 /** Every stored account's name and when it was written. */
 export const listStoredAccounts = (env: Env): Promise<{ name: string; updatedAt: number }[]> =>
   stubOf(env, INDEX_NAME).list();
@@ -147,4 +151,12 @@ export const notStored = (name: string): FunctionError =>
     404,
     'account_not_stored',
     `No key is stored for account "${name}" (npm run accounts -- add ${name}).`,
+  );
+
+/** The 409 of a record that is there but does not open with this ACCOUNTS_SECRET. */
+export const unreadable = (name: string): FunctionError =>
+  new FunctionError(
+    409,
+    'account_unreadable',
+    `The stored record of account "${name}" does not open with this Worker's ACCOUNTS_SECRET (it was changed): store its key again with npm run accounts -- rotate ${name}.`,
   );

@@ -115,6 +115,11 @@ describe('the account store', () => {
     expect(
       await readStoredAccount({ ...testEnv, ACCOUNTS_SECRET: 'another-accounts-secret-7c2e' }, 'client-resecret'),
     ).toBeUndefined();
+    const other = await send('/accounts/client-resecret', {}, { ACCOUNTS_SECRET: 'another-accounts-secret-7c2e' });
+    expect(other.status).toBe(409);
+    expect(((await other.json()) as { error: { message: string } }).error.message).toContain(
+      'npm run accounts -- rotate client-resecret',
+    );
   });
 
   it('rotates one account without touching another', async () => {
