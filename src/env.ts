@@ -36,6 +36,8 @@ export interface FrameworkEnv {
   ACCOUNT_STORE?: DurableObjectNamespace;
   /** Secret from which the account store's encryption key is derived (wrangler secret put ACCOUNTS_SECRET). */
   ACCOUNTS_SECRET?: string;
+  /** While rotating ACCOUNTS_SECRET: the previous one, whose records are read and sealed again under the new. */
+  ACCOUNTS_SECRET_PREVIOUS?: string;
 }
 
 /**

@@ -53,7 +53,20 @@ const load = async (env: Env, name: string, log: Logger): Promise<StoredAccount 
     });
     return undefined;
   }
-  const plain = await unseal(env.ACCOUNTS_SECRET as string, name, record.blob);
+  let plain = await unseal(env.ACCOUNTS_SECRET as string, name, record.blob);
+  // While ACCOUNTS_SECRET is being rotated, a record sealed under the previous one still opens, and
+  // is sealed again under the new one (docs/security.md "Runbook: ACCOUNTS_SECRET").
+  const previous = env.ACCOUNTS_SECRET_PREVIOUS;
+  if (plain === undefined && previous) {
+    plain = await unseal(previous, name, record.blob);
+    if (plain !== undefined) {
+      await stubOf(env, name).write({
+        blob: await seal(env.ACCOUNTS_SECRET as string, name, plain),
+        updatedAt: record.updatedAt,
+      });
+      log.info('account_store_resealed', { account: name });
+    }
+  }
   const parsed = plain === undefined ? undefined : sealedSchema.safeParse(JSON.parse(plain));
   if (!parsed?.success) {
     log.error('account_store_unreadable', {

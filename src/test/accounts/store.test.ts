@@ -122,6 +122,27 @@ describe('the account store', () => {
     );
   });
 
+  it('reads a record under the previous ACCOUNTS_SECRET while it is rotated, and seals it again under the new', async () => {
+    await putAccount('client-reseal', { apiKey: 'pk_reseal' });
+    const before = await stub('client-reseal').read();
+    const rotated = {
+      ...testEnv,
+      ACCOUNTS_SECRET: 'the-new-accounts-secret-3f9c1d',
+      ACCOUNTS_SECRET_PREVIOUS: testEnv.ACCOUNTS_SECRET,
+    };
+    forgetStoredAccount();
+    expect((await readStoredAccount(rotated, 'client-reseal'))?.apiKey).toBe('pk_reseal');
+    const after = await stub('client-reseal').read();
+    expect(after?.blob).not.toBe(before?.blob);
+    forgetStoredAccount();
+    expect(
+      (await readStoredAccount({ ...rotated, ACCOUNTS_SECRET_PREVIOUS: undefined }, 'client-reseal'))?.apiKey,
+    ).toBe('pk_reseal');
+    expect(logged).toContainEqual(
+      expect.objectContaining({ event: 'account_store_resealed', account: 'client-reseal' }),
+    );
+  });
+
   it('rotates one account without touching another', async () => {
     await putAccount('client-rot', { apiKey: 'pk_old' });
     await putAccount('client-still', { apiKey: 'pk_still' });
