@@ -9,7 +9,7 @@ const SECRET_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 export const secret = async (run: Run, name: string, secretName: string): Promise<number> => {
   const { io, flags, config, source } = run;
   if (!SECRET_NAME.test(secretName)) {
-    throw new UsageError(`"${secretName}" is not a secret name: a variable name such as STORE_API_KEY.`);
+    throw new UsageError(`"${secretName}" is not a secret name: a variable name such as SHOP_TOKEN.`);
   }
   const account = config.accounts.find((a) => a.name === name);
   if (!account) throw new UsageError(`${source} has no account "${name}": npm run accounts -- add ${name}.`);

@@ -223,18 +223,18 @@ describe('npm run accounts', () => {
 
     // Its secret settings: stored by name, shown by name only, merged, removable.
     const shopKey = 'shop-key-of-client-rot-77';
-    const stored = await accounts(['secret', 'client-rot', 'STORE_API_KEY'], { stdin: shopKey });
+    const stored = await accounts(['secret', 'client-rot', 'SHOP_TOKEN'], { stdin: shopKey });
     expect(stored.code).toBe(0);
-    expect(stored.out).toContain('Stored the secret STORE_API_KEY of account "client-rot"');
+    expect(stored.out).toContain('Stored the secret SHOP_TOKEN of account "client-rot"');
     expect(stored.out + stored.err).not.toContain(shopKey);
     await accounts(['secret', 'client-rot', 'SHOP_URL_TOKEN', '--value-env', 'TOKEN'], { env: { TOKEN: 't' } });
-    expect((await store().get('client-rot'))?.secretNames).toEqual(['SHOP_URL_TOKEN', 'STORE_API_KEY']);
+    expect((await store().get('client-rot'))?.secretNames).toEqual(['SHOP_TOKEN', 'SHOP_URL_TOKEN']);
     expect((await accounts(['secret', 'client-rot', 'SHOP_URL_TOKEN', '--remove'])).code).toBe(0);
-    expect((await store().get('client-rot'))?.secretNames).toEqual(['STORE_API_KEY']);
+    expect((await store().get('client-rot'))?.secretNames).toEqual(['SHOP_TOKEN']);
     expect((await accounts(['secret', 'client-rot', 'bad-name'], { stdin: 'x' })).err).toContain(
       'is not a secret name',
     );
-    expect((await accounts(['secret', 'agency', 'STORE_API_KEY'], { stdin: 'x' })).err).toContain(
+    expect((await accounts(['secret', 'agency', 'SHOP_TOKEN'], { stdin: 'x' })).err).toContain(
       'No key is stored for account "agency"',
     );
     // The key is kept by a secret's write: the platform still accepts it.
