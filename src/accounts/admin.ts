@@ -128,7 +128,12 @@ export const accountStore: AccountStoreService = {
         });
       return jsonResponse({ accounts: await listStoredAccounts(env) }, 200, requestId);
     }
-    const name = decodeURIComponent(encoded);
+    let name = encoded;
+    try {
+      name = decodeURIComponent(encoded);
+    } catch {
+      // A malformed escape is not a name: refused just below.
+    }
     if (!ACCOUNT_NAME.test(name)) {
       throw new FunctionError(
         400,

@@ -277,6 +277,7 @@ describe('the admin endpoint refuses', () => {
     expect(error.message).toContain('apiKey');
     expect(error.message).toContain('keyPlacement');
     expect((await putAccount('bad%20name', { apiKey: 'k' })).status).toBe(400);
+    expect((await putAccount('bad%E0%A4%A', { apiKey: 'k' })).status).toBe(400);
     expect((await send('/accounts/client-big', { method: 'POST' })).status).toBe(405);
   });
 });
