@@ -109,7 +109,7 @@ export interface AccountStoreService {
 }
 
 /**
- * The admin routes of the account store, for createWorker's `accounts` option.
+ * The admin routes of the account store, for createWorker's `accountStore` option.
  * @example createWorker({ functions, accountStore })
  */
 export const accountStore: AccountStoreService = {
