@@ -19,6 +19,8 @@ export interface BenchSettings {
   startupCopies: number;
   /** Whether part 3 includes the rate-limit storm (about 12 s of Retry-After waits). */
   storm: boolean;
+  /** Accounts of part 3b (sync of many accounts, each with and without 50 ms per answer). */
+  syncAccounts: number[];
 }
 
 /** The parts of a run, in the order they run. */
@@ -41,7 +43,7 @@ Measures the project against baselines run on this machine in this run (ratios, 
 speeds): invocation through the project's Worker and a hand-written Worker on local workerd (and
 signed event deliveries against function calls), bundle size and start-up CPU against a bare zod
 Worker (each optional feature on and off), sync of 200 functions against the local platform
-emulator, heap per registered function, and the offline description check of 100 functions. The default run takes about 5 minutes.
+emulator and sync of 50 and 500 accounts of 9 functions each, heap per registered function, and the offline description check of 100 functions. The default run takes about 8 minutes (sync of 500 accounts about 3 of them).
 
 Options:
   --json      Print one JSON document on stdout (progress still goes to stderr).
@@ -53,7 +55,7 @@ Options:
 (--silent keeps npm's own header off stdout, so --json output parses.)
 `;
 
-/** The default run: about 5 minutes on 2 idle cores. */
+/** The default run: about 8 minutes on 2 idle cores. */
 export const DEFAULT_SETTINGS: BenchSettings = {
   rounds: 6,
   seconds: 2,
@@ -64,6 +66,7 @@ export const DEFAULT_SETTINGS: BenchSettings = {
   startupRuns: 6,
   startupCopies: 4,
   storm: true,
+  syncAccounts: [50, 500],
 };
 
 /** The --quick run: one round of everything, no storm. */
@@ -77,6 +80,7 @@ export const QUICK_SETTINGS: BenchSettings = {
   startupRuns: 1,
   startupCopies: 3,
   storm: false,
+  syncAccounts: [50],
 };
 
 /**

@@ -24,6 +24,7 @@ import {
   targetVerdicts,
 } from './report.ts';
 import { measureStartup } from './startupCpu.ts';
+import { measureSyncAccounts } from './syncAccounts.ts';
 import { measureSync } from './syncBench.ts';
 import { renderMarkdown, renderTable } from './table.ts';
 import { canCountCpu } from './workerdCpu.ts';
@@ -213,6 +214,18 @@ const main = async (): Promise<number> => {
     if (args.parts.includes('sync')) {
       progress(`sync: ${SYNC_FUNCTIONS} functions against the local emulator`);
       results.sync = await measureSync(SYNC_FUNCTIONS, { storm: settings.storm });
+      results.syncAccounts = [];
+      for (const accounts of settings.syncAccounts) {
+        for (const latencyMs of [0, 50]) {
+          progress(`sync: ${accounts} accounts, ${latencyMs} ms per answer`);
+          results.syncAccounts.push(...(await measureSyncAccounts(accounts, { latencyMs })));
+        }
+      }
+      const largest = Math.max(...settings.syncAccounts);
+      progress(`sync: ${largest} accounts, 50 ms per answer, one answering 503 and one 401`);
+      results.syncAccounts.push(...(await measureSyncAccounts(largest, { latencyMs: 50, faults: 'outage' })));
+      progress(`sync: ${largest} accounts, 50 ms per answer, answers lost, 429s and 503s now and then`);
+      results.syncAccounts.push(...(await measureSyncAccounts(largest, { latencyMs: 50, faults: 'lossy' })));
     }
     if (args.parts.includes('lint')) {
       progress(`lint: the offline description check of ${LINT_FUNCTIONS} functions`);

@@ -8,6 +8,7 @@ import type { LintBenchResult } from './lintBench.ts';
 import type { LoadResult } from './loadTest.ts';
 import type { MemoryResult } from './memory.ts';
 import { median, pairedDifference, pairedDifferences, pairedRatio, percentile } from './stats.ts';
+import { ACCOUNT_FUNCTIONS, ACCOUNT_RATE_LIMIT, type SyncAccountsResult } from './syncAccounts.ts';
 import type { SyncRunResult } from './syncBench.ts';
 import { type Cell, type Table, text } from './table.ts';
 
@@ -34,6 +35,8 @@ export interface BenchResults {
   accounts?: AccountsResults;
   size?: SizeResult[];
   sync?: SyncRunResult[] | { pending: string };
+  /** Part 3b: sync of many accounts, first and no-op, with and without latency, and with failing accounts. */
+  syncAccounts?: SyncAccountsResult[];
   memory?: MemoryResult[];
   /** Part 5: the offline description check (rules, siblings, golden prompts). */
   lint?: LintBenchResult;
@@ -270,6 +273,82 @@ export const syncTable = (sync: BenchResults['sync']): Table => {
   };
 };
 
+/** Part 3b as a table. */
+export const syncAccountsTable = (runs: SyncAccountsResult[]): Table => ({
+  title: `3b. Sync of many accounts (${ACCOUNT_FUNCTIONS} functions and the events webhook each) against the local platform`,
+  columns: [
+    'accounts',
+    'ms per answer',
+    'run',
+    'list requests',
+    'writes',
+    '429s',
+    'wall s',
+    'healthy done s',
+    'result',
+  ],
+  rows: runs.map((r) => [
+    r.accounts,
+    r.latencyMs,
+    r.scenario,
+    r.reads,
+    r.writes,
+    r.rateLimited,
+    r.wallMs / 1000,
+    r.healthyDoneMs / 1000,
+    `${Object.entries(r.statuses)
+      .map(([status, count]) => `${count} ${status}`)
+      .join(', ')}; exit ${r.exitCode}`,
+  ]),
+  notes: [
+    `The real command in-process (scripts/sync/cli.ts, default --account-concurrency); one key per account, each limited to ${ACCOUNT_RATE_LIMIT.limit} requests per ${ACCOUNT_RATE_LIMIT.windowMs / 1000} s; "ms per answer" is added to every answer (the emulator's slowMs).`,
+    '"one 503, one 401": the second account\'s platform answers 503 to everything and the third\'s key is refused; "healthy done": when the last other account got its last answer.',
+    '"answers lost, 429s, 5xx": every 50th create is applied but its answer dropped, every 100th request answers 429 (Retry-After: 1), every 150th 503.',
+  ],
+});
+
+/** The part 3b targets (docs/performance.md): no-op of 500 accounts at 50 ms, each function created once, failures isolated. */
+const syncAccountsVerdicts = (runs: SyncAccountsResult[]): TargetVerdict[] => {
+  const verdicts: TargetVerdict[] = [];
+  const largest = Math.max(...runs.map((r) => r.accounts));
+  const slowest = Math.max(...runs.map((r) => r.latencyMs));
+  const find = (scenario: SyncAccountsResult['scenario']) =>
+    runs.find((r) => r.scenario === scenario && r.accounts === largest && r.latencyMs === slowest);
+  const noop = find('no-op');
+  if (noop) {
+    verdicts.push({
+      target: `no-op sync of ${largest} accounts x ${ACCOUNT_FUNCTIONS} functions, ${slowest} ms per answer: <= 60 s, zero writes, 2 list requests per account`,
+      measured: `${(noop.wallMs / 1000).toFixed(1)} s, ${noop.writes} writes, ${noop.reads} list requests`,
+      met: noop.wallMs <= 60_000 && noop.writes === 0 && noop.reads <= 2 * noop.accounts,
+    });
+  }
+  const first = find('first');
+  for (const created of [first, find('first, answers lost, 429s, 5xx')]) {
+    if (!created) continue;
+    const expected = created.accounts * ACCOUNT_FUNCTIONS;
+    verdicts.push({
+      target: `${created.scenario === 'first' ? 'first sync' : `first sync, ${created.scenario.slice('first, '.length)},`} of ${largest} accounts: each function created exactly once`,
+      measured: `${created.records} of ${expected} registered, ${created.duplicates} twice, ${created.rateLimited} 429s, ${(created.wallMs / 1000).toFixed(1)} s`,
+      met: created.records === expected && created.duplicates === 0 && created.exitCode === 0,
+    });
+  }
+  const faulty = find('one 503, one 401');
+  if (faulty && first) {
+    const others = faulty.statuses.synced ?? 0;
+    verdicts.push({
+      target:
+        'one account answering 503 and one 401: the others synced, as fast as without them (<= 1.5x), exit code non-zero',
+      measured: `${others} synced, ${faulty.statuses.failed ?? 0} failed, exit ${faulty.exitCode}; others done in ${(faulty.healthyDoneMs / 1000).toFixed(1)} s (${(faulty.healthyDoneMs / first.wallMs).toFixed(2)}x), the 503 account gave up at ${(faulty.wallMs / 1000).toFixed(1)} s`,
+      met:
+        others === faulty.accounts - 2 &&
+        faulty.statuses.failed === 2 &&
+        faulty.exitCode !== 0 &&
+        faulty.healthyDoneMs <= 1.5 * first.wallMs,
+    });
+  }
+  return verdicts;
+};
+
 /** Part 4 as a table. */
 export const memoryTable = (memory: MemoryResult[]): Table => ({
   title: '4. Heap retained per registered function (Node 24, V8, --expose-gc)',
@@ -440,6 +519,7 @@ export const targetVerdicts = (results: BenchResults): TargetVerdict[] => {
       });
     }
   }
+  if (results.syncAccounts) verdicts.push(...syncAccountsVerdicts(results.syncAccounts));
   if (results.lint) {
     verdicts.push({
       target: `offline check of ${results.lint.functions} functions < ${LINT_TARGET_MS / 1000} s`,
@@ -466,6 +546,7 @@ export const allTables = (results: BenchResults): Table[] => [
   ...(results.accounts ? [accountsTable(results.accounts)] : []),
   ...(results.size ? [sizeTable(results.size)] : []),
   ...(results.sync ? [syncTable(results.sync)] : []),
+  ...(results.syncAccounts ? [syncAccountsTable(results.syncAccounts)] : []),
   ...(results.memory ? [memoryTable(results.memory)] : []),
   ...(results.lint ? [lintTable(results.lint)] : []),
   targetsTable(targetVerdicts(results)),

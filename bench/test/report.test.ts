@@ -3,6 +3,7 @@ import { parseBenchArgs, QUICK_SETTINGS } from '../src/args.ts';
 import type { InvocationCpu, InvocationRounds } from '../src/invocation.ts';
 import type { LoadResult } from '../src/loadTest.ts';
 import { allTables, type BenchResults, invocationTable, sizeTable, targetVerdicts } from '../src/report.ts';
+import type { SyncAccountsResult } from '../src/syncAccounts.ts';
 import type { SyncRunResult } from '../src/syncBench.ts';
 
 const load = (requestsPerSecond: number, p50Ms: number, p99Ms: number): LoadResult => ({
@@ -117,6 +118,59 @@ describe('bench report', () => {
       { worker: 'project', gzipBytes: 110 * 1024, startupMs: [28, 26, 27] },
     ]);
     expect(table.rows.at(-1)).toEqual(['framework share (project - bare zod)', 10, 2, null]);
+  });
+
+  it('judges sync at agency scale on the largest run with latency: no-op time and reads, creates once, failures isolated', () => {
+    const run = (scenario: SyncAccountsResult['scenario'], over: Partial<SyncAccountsResult>): SyncAccountsResult => ({
+      scenario,
+      accounts: 500,
+      latencyMs: 50,
+      reads: 1000,
+      writes: 0,
+      rateLimited: 0,
+      wallMs: 8000,
+      healthyDoneMs: 8000,
+      exitCode: 0,
+      statuses: { 'in-sync': 500 },
+      records: 4500,
+      duplicates: 0,
+      ...over,
+    });
+    const good = [
+      run('first', { writes: 5000, wallMs: 30_000, statuses: { synced: 500 } }),
+      run('no-op', {}),
+      run('one 503, one 401', {
+        wallMs: 48_000,
+        healthyDoneMs: 33_000,
+        exitCode: 1,
+        statuses: { synced: 498, failed: 2 },
+      }),
+      run('first, answers lost, 429s, 5xx', {
+        writes: 5100,
+        rateLimited: 40,
+        wallMs: 50_000,
+        statuses: { synced: 500 },
+      }),
+      // A smaller run does not judge.
+      run('no-op', { accounts: 50, wallMs: 90_000 }),
+    ];
+    expect(targetVerdicts(results({ syncAccounts: good })).map((v) => [v.measured, v.met])).toEqual([
+      ['8.0 s, 0 writes, 1000 list requests', true],
+      ['4500 of 4500 registered, 0 twice, 0 429s, 30.0 s', true],
+      ['4500 of 4500 registered, 0 twice, 40 429s, 50.0 s', true],
+      ['498 synced, 2 failed, exit 1; others done in 33.0 s (1.10x), the 503 account gave up at 48.0 s', true],
+    ]);
+    const bad = [
+      run('first', { writes: 5001, records: 4501, duplicates: 1, wallMs: 30_000, statuses: { synced: 500 } }),
+      run('no-op', { wallMs: 61_000, reads: 1500 }),
+      run('one 503, one 401', { healthyDoneMs: 60_000, exitCode: 1, statuses: { synced: 498, failed: 2 } }),
+    ];
+    expect(targetVerdicts(results({ syncAccounts: bad })).map((v) => v.met)).toEqual([false, false, false]);
+    expect(targetVerdicts(results({ syncAccounts: good })).map((v) => v.target)[2]).toBe(
+      'first sync, answers lost, 429s, 5xx, of 500 accounts: each function created exactly once',
+    );
+    const table = allTables(results({ syncAccounts: good })).find((t) => t.title.startsWith('3b.'));
+    expect(table?.rows[2]).toEqual([500, 50, 'one 503, one 401', 1000, 0, 0, 48, 33, '498 synced, 2 failed; exit 1']);
   });
 
   it('marks sync as pending, with the reason, when it could not be measured', () => {

@@ -75,15 +75,13 @@ export const accountsDrift = async (
 ): Promise<string[]> => {
   const lines = await Promise.all(
     accounts.map(async (account) => {
-      const desired = selectFunctions(
-        await desiredFunctions(served, origin, secret, account.first ? undefined : account.name),
-        account.functions,
-      );
+      const urlAccount = account.first ? undefined : account.name;
+      const desired = selectFunctions(await desiredFunctions(served, origin, secret, urlAccount), account.functions);
       const remote = await createPlatformClient({
         baseUrl: account.baseUrl,
         apiKey: account.apiKey,
       }).customFunctions.list();
-      return driftLines(desired, remote, origin).map((line) =>
+      return driftLines(desired, remote, origin, urlAccount).map((line) =>
         accounts.length > 1 ? `[${account.name}] ${line}` : line,
       );
     }),

@@ -17,7 +17,7 @@ export interface FaultOptions {
   serverErrors?: FaultRule & { status?: number };
   /** The connection is closed before anything is applied. */
   dropConnections?: FaultRule;
-  /** Every /v1/ answer waits this long first. */
+  /** Every /v1/ answer waits this long first, refusals (401, 403) included: a platform far away. */
   slowMs?: number;
   /** The next `count` successful POSTs under /v1/ are applied, then the answer is lost. */
   loseCreateAnswer?: { count: number; mode?: 'drop' | '502' };

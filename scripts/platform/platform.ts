@@ -163,6 +163,9 @@ export const createPlatform = (options: PlatformOptions = {}): Platform => {
     try {
       // An account with its own address (a white-label tenant's) is reached there with its own key only.
       const { request, url, owner } = atOwnAddress(received, state);
+      const isApi = url.pathname.startsWith('/v1/');
+      // Latency before anything, so a refused key (401) or plan (403) takes as long as any answer.
+      if (isApi && faults.slowMs > 0) await wait(faults.slowMs);
       const account = await authenticate(request, url, state);
       if (owner && account !== owner) {
         throw new EmulatorError(
@@ -171,7 +174,6 @@ export const createPlatform = (options: PlatformOptions = {}): Platform => {
           "The API key is not valid at this address: it belongs to another account. Use that account's own base url.",
         );
       }
-      const isApi = url.pathname.startsWith('/v1/');
       if (isApi) {
         if (account.plan === 'legacy') {
           throw new EmulatorError(
@@ -180,7 +182,6 @@ export const createPlatform = (options: PlatformOptions = {}): Platform => {
             "The account's plan does not include API access: check the plan.",
           );
         }
-        if (faults.slowMs > 0) await wait(faults.slowMs);
         const verdict = faults.before(request.method);
         if (verdict.kind === 'drop') throw drop();
         if (verdict.kind === 'rateLimit') {

@@ -205,8 +205,11 @@ export interface ResolvedAccount {
   name: string;
   /** Where its events webhook delivers (eventsPathOf). */
   eventsPath: string;
-  /** The accounts file's first account: its urls keep the form without `?account=` (docs/platform-contract.md §10). */
-  first: boolean;
+  /**
+   * The account its function urls name (docs/platform-contract.md §10): undefined for the first
+   * account of the file, whose urls keep the section-4 form; the name for every other.
+   */
+  urlAccount: string | undefined;
   baseUrl: string;
   apiKey: string;
   keyPlacement: KeyPlacement | undefined;
@@ -284,16 +287,16 @@ export const resolveSync = (
   // Problems of the run as a whole (the Worker's origin and secret, the flags) stop every account.
   const runProblems = [...problems];
   const accounts = config.accounts
-    .map((account, i) => ({ account, eventsPath: eventsPathOf(account.name, i === 0), first: i === 0 }))
+    .map((account, i) => ({ account, first: i === 0 }))
     .filter(({ account }) => !selected || selected.includes(account.name))
-    .map(({ account, eventsPath, first }): ResolvedAccount => {
+    .map(({ account, first }): ResolvedAccount => {
       const own: string[] = [];
       // No variable: the key is in the account store, reached through the Worker's relay.
       if (!account.apiKeyEnv) {
         return {
           name: account.name,
-          eventsPath,
-          first,
+          eventsPath: eventsPathOf(account.name, first),
+          urlAccount: first ? undefined : account.name,
           ...storedAccountRelay(sync.functionsBaseUrl, sync.functionsSecret, account.name),
           functions: account.functions,
           problems: own,
@@ -302,8 +305,8 @@ export const resolveSync = (
       }
       return {
         name: account.name,
-        eventsPath,
-        first,
+        eventsPath: eventsPathOf(account.name, first),
+        urlAccount: first ? undefined : account.name,
         baseUrl:
           account.baseUrl ??
           read(
@@ -318,6 +321,19 @@ export const resolveSync = (
         problems: own,
       };
     });
+  // Two names for one platform account would take each other's urls over on every run (§10).
+  const seen = new Map<string, string>();
+  for (const account of accounts) {
+    if (!account.apiKey || !account.baseUrl) continue;
+    const where = `${account.baseUrl.replace(/\/+$/, '')} ${account.apiKey}`;
+    const earlier = seen.get(where);
+    if (earlier === undefined) seen.set(where, account.name);
+    else {
+      const problem = `Account "${account.name}" has the same platform address and API key as "${earlier}": one platform account can serve one account of the file. Give "${account.name}" its own key (its own sub-account), or remove it from the file.`;
+      account.problems.push(problem);
+      problems.push(problem);
+    }
+  }
   return { accounts, sync, problems, runProblems };
 };
 

@@ -15,6 +15,7 @@ import {
   ValidationError,
 } from 'agent-functions/platform';
 import { hasChanges, isWrite, type Plan, planSync, type WriteEntry } from './plan.ts';
+import { pool } from './pool.ts';
 import { type AccountReport, emptyReport } from './report.ts';
 
 /** The part of the platform client sync uses. */
@@ -75,27 +76,23 @@ export const applyWrites = async (
   options: { concurrency: number; onStep?: (outcome: StepOutcome) => void },
 ): Promise<StepOutcome[]> => {
   const outcomes: StepOutcome[] = [];
-  let next = 0;
   let stop: unknown;
-  const worker = async () => {
-    while (stop === undefined && next < entries.length) {
-      const entry = entries[next++] as WriteEntry;
-      let outcome: StepOutcome;
-      try {
-        await write(entry, api);
-        outcome = { name: entry.name, action: entry.action, status: 'done' };
-      } catch (error) {
-        if (isAccessError(error)) {
-          stop ??= error;
-          return;
-        }
-        outcome = outcomeOf(entry, error);
+  await pool(entries, options.concurrency, async (entry) => {
+    let outcome: StepOutcome;
+    try {
+      await write(entry, api);
+      outcome = { name: entry.name, action: entry.action, status: 'done' };
+    } catch (error) {
+      if (isAccessError(error)) {
+        stop ??= error;
+        return 'stop';
       }
-      outcomes.push(outcome);
-      options.onStep?.(outcome);
+      outcome = outcomeOf(entry, error);
     }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency, entries.length)) }, worker));
+    outcomes.push(outcome);
+    options.onStep?.(outcome);
+    return undefined;
+  });
   if (stop !== undefined) throw stop;
   return outcomes;
 };
@@ -116,6 +113,8 @@ export interface SyncAccountOptions {
   roundDelayMs?: number;
   /** Previous origins whose registrations are moved to `origin` (--adopt). */
   adopt?: readonly string[];
+  /** The account of the accounts file whose urls are ours here (planSync's `account`). */
+  ownAccount?: string;
   onPlan?: (plan: Plan) => void;
   onStep?: (outcome: StepOutcome, done: number, total: number) => void;
   /** Called before each pause of the run: what it waits for, and how long. */
@@ -170,6 +169,7 @@ export const syncAccount = async (options: SyncAccountOptions): Promise<AccountR
       prune,
       ...(scope ? { scope } : {}),
       ...(options.adopt ? { adopt: options.adopt } : {}),
+      ...(options.ownAccount !== undefined ? { account: options.ownAccount } : {}),
     });
   try {
     let plan = await replan();

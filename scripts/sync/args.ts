@@ -14,6 +14,8 @@ export interface SyncArgs {
   accounts: string | undefined;
   account: string[] | undefined;
   concurrency: number;
+  /** Accounts synced at once (each has its own key and rate limit). */
+  accountConcurrency: number;
   /** The wrangler.toml environment (staging); undefined is production, the top level. */
   env: string | undefined;
   /** Previous origins of this project whose registrations are moved to FUNCTIONS_BASE_URL. */
@@ -29,6 +31,9 @@ export const HELP = `Usage: npm run sync -- [options]
 Registers every function in functions/ on the platform (POST/PATCH/DELETE /v1/custom-functions),
 exactly as the Worker serves it: name, enriched description, parameter map, and a url carrying the
 function's own key. Only functions whose url is under FUNCTIONS_BASE_URL/functions/ are ever changed.
+On each account but the first of the accounts file, the url names that account (?account=NAME)
+and its key is bound to it; a url naming another account is never changed. Several accounts are
+synced at once; each gets its own result, and one failing account stops no other.
 
 Options:
   --dry-run           Print the plan (create, update with what differs, delete, unchanged); write nothing.
@@ -38,8 +43,11 @@ Options:
   --only a,b          Limit the run to these function names.
   --accounts FILE     The accounts file (default: ${ACCOUNTS_FILE} at the project's root; without it,
                       one account from PLATFORM_BASE_URL and PLATFORM_API_KEY).
-  --account x,y       Sync only these accounts of the accounts file.
+  --account x,y       Sync only these accounts of the accounts file (an unknown name is an error
+                      that lists the file's names).
   --concurrency N     Writes in flight per account (default 4).
+  --account-concurrency N  Accounts synced at once (default 8, at most 64); each has its own key
+                      and rate limit, so one slow or failing account holds up no other.
   --env NAME          Sync that environment (for example staging): reads .env.NAME instead of .env,
                       and platform.accounts.NAME.json when it exists. Default: production.
   --adopt ORIGIN      Functions registered under this previous origin (FUNCTIONS_BASE_URL before a
@@ -83,6 +91,7 @@ export const parseSyncArgs = (argv: string[]): SyncArgs => {
       accounts: { type: 'string' },
       account: { type: 'string', multiple: true },
       concurrency: { type: 'string', default: '4' },
+      'account-concurrency': { type: 'string', default: '8' },
       env: { type: 'string' },
       adopt: { type: 'string', multiple: true },
       status: { type: 'boolean', default: false },
@@ -98,6 +107,10 @@ export const parseSyncArgs = (argv: string[]): SyncArgs => {
   const concurrency = Number(values.concurrency);
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 32) {
     throw new Error('--concurrency must be a whole number from 1 to 32.');
+  }
+  const accountConcurrency = Number(values['account-concurrency']);
+  if (!Number.isInteger(accountConcurrency) || accountConcurrency < 1 || accountConcurrency > 64) {
+    throw new Error('--account-concurrency must be a whole number from 1 to 64.');
   }
   if (values['exit-code'] && !values['dry-run']) throw new Error('--exit-code only applies to --dry-run.');
   const env = environmentOf(values.env);
@@ -120,6 +133,7 @@ export const parseSyncArgs = (argv: string[]): SyncArgs => {
     accounts: values.accounts,
     account: list(values.account),
     concurrency,
+    accountConcurrency,
     env,
     adopt,
     status: values.status,

@@ -1,5 +1,5 @@
-// `npm run sync`: flags, accounts, manifest, then each account in turn (plan, apply, report); one
-// account's failure never stops the others. Everything it touches comes in through `SyncIo`, so
+// `npm run sync`: flags, accounts, manifest, then the accounts several at once (plan, apply,
+// report each); one account's failure never stops or delays the others. Everything it touches comes in through `SyncIo`, so
 // tests run it in-process against the emulator. Run directly, it reads .env at the project's root
 // (variables already set win) and exits with the run's code.
 import { existsSync } from 'node:fs';
@@ -25,6 +25,7 @@ import { syncAccount } from './apply.ts';
 import { HELP, parseSyncArgs, type SyncArgs } from './args.ts';
 import { desiredFunctions, readManifest, type ServedFunction, selectFunctions } from './manifest.ts';
 import { paintFor, plain } from './paint.ts';
+import { pool } from './pool.ts';
 import { createProgress } from './progress.ts';
 import { renderPlan, renderResult, renderStatus, statusLine } from './render.ts';
 import { type AccountReport, emptyReport, exitCodeOf, reportJson } from './report.ts';
@@ -150,13 +151,17 @@ export const runSync = async (argv: string[], io: SyncIo): Promise<SyncRun> => {
   if (unknown.length > 0 && !args.prune) {
     return fail([`--only names no function in functions/: ${unknown.join(', ')}. Served: ${[...names].join(', ')}.`]);
   }
-  const desired = selectFunctions(await desiredFunctions(served, origin, secret), args.only);
   const scope = args.only ? new Set(args.only) : undefined;
   const types = io.eventTypes ?? eventTypes(join(root, 'events'));
+  const progress = createProgress(io.stderr, resolved.accounts.length, json);
 
-  const reports: AccountReport[] = [];
-  const documents: ReturnType<typeof reportJson>[] = [];
-  for (const account of resolved.accounts) {
+  /** One account: its functions, then its events webhook; what it prints goes to `out`. */
+  const syncOne = async (
+    account: ResolvedAccount,
+    out: (text: string) => void,
+  ): Promise<{ reports: AccountReport[]; documents: ReturnType<typeof reportJson>[] }> => {
+    const reports: AccountReport[] = [];
+    const documents: ReturnType<typeof reportJson>[] = [];
     const missing = (account.functions ?? []).filter((name) => !names.has(name));
     const problem =
       account.problems.length > 0
@@ -172,9 +177,9 @@ export const runSync = async (argv: string[], io: SyncIo): Promise<SyncRun> => {
       reports.push(report);
       documents.push(reportJson(report));
       out(`Account "${account.name}": ${statusLine(report, paint)}`);
-      continue;
+      return { reports, documents };
     }
-    const say = (text: string) => io.stderr.write(`[${account.name}] ${text}\n`);
+    const say = (text: string) => progress.print(io.stderr, `[${account.name}] ${text}\n`);
     const onRetry = (info: RetryInfo) =>
       say(
         `${info.method} ${info.path} ${info.reason}; attempt ${info.attempt} of ${info.of} in ${(info.waitMs / 1000).toFixed(1)} s`,
@@ -183,19 +188,17 @@ export const runSync = async (argv: string[], io: SyncIo): Promise<SyncRun> => {
     const { api, requests, webhooks } = io.createApi
       ? io.createApi(account, clientOptions)
       : accountApi({ ...account, ...clientOptions });
-    if ((io.stderr as { isTTY?: boolean }).isTTY) say(`listing the registered functions at ${account.baseUrl}`);
-    const progress = createProgress(io.stderr, account.name);
+    // The first account's urls keep the section-4 form; every other's name the account (§10).
+    const desired = selectFunctions(
+      selectFunctions(await desiredFunctions(served, origin, secret, account.urlAccount), args.only),
+      account.functions,
+    );
     const report = await syncAccount({
       account: account.name,
+      ownAccount: account.name,
       baseUrl: account.baseUrl,
       api,
-      // Every account but the first is named in its urls, bound to their keys (docs/platform-contract.md §10).
-      desired: selectFunctions(
-        account.first
-          ? desired
-          : selectFunctions(await desiredFunctions(served, origin, secret, account.name), args.only),
-        account.functions,
-      ),
+      desired,
       origin,
       prune: args.prune && !args.status,
       dryRun,
@@ -206,11 +209,8 @@ export const runSync = async (argv: string[], io: SyncIo): Promise<SyncRun> => {
       ...(io.maxRounds !== undefined ? { maxRounds: io.maxRounds } : {}),
       ...(io.roundDelayMs !== undefined ? { roundDelayMs: io.roundDelayMs } : {}),
       onPlan: (plan) => out((args.status ? renderStatus : renderPlan)(account.name, account.baseUrl, plan, paint)),
-      onStep: (_outcome, done, total) => {
-        if (!json) progress.step(done, total);
-      },
+      onStep: () => progress.wrote(),
     });
-    progress.end();
     reports.push(report);
     documents.push(reportJson(report, requests));
     if (!report.plan || !dryRun) out(renderResult(report, paint));
@@ -222,13 +222,14 @@ export const runSync = async (argv: string[], io: SyncIo): Promise<SyncRun> => {
       const hook = await syncAccount({
         account: name,
         baseUrl: account.baseUrl,
-        api: webhookApi(webhooks, [origin, ...args.adopt]),
+        api: webhookApi(webhooks, [origin, ...args.adopt], account.name),
         desired: desiredWebhook(origin, account.eventsPath, types),
         origin,
         prune: args.prune && !args.status,
         dryRun,
         adopt: args.adopt,
         onWait: say,
+        onStep: () => progress.wrote(),
         ...(io.maxRounds !== undefined ? { maxRounds: io.maxRounds } : {}),
         ...(io.roundDelayMs !== undefined ? { roundDelayMs: io.roundDelayMs } : {}),
         // Without events, --prune only looks for ours: nothing found is nothing to report.
@@ -249,7 +250,30 @@ export const runSync = async (argv: string[], io: SyncIo): Promise<SyncRun> => {
         out('');
       }
     }
-  }
+    return { reports, documents };
+  };
+
+  // Accounts run side by side, `--account-concurrency` at a time: each has its own key and rate
+  // limit, so one slow or failing account holds up no other. What one account prints is kept
+  // together and printed when it ends; the summary and --json keep the accounts file's order.
+  const results: Array<{ reports: AccountReport[]; documents: ReturnType<typeof reportJson>[] }> = [];
+  await pool(resolved.accounts, args.accountConcurrency, async (account, index) => {
+    progress.started();
+    const started = performance.now();
+    const lines: string[] = [];
+    const put = (text: string) => {
+      if (!json) lines.push(text);
+    };
+    const result = await syncOne(account, put);
+    const durationMs = Math.round(performance.now() - started);
+    results[index] = { ...result, documents: result.documents.map((document) => ({ ...document, durationMs })) };
+    progress.finished(result.reports.some((report) => report.status === 'failed' || report.status === 'not-converged'));
+    if (lines.length > 0) progress.print(io.stdout, `${lines.join('\n')}\n`);
+    return undefined;
+  });
+  progress.end();
+  const reports = results.flatMap((result) => result.reports);
+  const documents = results.flatMap((result) => result.documents);
 
   // Registered (or, with --status, found registered): do the urls' keys open the deployed Worker?
   let worker: WorkerCheck | undefined;

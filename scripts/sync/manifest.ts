@@ -108,10 +108,10 @@ export const readManifest = async (options: { secret: string; root?: string }): 
 };
 
 /**
- * The registration of every served function, its url built from `origin` and the secret; for an
- * account other than the accounts file's first, `account` names it in the url (docs/platform-contract.md §10).
+ * The registration of every served function, its url built from `origin` and the secret; with
+ * `account` (any account but the first, docs/platform-contract.md §10), the url names it and its key is bound to it.
  * @example await desiredFunctions(served, 'https://fns.example.dev', secret)
- * @example await desiredFunctions(served, origin, secret, 'client-acme') // urls with ?account=client-acme&key=…
+ * @example await desiredFunctions(served, 'https://fns.example.dev', secret, 'client-acme')
  */
 export const desiredFunctions = (
   served: ServedFunction[],

@@ -3,7 +3,7 @@
 
 import type { FunctionRecord, RemoteFunction } from 'agent-functions/platform';
 import { eventsPathPattern } from 'agent-functions/platform';
-import { normalizeOrigin } from 'agent-functions/worker';
+import { ACCOUNT_QUERY, normalizeOrigin } from 'agent-functions/worker';
 
 /** A registered field that can differ. */
 export type Field = 'description' | 'parameters' | 'url';
@@ -36,6 +36,26 @@ export type Action = PlanEntry['action'];
 
 /** A plan entry that writes to the platform. */
 export type WriteEntry = Extract<PlanEntry, { action: 'create' | 'update' | 'delete' }>;
+
+/**
+ * The account a registered url names (`?account=<name>`, docs/platform-contract.md §10), or
+ * undefined for the section-4 form, which names none (the first account's, and every account's
+ * before accounts were told apart).
+ * @example urlAccount('https://a.dev/functions/x?account=client-acme&key=k') // 'client-acme'
+ */
+export const urlAccount = (url: string): string | undefined =>
+  URL.canParse(url) ? (new URL(url).searchParams.get(ACCOUNT_QUERY) ?? undefined) : undefined;
+
+/**
+ * Whether a url of ours may be kept, updated or pruned by the run of `account`: one that names
+ * no account (the section-4 form, upgraded in place to the account's own) or names this one.
+ * A url naming another account is that account's, never touched here (docs/platform-contract.md §10).
+ * @example belongsToAccount('https://a.dev/functions/x?account=b&key=k', 'a') // false
+ */
+export const belongsToAccount = (url: string, account: string | undefined): boolean => {
+  const named = urlAccount(url);
+  return named === undefined || named === account;
+};
 
 /** Whether a plan entry writes. */
 export const isWrite = (entry: PlanEntry): entry is WriteEntry =>
@@ -108,6 +128,11 @@ export const planSync = (input: {
   scope?: ReadonlySet<string>;
   /** Previous origins of this project: their registrations are ours, to be moved to `origin`. */
   adopt?: readonly string[];
+  /**
+   * The account planned: urls naming another account are not ours here (belongsToAccount).
+   * Undefined: only urls that name no account are ours.
+   */
+  account?: string;
 }): Plan => {
   const { desired, origin, prune, scope } = input;
   const remote = input.remote.filter((fn) => !scope || scope.has(fn.name));
@@ -116,7 +141,13 @@ export const planSync = (input: {
   const adoptedFrom = new Map<RemoteFunction, string>();
   // Records already at the current origin first, so a half-finished move keeps the moved one.
   const current = (fn: RemoteFunction) => (isOwnedUrl(fn.url, origin) ? 0 : 1);
+  const mine = (fn: RemoteFunction) => belongsToAccount(fn.url, input.account);
   for (const fn of remote.toSorted((a, b) => current(a) - current(b) || byId(a, b))) {
+    if (!mine(fn)) {
+      // Another account's url (the same platform account listed twice): a name clash, never ours.
+      if (!foreign.has(fn.name)) foreign.set(fn.name, fn);
+      continue;
+    }
     const previous = current(fn) === 0 ? undefined : input.adopt?.find((old) => isOwnedUrl(fn.url, old));
     if (previous) adoptedFrom.set(fn, normalizeOrigin(previous));
     if (current(fn) === 0 || previous) owned.set(fn.name, [...(owned.get(fn.name) ?? []), fn]);

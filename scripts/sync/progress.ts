@@ -1,27 +1,75 @@
-// Progress of long runs: a line rewritten in place on a terminal, a line per tenth in CI logs.
+// Progress of a run over many accounts: one line rewritten in place on a terminal, a line per
+// tenth in CI logs (only for long runs). Everything else the run prints goes through `print`, so
+// the line is cleared first and drawn again after.
 
-/** Reports `done` of `total` writes; `end()` clears the terminal line. */
-export const createProgress = (stream: NodeJS.WriteStream | NodeJS.WritableStream, label: string) => {
-  const tty = 'isTTY' in stream && stream.isTTY === true;
-  let shown = false;
+/** How far a run is. */
+export interface RunProgress {
+  /** An account started (`writes`: none yet) or finished. */
+  started(): void;
+  finished(failed: boolean): void;
+  /** One write done, in any account. */
+  wrote(): void;
+  /** Writes `text` to `stream` without tearing the progress line. */
+  print(stream: NodeJS.WritableStream, text: string): void;
+  /** Clears the line for good. */
+  end(): void;
+}
+
+type Stream = NodeJS.WriteStream | NodeJS.WritableStream;
+const isTty = (stream: Stream) => 'isTTY' in stream && stream.isTTY === true;
+
+/**
+ * The progress of `total` accounts on `stream` (stderr); `quiet` prints none (--json).
+ * @example const progress = createProgress(process.stderr, 500, false)
+ */
+export const createProgress = (stream: Stream, total: number, quiet: boolean): RunProgress => {
+  const tty = !quiet && isTty(stream);
+  let done = 0;
+  let failed = 0;
+  let running = 0;
+  let writes = 0;
   let lastTenth = 0;
+  let shown = false;
+  let drawnAt = 0;
+  const text = () =>
+    `  accounts: ${done}/${total} done, ${running} in progress${failed ? `, ${failed} failed` : ''}; ${writes} writes`;
+  // At most ten frames a second: 500 accounts' writes would otherwise flood the terminal.
+  const draw = (force = false) => {
+    if (!tty || (!force && Date.now() - drawnAt < 100)) return;
+    drawnAt = Date.now();
+    stream.write(`\r\x1b[2K${text()}`);
+    shown = true;
+  };
+  const clear = () => {
+    if (shown) stream.write('\r\x1b[2K');
+    shown = false;
+  };
   return {
-    step(done: number, total: number) {
-      if (tty) {
-        stream.write(`\r\x1b[2K  ${label}: ${done}/${total} written`);
-        shown = true;
-        return;
-      }
-      // Small runs list every write in the result; only long ones need a heartbeat.
+    started() {
+      running++;
+      draw();
+    },
+    finished(bad) {
+      running--;
+      done++;
+      if (bad) failed++;
+      if (tty) return draw(true);
+      // Small runs show every account's result; only long ones need a heartbeat.
       const tenth = Math.floor((done * 10) / total);
-      if (total >= 20 && tenth > lastTenth) {
+      if (!quiet && total >= 20 && tenth > lastTenth) {
         lastTenth = tenth;
-        stream.write(`  ${label}: ${done}/${total} written\n`);
+        stream.write(`${text()}\n`);
       }
     },
-    end() {
-      if (tty && shown) stream.write('\r\x1b[2K');
-      shown = false;
+    wrote() {
+      writes++;
+      draw();
     },
+    print(target, output) {
+      clear();
+      target.write(output);
+      if (running > 0) draw(true);
+    },
+    end: clear,
   };
 };

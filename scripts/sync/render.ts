@@ -4,7 +4,7 @@
 import { printable } from 'agent-functions/platform';
 import { structuredPatch } from 'diff';
 import type { Paint } from './paint.ts';
-import type { FieldChange, Plan, PlanEntry } from './plan.ts';
+import { type FieldChange, type Plan, type PlanEntry, urlAccount } from './plan.ts';
 import { onlyKeyDiffers, redactUrl } from './redact.ts';
 import type { AccountReport } from './report.ts';
 
@@ -79,11 +79,20 @@ const entryLine = (entry: PlanEntry, paint: Paint): string[] => {
       return [paint.dim(`= unchanged  ${entry.name}`)];
     case 'orphan':
       return [paint.dim(`? keep       ${entry.name} (no longer in functions/; --prune deletes it)`)];
-    case 'conflict':
+    case 'conflict': {
+      const other = urlAccount(entry.url);
+      // Another account's url of this project: the accounts file names one platform account twice.
+      if (other !== undefined) {
+        return [
+          paint.red(`! conflict   ${entry.name}`) +
+            ` registered for account "${printable(other, 100)}" of this project (${printable(redactUrl(entry.url), 200)}); left alone. Does the accounts file list one platform account under two names?`,
+        ];
+      }
       return [
         paint.red(`! conflict   ${entry.name}`) +
           ` registered by someone else (${printable(redactUrl(entry.url), 200)}); left alone. Rename the function or remove theirs; if that is this project's previous address, run sync with --adopt ${printable(originOf(entry.url), 100)}.`,
       ];
+    }
   }
 };
 

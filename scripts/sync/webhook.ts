@@ -4,7 +4,7 @@
 // retry, ownership by url) as one record named `events webhook`, whose parameter map holds the
 // event types, so a changed set shows as `+ type` / `- type` lines.
 import type { FunctionRecord, PlatformClient, RemoteFunction } from 'agent-functions/platform';
-import { eventsPathPattern } from 'agent-functions/platform';
+import { eventsPathOf, eventsPathPattern } from 'agent-functions/platform';
 import { normalizeOrigin } from 'agent-functions/worker';
 import type { FunctionsApi } from './apply.ts';
 
@@ -15,12 +15,20 @@ const DESCRIPTION = 'the project webhook';
 /** The url the platform delivers one account's events to (docs/platform-contract.md §7: ours when it is exactly this). */
 export const eventsUrl = (origin: string, path: string): string => `${normalizeOrigin(origin)}${path}`;
 
-/** Whether `url` is one of the project's events endpoints under one of `origins` (any account's). */
-const isEventsUrl = (url: string, origins: readonly string[]): boolean => {
+/**
+ * Whether `url` is one of the project's events endpoints under one of `origins`: any account's, or
+ * with `account` only that account's own (`/events/<account>`) and the first account's `/events`
+ * (where it was, or will be, when it changes place), never another account's.
+ */
+const isEventsUrl = (url: string, origins: readonly string[], account?: string): boolean => {
   const target = normalizeOrigin(url);
   return origins.some((origin) => {
     const base = normalizeOrigin(origin);
-    return target.startsWith(`${base}/`) && eventsPathPattern().test(target.slice(base.length));
+    if (!target.startsWith(`${base}/`)) return false;
+    const path = target.slice(base.length);
+    return account === undefined
+      ? eventsPathPattern().test(path)
+      : path === eventsPathOf(account, true) || path === eventsPathOf(account, false);
   });
 };
 
@@ -44,14 +52,18 @@ export const desiredWebhook = (origin: string, path: string, types: readonly str
 
 /**
  * The account's webhooks as sync's API: only ours are listed (an events endpoint of this origin or
- * of one being adopted, whichever account's path it has, so a moved path is updated, not doubled),
- * so nothing else can be touched.
- * @example syncAccount({ api: webhookApi(client.webhooks, [origin]), desired: desiredWebhook(origin, path, types), ... })
+ * of one being adopted, at `/events` or the account's own path, so a moved path is updated, not
+ * doubled; another account's path is left alone), so nothing else can be touched.
+ * @example syncAccount({ api: webhookApi(client.webhooks, [origin], 'client-acme'), desired: desiredWebhook(origin, path, types), ... })
  */
-export const webhookApi = (webhooks: PlatformClient['webhooks'], origins: readonly string[]): FunctionsApi => ({
+export const webhookApi = (
+  webhooks: PlatformClient['webhooks'],
+  origins: readonly string[],
+  account?: string,
+): FunctionsApi => ({
   list: async (): Promise<RemoteFunction[]> =>
     (await webhooks.list())
-      .filter((webhook) => isEventsUrl(webhook.url, origins))
+      .filter((webhook) => isEventsUrl(webhook.url, origins, account))
       .map((webhook) => ({ id: webhook.id, ...asRecord(webhook.url, webhook.events) })),
   create: (input) => webhooks.create({ url: input.url, events: Object.keys(input.parameters) }),
   update: (id, input) =>

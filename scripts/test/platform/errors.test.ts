@@ -134,6 +134,19 @@ describe('platform client errors', () => {
     }
   });
 
+  it('waits slowMs before a refused key too, as a platform far away answers every request late', async () => {
+    emulator.current.setFaults({ slowMs: 300 });
+    try {
+      const client = createPlatformClient({ baseUrl: emulator.current.url, apiKey: 'not-a-key' });
+      const started = performance.now();
+      const error = await client.contacts.list().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(AuthenticationError);
+      expect(performance.now() - started).toBeGreaterThanOrEqual(290);
+    } finally {
+      emulator.current.setFaults({});
+    }
+  });
+
   it('stops at once with the caller’s reason when its AbortSignal fires', async () => {
     emulator.current.setFaults({ slowMs: 400 });
     try {

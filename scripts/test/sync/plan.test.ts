@@ -1,6 +1,6 @@
 import type { FunctionRecord, RemoteFunction } from 'agent-functions/platform';
 import { describe, expect, it } from 'vitest';
-import { hasChanges, isOwnedUrl, planSync } from '../../sync/plan.ts';
+import { belongsToAccount, hasChanges, isOwnedUrl, planSync, urlAccount } from '../../sync/plan.ts';
 
 const ORIGIN = 'https://fns.example.dev';
 
@@ -121,6 +121,31 @@ describe('planSync', () => {
       { action: 'unchanged', name: 'a', id: '1' },
       { action: 'delete', name: 'a', id: '2', reason: 'duplicate' },
     ]);
+  });
+
+  it("upgrades an account's url that names no account, keeps its own, and never touches another account's", () => {
+    const url = (name: string, account?: string) =>
+      `${ORIGIN}/functions/${name}?${account ? `account=${account}&` : ''}key=k-${name}`;
+    const wanted = [desired('a', { url: url('a', 'acme') }), desired('b', { url: url('b', 'acme') })];
+    const plan = planSync({
+      desired: wanted,
+      remote: [
+        remote('1', desired('a', { url: url('a') })),
+        remote('2', desired('b', { url: url('b', 'agency') })),
+        remote('3', desired('c', { url: url('c', 'agency') })),
+        remote('4', desired('d', { url: url('d', 'acme') })),
+      ],
+      origin: ORIGIN,
+      prune: true,
+      account: 'acme',
+    });
+    expect(actions(plan)).toEqual(['update a', 'conflict b', 'delete d']);
+    expect(plan.foreign).toBe(1);
+    expect(urlAccount(url('a', 'acme'))).toBe('acme');
+    expect(urlAccount(url('a'))).toBeUndefined();
+    expect(belongsToAccount(url('a'), 'acme')).toBe(true);
+    expect(belongsToAccount(url('a', 'agency'), 'acme')).toBe(false);
+    expect(belongsToAccount(url('a', 'agency'), undefined)).toBe(false);
   });
 
   it('touches only the names in scope (--only)', () => {
