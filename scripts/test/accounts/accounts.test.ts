@@ -129,6 +129,11 @@ describe('npm run accounts', () => {
         .sort(),
     ).toEqual(names);
     expect(recordsOf('business')).toHaveLength(before);
+    // Its urls name it, and the Worker serves them from the stored record (the account is in no Worker variable).
+    const hours = recordsOf('agency').find((fn) => fn.name === 'check_opening_hours');
+    expect(hours?.url).toContain('account=client-acme&key=');
+    const called = await fetch(hours?.url as string, { method: 'POST', body: '{}' });
+    expect(called.status).toBe(200);
     expect(JSON.parse(fileOf()).accounts).toEqual([
       { name: 'agency', apiKeyEnv: 'PLATFORM_API_KEY', baseUrlEnv: 'PLATFORM_BASE_URL' },
       { name: 'client-acme', baseUrl: emulator.url },
