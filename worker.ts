@@ -1,6 +1,7 @@
 // The Worker entry (wrangler.toml `main`), yours to edit: it hands the framework your functions and
 // exports the Durable Object classes wrangler.toml binds. Remove an export with its binding.
 
+import { accountStore, readStoredAccount } from 'agent-functions/accounts';
 import { conversationFeatures } from 'agent-functions/conversations';
 import { openApiDocument } from 'agent-functions/openapi';
 import { platformFromEnv } from 'agent-functions/platform';
@@ -10,6 +11,7 @@ import { events } from './generated/events.ts';
 import { functions } from './generated/functions.ts';
 import { mayMessage } from './lib/optOuts.ts';
 
+export { AccountStore } from 'agent-functions/accounts';
 export { CallLedger, DeferredCall } from 'agent-functions/conversations';
 export { EventLedger } from 'agent-functions/events';
 export { BookingCalendar } from './lib/calendar.ts';
@@ -24,16 +26,20 @@ export { OptOutList } from './lib/optOuts.ts';
 // conversations: writes run once per conversation, and `later` functions answer now and finish
 // on the DEFERRED_CALLS workflow (docs/functions.md); drop it with CALL_LEDGER and DEFERRED_CALLS.
 // accounts: the platform accounts of platform.accounts.json (generated/accounts.ts); each call
-// acts in the account its url names (docs/sync-and-accounts.md).
+// acts in the account its url names (docs/sync-and-accounts.md); store: the key of an account
+// without apiKeyEnv, from the account store (ACCOUNT_STORE, ACCOUNTS_SECRET).
+// accountStore: the account store's admin endpoint (/accounts), which npm run accounts uses to store
+// client accounts' keys; drop it (and store above) with ACCOUNT_STORE when every key is a Worker variable.
 // mayMessage: the opt-out check of lib/optOuts.ts, which every message the framework sends a
 // customer (a deferred call's follow-up) goes through, in the call's account.
 export default createWorker({
   functions,
-  accounts,
+  accounts: { ...accounts, store: readStoredAccount },
   platform: platformFromEnv,
   openapi: openApiDocument,
   events,
   mcp: () => import('agent-functions/mcp'),
   conversations: conversationFeatures,
+  accountStore,
   mayMessage,
 }) satisfies ExportedHandler<Env>;

@@ -27,6 +27,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ main: Ma
     summary: 'register or update every function (and the events webhook) on the platform',
     load: () => import('./sync/main.ts'),
   },
+  accounts: {
+    summary: 'add, list, remove or rotate the platform accounts (client keys in the account store)',
+    load: () => import('./accounts/cli.ts'),
+  },
   secrets: {
     summary: 'list, check or put the secrets and vars the functions need',
     load: () => import('./secrets/cli.ts'),

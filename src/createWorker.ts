@@ -1,6 +1,7 @@
 // The Worker as a function of its registry: a short table of routes, one pipeline per request. Not
 // itty-router (the CLI's local platform uses it): six paths need no router, and the table costs about
 // 0.3 KiB gzip less in every deployed Worker (docs/performance.md, the framework's share).
+import type { AccountStoreService } from './accounts/admin.ts';
 import { type AccountsOption, accountResolver, DEFAULT_ACCOUNTS, type PlatformFactory } from './accounts/resolve.ts';
 import type { CallFeature, Pipeline } from './call.ts';
 import type { ConversationFeatures } from './conversations/features.ts';
@@ -83,6 +84,12 @@ export interface WorkerOptions {
    * @example createWorker({ functions, conversations: conversationFeatures })
    */
   conversations?: ConversationFeatures;
+  /**
+   * The account store's admin endpoint under /accounts (docs/sync-and-accounts.md), which `npm run
+   * accounts` uses; leave it out and none of it is bundled.
+   * @example createWorker({ functions, accountStore }) // accountStore from agent-functions/accounts
+   */
+  accountStore?: AccountStoreService;
 }
 
 /** The Worker's handlers: `fetch`, and `queue` when it serves events. */
@@ -193,6 +200,12 @@ export const createWorker = (options: WorkerOptions): AgentWorker => {
   const { events } = options;
   for (const route of events?.routes ?? []) {
     routes.push([route.path, (request, env) => route.receive(request, env, request.requestId)]);
+  }
+
+  const { accountStore } = options;
+  if (accountStore) {
+    const serveAccounts: Handler = (request, env) => accountStore.serve(request, env, request.requestId);
+    routes.push(['/accounts', serveAccounts], ['/accounts/*', serveAccounts]);
   }
 
   const { mcp } = options;

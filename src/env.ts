@@ -32,6 +32,12 @@ export interface FrameworkEnv {
   CALL_LEDGER?: DurableObjectNamespace;
   /** The workflow that finishes deferred calls (wrangler.toml [[workflows]], class DeferredCall; agent-functions/conversations types it). */
   DEFERRED_CALLS?: Workflow;
+  /** Each stored account's sealed key and secret settings (wrangler.toml, class AccountStore; agent-functions/accounts types it). */
+  ACCOUNT_STORE?: DurableObjectNamespace;
+  /** Secret from which the account store's encryption key is derived (wrangler secret put ACCOUNTS_SECRET). */
+  ACCOUNTS_SECRET?: string;
+  /** While rotating ACCOUNTS_SECRET: the previous one, whose records are read and sealed again under the new. */
+  ACCOUNTS_SECRET_PREVIOUS?: string;
 }
 
 /**

@@ -107,6 +107,20 @@ export const mcpKey = (secret: string): Promise<string> => derive(secret, MCP_CO
 /** Whether `presented` is the static MCP token, compared in constant time. */
 export const isMcpKey = (secret: string, presented: string): Promise<boolean> => verify(secret, MCP_CONTEXT, presented);
 
+// "accounts" is not "function:" + a name, nor "manifest" nor "mcp": the four key families never collide.
+const ACCOUNTS_CONTEXT = 'accounts';
+
+/**
+ * The key of the account store's admin endpoint (`/accounts`, docs/sync-and-accounts.md), which
+ * `npm run accounts` sends: derived, so FUNCTIONS_SECRET itself never travels.
+ * @example { headers: { authorization: `Bearer ${await accountsKey(env.FUNCTIONS_SECRET)}` } }
+ */
+export const accountsKey = (secret: string): Promise<string> => derive(secret, ACCOUNTS_CONTEXT);
+
+/** Whether `presented` is the account store's admin key, compared in constant time. */
+export const isAccountsKey = (secret: string, presented: string): Promise<boolean> =>
+  verify(secret, ACCOUNTS_CONTEXT, presented);
+
 /**
  * Constant-time equality of two strings that are not keys (an email a customer gave, say).
  * Both sides are hashed first so neither the length nor the content leaks through timing.

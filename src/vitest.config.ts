@@ -10,6 +10,8 @@ export default defineConfig({
       miniflare: {
         bindings: {
           FUNCTIONS_SECRET: 'test-functions-secret',
+          // The account store's encryption secret (test/accounts/).
+          ACCOUNTS_SECRET: 'test-accounts-secret-5d0c8e2a9f71b3',
           PLATFORM_SIGNING_SECRET: 'test-signing-secret',
           // The first account's address and key, which deferred work's follow-ups read (a test
           // Worker's own platform option decides where they really go).

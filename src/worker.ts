@@ -6,7 +6,7 @@ export { readBody } from './args.ts';
 export type { AgentWorker, McpModule, WorkerOptions } from './createWorker.ts';
 export { createWorker } from './createWorker.ts';
 export { isDevelopment } from './env.ts';
-export { ACCOUNT_QUERY, functionKey, manifestKey, mcpKey } from './keys.ts';
+export { ACCOUNT_QUERY, accountsKey, functionKey, manifestKey, mcpKey } from './keys.ts';
 export { allowedHostsOf, type LocalSurfaceRefusal, localSurfaceRefusal } from './localSurface.ts';
 export { createLogger, setLogSink } from './log.ts';
 export type { FunctionManifest } from './schema/describe.ts';

@@ -57,6 +57,7 @@ export const USER_SCRIPTS = [
   'deploy',
   'sync',
   'secrets',
+  'accounts',
   'tail',
   'new',
   'openapi',

@@ -17,8 +17,8 @@ export interface DevAccount {
   apiKey: string;
   /** Its local base url: the local platform's, or its own address there. */
   baseUrl: string;
-  /** The variable the Worker reads its key from, and its base url's, as the accounts file names them. */
-  apiKeyEnv: string;
+  /** The variable the Worker reads its key from (none: the account store's), and its base url's, as the accounts file names them. */
+  apiKeyEnv: string | undefined;
   baseUrlEnv: string | undefined;
   /** A base url the file gives literally: the local Worker reads that one, not the local platform. */
   fileBaseUrl: string | undefined;

@@ -59,7 +59,8 @@ export const devVars = (root: string, services: LocalServices): DevVars => {
     for (const account of config.accounts) {
       const local = locals.find((candidate) => candidate.name === account.name);
       if (!local) continue;
-      own[account.apiKeyEnv] ??= local.apiKey;
+      // A stored-key account's key is in the Worker's account store, not a variable.
+      if (account.apiKeyEnv) own[account.apiKeyEnv] ??= local.apiKey;
       if (!account.baseUrl) own[account.baseUrlEnv ?? 'PLATFORM_BASE_URL'] ??= local.baseUrl;
       else {
         notes.push(

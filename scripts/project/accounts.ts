@@ -1,6 +1,7 @@
 // Which accounts one sync run writes to, and with which keys: the committed accounts file
 // (platform.accounts.json) names environment variables, never the keys themselves; and the
 // platform client of one account, counting the write requests it sends (retries included).
+import { createHmac } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EventsAccount } from 'agent-functions/events';
@@ -25,7 +26,9 @@ const settingsSchema = z.record(
 const accountSchema = z
   .strictObject({
     name: z.string().regex(ACCOUNT_NAME, 'must be a short label such as "agency" or "client-acme"'),
-    apiKeyEnv: envName.describe('Environment variable holding this account API key'),
+    apiKeyEnv: envName
+      .optional()
+      .describe('Environment variable holding this account API key (none: the key is in the account store)'),
     baseUrl: httpUrl.optional().describe('The account base address (white-label tenants have their own)'),
     baseUrlEnv: envName.optional().describe('Environment variable holding the base address instead'),
     keyPlacement: z.enum(['header', 'bearer', 'query']).optional(),
@@ -102,7 +105,7 @@ export const eventsAccountsOf = (config: AccountsConfig): EventsAccount[] =>
   config.accounts.map((account, i) => ({
     name: account.name,
     path: eventsPathOf(account.name, i === 0),
-    apiKeyEnv: account.apiKeyEnv,
+    ...(account.apiKeyEnv ? { apiKeyEnv: account.apiKeyEnv } : {}),
     ...(account.baseUrl ? { baseUrl: account.baseUrl } : { baseUrlEnv: account.baseUrlEnv ?? 'PLATFORM_BASE_URL' }),
     ...(account.keyPlacement ? { keyPlacement: account.keyPlacement } : {}),
   }));
@@ -204,7 +207,20 @@ export interface ResolvedAccount {
   functions: string[] | undefined;
   /** Why this account cannot run (an unset or bad variable of its own); the others still run. */
   problems: string[];
+  /** Its key is in the account store: `baseUrl` is then the Worker's relay and `apiKey` the accounts key. */
+  stored?: boolean;
 }
+
+/**
+ * Where the Worker relays a stored-key account's platform requests (src/accounts/admin.ts), and the
+ * key that opens it: accountsKey of src/keys.ts, computed here without awaiting (the same HMAC).
+ * @example storedAccountRelay('https://fns.example.dev', secret, 'client-acme').baseUrl // 'https://fns.example.dev/accounts/client-acme/platform'
+ */
+export const storedAccountRelay = (origin: string, secret: string, name: string) => ({
+  baseUrl: `${origin.replace(/\/+$/, '')}/accounts/${name}/platform`,
+  apiKey: createHmac('sha256', secret).update('accounts').digest('base64url'),
+  keyPlacement: 'bearer' as const,
+});
 
 /** What sync needs beyond the accounts: where the Worker is and the secret of its keys. */
 export interface SyncEnv {
@@ -264,8 +280,20 @@ export const resolveSync = (
   const accounts = config.accounts
     .map((account, i) => ({ account, first: i === 0 }))
     .filter(({ account }) => !selected || selected.includes(account.name))
-    .map(({ account, first }) => {
+    .map(({ account, first }): ResolvedAccount => {
       const own: string[] = [];
+      // No variable: the key is in the account store, reached through the Worker's relay.
+      if (!account.apiKeyEnv) {
+        return {
+          name: account.name,
+          eventsPath: eventsPathOf(account.name, first),
+          urlAccount: first ? undefined : account.name,
+          ...storedAccountRelay(sync.functionsBaseUrl, sync.functionsSecret, account.name),
+          functions: account.functions,
+          problems: own,
+          stored: true,
+        };
+      }
       return {
         name: account.name,
         eventsPath: eventsPathOf(account.name, first),

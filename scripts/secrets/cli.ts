@@ -7,6 +7,7 @@ import { join, relative, resolve } from 'node:path';
 import { parseArgs, parseEnv } from 'node:util';
 import { weakSecretProblem } from 'agent-functions/worker';
 import { devSuppliedNames } from '../local/supplied.ts';
+import { type AccountCheck, checkAccounts } from '../project/accountCheck.ts';
 import {
   type AccountsConfig,
   accountsFileFor,
@@ -19,6 +20,7 @@ import { readManifest, type ServedFunction } from '../project/manifest.ts';
 import { projectRoot } from '../project/paths.ts';
 import { envFlags, environmentOf, runWrangler, wranglerError } from '../wrangler.ts';
 import {
+  accountsSettings,
   eventsSettings,
   GUARDING_SECRETS,
   missingLines,
@@ -41,7 +43,10 @@ Commands:
                      one, counting what dev supplies itself (its local platform, dev.config.ts's stand-ins).
   check [--env NAME] Check a deployed Worker before deploy: wrangler.toml [vars] of that environment,
                      the secrets already on its Worker (wrangler secret list), and the values this
-                     run could put (see put). One line per missing one; exit 1 when any is.
+                     run could put (see put). One line per missing one; exit 1 when any is. Then
+                     each account of the accounts file: its key there (its apiKeyEnv variable in
+                     this run, or the Worker's account store) and accepted by its platform (one
+                     authenticated list request); one line per account, exit 1 when any fails.
   put [--env NAME]   Put every declared setting whose value this run has (and that is not a
                      wrangler.toml var) on the Worker, in one wrangler secret bulk. Never prints a value.
 
@@ -70,6 +75,10 @@ export interface SecretsIo {
   config?: AccountsConfig;
   /** With check --local: the names npm run dev sets itself (default: run the project's dev setup to see). */
   devSupplied?: (root: string) => Promise<string[]>;
+  /** With check: each account's key present and accepted by its platform (default: scripts/accounts/check.ts; false skips). */
+  checkAccounts?:
+    | false
+    | ((config: AccountsConfig, env: Record<string, string | undefined>) => Promise<AccountCheck[]>);
 }
 
 /** Names of wrangler.toml [vars] and KV bindings of an environment, read as wrangler reads them. */
@@ -152,10 +161,12 @@ export const runSecrets = async (argv: string[], io: SecretsIo): Promise<number>
 
   const toml = await tomlNames(root, env);
   let framework: Setting[];
+  let config: AccountsConfig;
   try {
-    const config = io.config ?? loadAccountsConfig(accountsFileFor(root, env));
+    config = io.config ?? loadAccountsConfig(accountsFileFor(root, env));
     framework = [
       ...eventsSettings(io.eventTypes ?? eventTypes(join(root, 'events')), eventsAccountsOf(config)),
+      ...accountsSettings(config.accounts),
       // Locally /mcp is open, with no consent page: nothing to check there.
       ...(values.local ? [] : oauthSettings(toml.kv)),
     ];
@@ -241,6 +252,16 @@ export const runSecrets = async (argv: string[], io: SecretsIo): Promise<number>
     io.stdout.write(
       `Preflight of ${target}: all ${settings.length} settings are set (${settings.map((s) => s.name).join(', ')}).\n`,
     );
+    if (io.checkAccounts === false) return 0;
+    // Each account: its key there (variable or store) and accepted by its platform; one line each.
+    const checks = await (io.checkAccounts ?? checkAccounts)(config, { ...io.env, ...given });
+    for (const check of checks) {
+      const line = `Account "${check.name}" (key in ${check.key}): ${check.ok ? 'accepted by its platform' : check.problem}`;
+      if (check.ok) io.stdout.write(`${line}\n`);
+      else io.stderr.write(`${line}\n`);
+    }
+    const failed = checks.filter((check) => !check.ok).length;
+    if (failed > 0) return fail([`${failed} of ${checks.length} account(s) failed the check.`]);
     return 0;
   }
 

@@ -28,12 +28,31 @@ export const eventsSettings = (types: readonly string[], accounts: readonly Even
     : accounts.flatMap((account): Setting[] => {
         const usedBy = [`the events endpoint of account "${account.name}"`];
         return [
-          { name: account.apiKeyEnv, kind: 'secret', usedBy },
+          // A stored key needs ACCOUNTS_SECRET instead (accountsSettings).
+          ...(account.apiKeyEnv ? [{ name: account.apiKeyEnv, kind: 'secret' as const, usedBy }] : []),
           ...(account.baseUrl
             ? []
             : [{ name: account.baseUrlEnv ?? 'PLATFORM_BASE_URL', kind: 'var' as const, usedBy: [...usedBy] }]),
         ];
       });
+
+/**
+ * What the account store needs when an account of the accounts file has no apiKeyEnv (its key is
+ * stored): the secret its records are sealed under (docs/sync-and-accounts.md).
+ * @example accountsSettings([{ name: 'client-acme' }]) // ACCOUNTS_SECRET
+ */
+export const accountsSettings = (accounts: readonly { name: string; apiKeyEnv?: string | undefined }[]): Setting[] => {
+  const stored = accounts.filter((account) => !account.apiKeyEnv).map((account) => `"${account.name}"`);
+  return stored.length === 0
+    ? []
+    : [
+        {
+          name: 'ACCOUNTS_SECRET',
+          kind: 'secret',
+          usedBy: [`the account store (stored keys of ${stored.join(', ')})`],
+        },
+      ];
+};
 
 /**
  * What /mcp's OAuth needs when the Worker binds OAUTH_KV: the owner secret its consent page asks
@@ -46,7 +65,7 @@ export const oauthSettings = (kvBindings: readonly string[]): Setting[] =>
     : [];
 
 /** The secrets whose strength is checked wherever their value is known: each guards every function or every client. */
-export const GUARDING_SECRETS: readonly string[] = ['FUNCTIONS_SECRET', 'MCP_OWNER_SECRET'];
+export const GUARDING_SECRETS: readonly string[] = ['FUNCTIONS_SECRET', 'MCP_OWNER_SECRET', 'ACCOUNTS_SECRET'];
 
 /**
  * Every setting, sorted by name; a name declared as a secret anywhere is a secret. `framework`

@@ -44,6 +44,8 @@ const run = async (
       err += t;
     }),
     readFunctions: async () => functions,
+    // The per-account check (keys accepted by the platform) is scripts/test/accounts/accounts.test.ts's.
+    checkAccounts: false,
     // What npm run dev sets itself when .dev.vars does not: its local platform, a Worker without a key.
     devSupplied: async () => ['FUNCTIONS_SECRET', 'PLATFORM_API_KEY', 'PLATFORM_BASE_URL'],
     wrangler: async (args, options = {}) => {

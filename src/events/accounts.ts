@@ -9,8 +9,8 @@ export interface EventsAccount {
   name: string;
   /** Where its webhook delivers (eventsPathOf in src/platform/protocol/contract.ts). */
   path: string;
-  /** The Worker variable holding its API key. */
-  apiKeyEnv: string;
+  /** The Worker variable holding its API key; unset, the key is in the account store (src/accounts/). */
+  apiKeyEnv?: string;
   /** Its base address, when the accounts file gives it (a white-label tenant)... */
   baseUrl?: string;
   /** ...else the Worker variable holding it (default PLATFORM_BASE_URL). */
@@ -37,8 +37,10 @@ export const accessOf = (account: EventsAccount, env: object): AccountAccess => 
   const read = (name: string) => (typeof vars[name] === 'string' ? (vars[name] as string).trim() : '');
   const baseUrlEnv = account.baseUrlEnv ?? 'PLATFORM_BASE_URL';
   const baseUrl = account.baseUrl ?? read(baseUrlEnv);
-  const apiKey = read(account.apiKeyEnv);
-  const missing = [...(baseUrl ? [] : [baseUrlEnv]), ...(apiKey ? [] : [account.apiKeyEnv])];
+  const apiKey = account.apiKeyEnv ? read(account.apiKeyEnv) : '';
+  const keyOf =
+    account.apiKeyEnv ?? `the stored key of account "${account.name}" (npm run accounts -- add ${account.name})`;
+  const missing = [...(baseUrl ? [] : [baseUrlEnv]), ...(apiKey ? [] : [keyOf])];
   if (missing.length > 0) return { ok: false, missing };
   return { ok: true, baseUrl, apiKey, ...(account.keyPlacement ? { keyPlacement: account.keyPlacement } : {}) };
 };

@@ -1,0 +1,170 @@
+// The account store's admin endpoint, which `npm run accounts` uses (docs/sync-and-accounts.md
+// "Onboarding a client"): PUT, GET and DELETE /accounts/<name>, GET /accounts, and a relay
+// /accounts/<name>/platform/v1/... through which sync and `secrets check` reach a stored-key
+// account's platform API without ever holding its key. Authorised by accountsKey(FUNCTIONS_SECRET).
+import { z } from 'zod';
+import { readBody } from '../args.ts';
+import type { Env } from '../env.ts';
+import { FunctionError } from '../errors.ts';
+import { isAccountsKey } from '../keys.ts';
+import type { Logger } from '../log.ts';
+import { ACCOUNT_NAME } from '../platform/protocol/contract.ts';
+import { jsonResponse } from '../respond.ts';
+import { ACCOUNTS_BODY_LIMIT, relay } from './relay.ts';
+import type { StoredAccount } from './resolve.ts';
+import {
+  forgetStoredAccount,
+  hasStoredRecord,
+  listStoredAccounts,
+  notStored,
+  readStoredAccount,
+  removeStoredAccount,
+  storeProblem,
+  unreadable,
+  writeStoredAccount,
+} from './store.ts';
+
+const secretName = z
+  .string()
+  .regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'a secret name is a variable name such as SHOP_TOKEN');
+const putSchema = z.strictObject({
+  apiKey: z.string().trim().min(1, 'apiKey is empty').max(4096).optional(),
+  baseUrl: z.url({ protocol: /^https?$/, error: 'baseUrl must be an http(s) address' }).optional(),
+  keyPlacement: z.enum(['header', 'bearer', 'query']).optional(),
+  // Merged into the stored ones; null removes one.
+  secrets: z.record(secretName, z.string().max(8192).nullable()).optional(),
+});
+
+// A first PUT finds nothing stored: not worth a log line.
+const quiet: Logger = { info: () => {}, warn: () => {}, error: () => {} };
+
+const unauthorized = () =>
+  new FunctionError(
+    401,
+    'unauthorized',
+    'The account store needs "Authorization: Bearer <accounts key>" (accountsKey(FUNCTIONS_SECRET) from agent-functions/worker; npm run accounts sends it).',
+  );
+
+const authorised = async (request: Request, env: Env): Promise<boolean> => {
+  const token = /^Bearer\s+(\S+)$/i.exec(request.headers.get('authorization') ?? '')?.[1];
+  return Boolean(env.FUNCTIONS_SECRET && token && (await isAccountsKey(env.FUNCTIONS_SECRET, token)));
+};
+
+/** What GET and PUT answer of one account: names, never values. */
+const summary = (name: string, stored: StoredAccount) => ({
+  name,
+  stored: true,
+  updatedAt: stored.updatedAt,
+  ...(stored.baseUrl ? { baseUrl: stored.baseUrl } : {}),
+  secretNames: Object.keys(stored.secrets).sort(),
+});
+
+const put = async (request: Request, env: Env, name: string, requestId: string): Promise<Response> => {
+  const text = await readBody(request, ACCOUNTS_BODY_LIMIT, Date.now() + 10_000);
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new FunctionError(
+      400,
+      'malformed_body',
+      'The body is not JSON: send { "apiKey": "...", "baseUrl"?, "keyPlacement"?, "secrets"? }.',
+    );
+  }
+  const parsed = putSchema.safeParse(body);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'body'}: ${issue.message}`);
+    throw new FunctionError(422, 'invalid_account', `The account record is not valid: ${problems.join('; ')}.`);
+  }
+  // What the body leaves out keeps its stored value: a rotation sends the key alone, a secret itself.
+  forgetStoredAccount(name);
+  const previous = await readStoredAccount(env, name, quiet);
+  const apiKey = parsed.data.apiKey ?? previous?.apiKey;
+  if (!apiKey) {
+    throw new FunctionError(
+      422,
+      'invalid_account',
+      `No key is stored for account "${name}" yet: send its apiKey first.`,
+    );
+  }
+  const secrets = { ...previous?.secrets };
+  for (const [key, value] of Object.entries(parsed.data.secrets ?? {})) {
+    if (value === null) delete secrets[key];
+    else secrets[key] = value;
+  }
+  const baseUrl = parsed.data.baseUrl ?? previous?.baseUrl;
+  const keyPlacement = parsed.data.keyPlacement ?? previous?.keyPlacement;
+  const stored = await writeStoredAccount(env, name, {
+    apiKey,
+    secrets,
+    ...(baseUrl ? { baseUrl } : {}),
+    ...(keyPlacement ? { keyPlacement } : {}),
+  });
+  return jsonResponse(summary(name, stored), 200, requestId);
+};
+
+/** What createWorker's `accountStore` option takes: the handler of every path under /accounts. */
+export interface AccountStoreService {
+  serve(request: Request, env: Env, requestId: string): Promise<Response>;
+}
+
+/**
+ * The admin routes of the account store, for createWorker's `accountStore` option.
+ * @example createWorker({ functions, accountStore })
+ */
+export const accountStore: AccountStoreService = {
+  /** Answers every request under /accounts. */
+  async serve(request: Request, env: Env, requestId: string): Promise<Response> {
+    // Every refusal of the key is the same 401, whatever was wrong with it.
+    if (!(await authorised(request, env))) throw unauthorized();
+    const problem = storeProblem(env);
+    if (problem) throw new FunctionError(503, 'not_configured', problem);
+    const url = new URL(request.url);
+    const [, , encoded, sub, ...rest] = url.pathname.replace(/\/+$/, '').split('/');
+    if (encoded === undefined) {
+      if (request.method !== 'GET')
+        throw new FunctionError(405, 'method_not_allowed', 'GET /accounts lists the stored accounts.', {
+          headers: { Allow: 'GET' },
+        });
+      return jsonResponse({ accounts: await listStoredAccounts(env) }, 200, requestId);
+    }
+    let name = encoded;
+    try {
+      name = decodeURIComponent(encoded);
+    } catch {
+      // A malformed escape is not a name: refused just below.
+    }
+    if (!ACCOUNT_NAME.test(name)) {
+      throw new FunctionError(
+        400,
+        'bad_account_name',
+        `"${name.slice(0, 64)}" is not an account name: a short label such as "client-acme".`,
+      );
+    }
+    if (sub === 'platform') return relay(request, env, name, `/${rest.join('/')}`, url, requestId);
+    if (sub !== undefined)
+      throw new FunctionError(
+        404,
+        'not_found',
+        'Nothing is served here: /accounts/<name> or /accounts/<name>/platform/v1/...',
+      );
+    if (request.method === 'PUT') return put(request, env, name, requestId);
+    if (request.method === 'GET') {
+      const stored = await readStoredAccount(env, name);
+      if (!stored) throw (await hasStoredRecord(env, name)) ? unreadable(name) : notStored(name);
+      return jsonResponse(summary(name, stored), 200, requestId);
+    }
+    if (request.method === 'DELETE') {
+      const removed = await removeStoredAccount(env, name);
+      return jsonResponse({ name, stored: false, removed }, 200, requestId);
+    }
+    throw new FunctionError(
+      405,
+      'method_not_allowed',
+      'An account is read with GET, stored with PUT and removed with DELETE.',
+      {
+        headers: { Allow: 'GET, PUT, DELETE' },
+      },
+    );
+  },
+};

@@ -1,0 +1,69 @@
+// Where stored accounts live (wrangler.toml binds it as ACCOUNT_STORE): one Durable Object per
+// account name, holding that account's sealed record (src/accounts/seal.ts) and never a plaintext:
+// it does not know ACCOUNTS_SECRET. One more instance, INDEX_NAME, keeps the names for listing.
+// Strongly consistent, so a rotation or a removal takes effect at the next read of the record.
+import { DurableObject } from 'cloudflare:workers';
+
+/** The instance that lists the stored accounts' names; no account name starts with "_" (ACCOUNT_NAME). */
+export const INDEX_NAME = '_index';
+
+/** One account's record as the store holds it: sealed, and when it was written. */
+export interface SealedRecord {
+  blob: string;
+  updatedAt: number;
+}
+
+/** A stored account's sealed record, or the index of names. */
+export class AccountStore extends DurableObject {
+  constructor(ctx: DurableObjectState, env: Cloudflare.Env) {
+    super(ctx, env);
+    ctx.storage.sql.exec(
+      'CREATE TABLE IF NOT EXISTS record (id INTEGER PRIMARY KEY CHECK (id = 1), blob TEXT NOT NULL, updated_at INTEGER NOT NULL)',
+    );
+    ctx.storage.sql.exec('CREATE TABLE IF NOT EXISTS names (name TEXT PRIMARY KEY, updated_at INTEGER NOT NULL)');
+  }
+
+  /** This account's sealed record, if any. */
+  read(): SealedRecord | null {
+    const [row] = this.ctx.storage.sql
+      .exec<{ blob: string; updated_at: number }>('SELECT blob, updated_at FROM record WHERE id = 1')
+      .toArray();
+    return row ? { blob: row.blob, updatedAt: row.updated_at } : null;
+  }
+
+  /** Replaces this account's record (a rotation is a write). */
+  write(record: SealedRecord): void {
+    this.ctx.storage.sql.exec(
+      'INSERT INTO record (id, blob, updated_at) VALUES (1, ?, ?) ON CONFLICT (id) DO UPDATE SET blob = excluded.blob, updated_at = excluded.updated_at',
+      record.blob,
+      record.updatedAt,
+    );
+  }
+
+  /** Removes this account's record; true when there was one. */
+  remove(): boolean {
+    const had = this.read() !== null;
+    this.ctx.storage.sql.exec('DELETE FROM record');
+    return had;
+  }
+
+  /** On the index instance: notes `name` as stored (with `updatedAt`), or as gone (null). */
+  note(name: string, updatedAt: number | null): void {
+    if (updatedAt === null) this.ctx.storage.sql.exec('DELETE FROM names WHERE name = ?', name);
+    else {
+      this.ctx.storage.sql.exec(
+        'INSERT INTO names (name, updated_at) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET updated_at = excluded.updated_at',
+        name,
+        updatedAt,
+      );
+    }
+  }
+
+  /** On the index instance: every stored account's name and when it was written, by name. */
+  list(): { name: string; updatedAt: number }[] {
+    return this.ctx.storage.sql
+      .exec<{ name: string; updated_at: number }>('SELECT name, updated_at FROM names ORDER BY name')
+      .toArray()
+      .map((row) => ({ name: row.name, updatedAt: row.updated_at }));
+  }
+}

@@ -1,0 +1,123 @@
+// A call through a stored-key account's url acts with that account's stored key and address (the
+// lead's resolver reads them with readStoredAccount), its secrets reach context.account.secret,
+// and an account whose key is gone answers a 503 the model can read while another still works.
+import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
+import { env } from 'cloudflare:workers';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { accountStore } from '../../accounts/admin.ts';
+import { forgetStoredAccount, readStoredAccount } from '../../accounts/store.ts';
+import { createWorker } from '../../createWorker.ts';
+import { defineFunction } from '../../define.ts';
+import type { Env } from '../../env.ts';
+import { accountsKey, functionKey } from '../../keys.ts';
+import { setLogSink } from '../../log.ts';
+import { platformFromEnv } from '../../platform/client/fromEnv.ts';
+import { mockOutbound, type Outbound } from '../../testing/outbound.ts';
+import { SECRET } from '../helpers.ts';
+
+const ORIGIN = 'https://fns.example.dev';
+const count_contacts = defineFunction({
+  description: 'Counts the contacts of the calling account, and says whether its shop token is set.',
+  parameters: z.object({}),
+  effect: 'read',
+  handler: async (_args, { platform, account }) => ({
+    account: account.name,
+    contacts: (await platform.contacts.list()).length,
+    shopToken: account.secret('SHOP_TOKEN') ?? null,
+  }),
+});
+const worker = createWorker({
+  functions: { count_contacts },
+  platform: platformFromEnv,
+  accounts: {
+    list: [
+      { name: 'agency', apiKeyEnv: 'AGENCY_KEY', baseUrl: 'https://agency.platform.test' },
+      // Listed without apiKeyEnv, never stored: its key is missing.
+      { name: 'client-unkeyed', baseUrl: 'https://acme.platform.test' },
+    ],
+    store: readStoredAccount,
+  },
+  accountStore,
+});
+const testEnv = { ...(env as Env), AGENCY_KEY: 'pk_agency' } as Env;
+
+const fetchWorker = async (request: Request) => {
+  const ctx = createExecutionContext();
+  const response = await worker.fetch(request, testEnv, ctx);
+  await waitOnExecutionContext(ctx);
+  return response;
+};
+const store = async (name: string, record: object) =>
+  fetchWorker(
+    new Request(`${ORIGIN}/accounts/${name}`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${await accountsKey(SECRET)}` },
+      body: JSON.stringify(record),
+    }),
+  );
+const callAs = async (account?: string) => {
+  const key = await functionKey(SECRET, 'count_contacts', account);
+  const query = account ? `account=${account}&key=${key}` : `key=${key}`;
+  return fetchWorker(new Request(`${ORIGIN}/functions/count_contacts?${query}`, { method: 'POST', body: '{}' }));
+};
+
+let outbound: Outbound;
+let logged: string[];
+let restoreLog: () => void;
+beforeEach(() => {
+  forgetStoredAccount();
+  logged = [];
+  const previous = setLogSink((line) => logged.push(line));
+  restoreLog = () => setLogSink(previous);
+  outbound = mockOutbound()
+    .on('GET', 'https://agency.platform.test/v1/contacts', () => Response.json({ data: [{ id: 'a1' }] }))
+    .on('GET', 'https://acme.platform.test/v1/contacts', () => Response.json({ data: [{ id: 'c1' }, { id: 'c2' }] }));
+});
+afterEach(() => {
+  outbound.restore();
+  restoreLog();
+});
+
+describe('a call through a stored-key account', () => {
+  it("acts with the account's stored key, address and secrets; the first account with its variable", async () => {
+    expect(
+      (
+        await store('client-acme', {
+          apiKey: 'pk_acme_stored',
+          baseUrl: 'https://acme.platform.test',
+          secrets: { SHOP_TOKEN: 'tok' },
+        })
+      ).status,
+    ).toBe(200);
+    const client = await callAs('client-acme');
+    expect(await client.json()).toEqual({ account: 'client-acme', contacts: 2, shopToken: 'tok' });
+    const agency = await callAs();
+    expect(await agency.json()).toEqual({ account: 'agency', contacts: 1, shopToken: null });
+    const [toAcme, toAgency] = outbound.requests;
+    expect(toAcme?.headers.get('x-api-key')).toBe('pk_acme_stored');
+    expect(toAgency?.headers.get('x-api-key')).toBe('pk_agency');
+    expect(logged.join('\n')).not.toContain('pk_acme_stored');
+  });
+
+  it('answers 401 for an account neither listed nor stored, and a swapped account', async () => {
+    expect((await callAs('client-nobody')).status).toBe(401);
+    await store('client-b', { apiKey: 'pk_b', baseUrl: 'https://acme.platform.test' });
+    const keyOfB = await functionKey(SECRET, 'count_contacts', 'client-b');
+    const swapped = await fetchWorker(
+      new Request(`${ORIGIN}/functions/count_contacts?account=agency&key=${keyOfB}`, { method: 'POST', body: '{}' }),
+    );
+    expect(swapped.status).toBe(401);
+  });
+
+  it('answers a 503 the model can read for an account whose key is missing, logging which account; the others work', async () => {
+    const missing = await callAs('client-unkeyed');
+    expect(missing.status).toBe(503);
+    const { error } = (await missing.json()) as { error: { message: string } };
+    expect(error.message).toContain('Tell the customer');
+    expect(
+      logged.some((line) => line.includes('"account":"client-unkeyed"') && line.includes('npm run accounts')),
+    ).toBe(true);
+    expect((await callAs()).status).toBe(200);
+  });
+});
