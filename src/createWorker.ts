@@ -1,6 +1,7 @@
 // The Worker as a function of its registry: a short table of routes, one pipeline per request. Not
 // itty-router (the CLI's local platform uses it): six paths need no router, and the table costs about
 // 0.3 KiB gzip less in every deployed Worker (docs/performance.md, the framework's share).
+import { bearerToken } from './bearerToken.ts';
 import type { ConversationFeatures } from './conversations/features.ts';
 import type { MayMessage } from './conversations/runtime.ts';
 import type { AnyFunctionDefinition } from './define.ts';
@@ -38,7 +39,7 @@ const FUNCTIONS_PREFIX = '/functions/';
 
 const manifestAllowed = async (request: Request, env: Env): Promise<boolean> => {
   if ((globalThis as WithProcess).process?.env.NODE_ENV !== 'production' && isDevelopment(env)) return true;
-  const token = /^Bearer\s+(\S+)$/i.exec(request.headers.get('authorization') ?? '')?.[1];
+  const token = bearerToken(request);
   return Boolean(env.FUNCTIONS_SECRET && token && (await isManifestKey(env.FUNCTIONS_SECRET, token)));
 };
 

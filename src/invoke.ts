@@ -1,7 +1,9 @@
 // One invocation: key for the name -> deployed? -> method -> rate limit -> body -> signature -> arguments ->
 // handler, the body and the handler under one deadline -> answer. MCP's tools/call joins at the
 // rate limit (execute), so both transports run the same pipeline.
+
 import { coerceArguments, rawArguments, readBody, validateArguments } from './args.ts';
+import { bearerToken } from './bearerToken.ts';
 import type { Conversation } from './conversations/conversation.ts';
 import type { ConversationFeatures } from './conversations/features.ts';
 import type { TaskRequest } from './conversations/task.ts';
@@ -59,10 +61,7 @@ const ALLOWED_METHODS = 'GET, POST';
 
 /** The key as the platform sent it: `?key=`, `X-Function-Key`, or `Authorization: Bearer`. */
 export const presentedKey = (request: Request, url: URL): string | null =>
-  url.searchParams.get(KEY_QUERY) ??
-  request.headers.get(KEY_HEADER) ??
-  /^Bearer\s+(\S+)$/i.exec(request.headers.get('authorization') ?? '')?.[1] ??
-  null;
+  url.searchParams.get(KEY_QUERY) ?? request.headers.get(KEY_HEADER) ?? bearerToken(request) ?? null;
 
 let warnedOpen = false;
 

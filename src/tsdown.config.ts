@@ -14,6 +14,7 @@ export default defineConfig({
     'mcp/index': 'mcp/index.ts',
     'conversations/index': 'conversations/index.ts',
     'testing/index': 'testing/index.ts',
+    internal: 'internal.ts',
   },
   unbundle: true,
   format: 'esm',

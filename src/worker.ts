@@ -1,12 +1,10 @@
 // agent-functions/worker: the Worker over a project's functions (worker.ts calls createWorker),
 // and what tools outside the Worker derive from the same definitions: manifests, keys and urls.
 
-export { readBody } from './args.ts';
 export type { AgentWorker, McpModule, WorkerOptions } from './createWorker.ts';
 export { createWorker } from './createWorker.ts';
 export { isDevelopment } from './env.ts';
 export { ACCOUNT_QUERY, functionKey, manifestKey, mcpKey } from './keys.ts';
-export { allowedHostsOf, type LocalSurfaceRefusal, localSurfaceRefusal } from './localSurface.ts';
 export { createLogger, setLogSink } from './log.ts';
 export type { FunctionManifest } from './schema/describe.ts';
 export {
@@ -17,5 +15,4 @@ export {
   PLACEHOLDER_DESCRIPTION,
 } from './schema/describe.ts';
 export type { JsonSchema } from './schema/parameters.ts';
-export { MIN_SECRET_LENGTH, weakSecretProblem } from './secretStrength.ts';
 export { functionUrl, normalizeOrigin } from './url.ts';

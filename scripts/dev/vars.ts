@@ -8,7 +8,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseEnv } from 'node:util';
-import { weakSecretProblem } from 'agent-functions/worker';
+import { weakSecretProblem } from 'agent-functions/internal';
 import { ACCOUNTS_FILE, eventsAccountsOf, loadAccountsConfig } from '../sync/accounts.ts';
 
 /** What dev runs itself: the local platform, and the settings of the project's stand-ins (dev.config.ts). */

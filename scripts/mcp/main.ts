@@ -3,7 +3,8 @@
 // owner endpoints, with the manifest key derived from FUNCTIONS_SECRET (as sync reads the manifest).
 import { existsSync } from 'node:fs';
 import { parseArgs, styleText } from 'node:util';
-import { manifestKey, normalizeOrigin, weakSecretProblem } from 'agent-functions/worker';
+import { weakSecretProblem } from 'agent-functions/internal';
+import { manifestKey, normalizeOrigin } from 'agent-functions/worker';
 import { projectPaths } from '../project.ts';
 import { environmentOf } from '../wrangler.ts';
 

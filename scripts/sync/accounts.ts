@@ -4,6 +4,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EventsAccount } from 'agent-functions/events';
+import { weakSecretProblem } from 'agent-functions/internal';
 import type { RetryInfo } from 'agent-functions/platform';
 import {
   ACCOUNT_NAME,
@@ -13,7 +14,6 @@ import {
   type KeyPlacement,
   type PlatformClient,
 } from 'agent-functions/platform';
-import { weakSecretProblem } from 'agent-functions/worker';
 import { z } from 'zod';
 import type { FunctionsApi } from './apply.ts';
 

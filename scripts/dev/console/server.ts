@@ -5,7 +5,7 @@
 // is ever bundled into the Worker.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { localSurfaceRefusal } from 'agent-functions/worker';
+import { localSurfaceRefusal } from 'agent-functions/internal';
 import type { Finding } from '../../lint/functions/types.ts';
 import type { ActivityAnswer } from '../../platform/routes/activity.ts';
 import type { WorkerLine } from '../workerLog.ts';
