@@ -25,6 +25,7 @@ export const REPOSITORY_ENTRIES = [
   'package.json',
   'scripts',
   'src',
+  'tsconfig.workspace.json',
 ] as const;
 
 /** The workspace packages' folders: what a project's configuration must not name. */

@@ -41,6 +41,9 @@ const within = async <T>(promise: Promise<T>, ms: number): Promise<T | undefined
   }
 };
 
+/** Releases an RPC result (a workflow instance handle) now rather than at garbage collection. */
+const dispose = (handle: object): void => (handle as Partial<Disposable>)[Symbol.dispose]?.();
+
 /** Workflow instance id of a call: one per call, so a second create of the same call is refused. */
 export const instanceIdOf = (requestId: string): string => `call-${requestId}`;
 
@@ -94,7 +97,11 @@ export const runLater = async (
     requestId: inv.requestId,
   };
   const creating = workflow.create({ id, params }).then(
-    () => true,
+    (instance) => {
+      // An RPC result: disposed here, or workerd warns that it was not.
+      dispose(instance);
+      return true;
+    },
     (error: unknown) => {
       // Nothing will finish the work later: the call keeps waiting for it, as any call does.
       inv.log.error('later_unavailable', { error: error instanceof Error ? error.name : typeof error });
@@ -108,7 +115,7 @@ export const runLater = async (
     inv.ctx.waitUntil(
       workflow
         .get(id)
-        .then((instance) => instance.terminate())
+        .then((instance) => instance.terminate().finally(() => dispose(instance)))
         .catch(() => {}),
     );
   if (inTime && task) {

@@ -10,6 +10,7 @@ import type { Env } from '../../env.ts';
 import { createPlatformClient } from '../../platform/client/client.ts';
 import { withEnv } from '../../testing/call.ts';
 import { mockOutbound } from '../../testing/outbound.ts';
+import { ExpectedFault } from '../expectedFault.ts';
 import { env } from '../helpers.ts';
 
 const PLATFORM = 'https://platform.faults.test';
@@ -44,7 +45,7 @@ const worker = createWorker({
         // Every third call's work crashes on its first deferred attempt.
         if (bump(workAttempts, i) === 1 && i % 3 === 0) {
           injected.workCrashes++;
-          throw new Error('isolate crashed');
+          throw new ExpectedFault('isolate crashed');
         }
         return { i };
       },
@@ -64,7 +65,7 @@ const worker = createWorker({
     const i = Number(contactId.slice(3));
     if (bump(checkAttempts, i) === 1 && i % 5 === 0) {
       injected.checkCrashes++;
-      throw new Error('opt-out list unreachable');
+      throw new ExpectedFault('opt-out list unreachable');
     }
     return true;
   },
