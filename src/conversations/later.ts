@@ -3,6 +3,7 @@
 // and the agent gets the interim answer, or an MCP client that takes tasks gets the task to follow.
 // Off (the call simply runs) without a contact and channel to message nor a task client, or
 // without the workflow binding: nothing is promised that cannot be kept.
+import { disposeHandle } from '../disposeHandle.ts';
 import type { RegisteredFunction } from '../registry.ts';
 import { isThenable } from '../thenable.ts';
 import { cancelFollowUp } from './followUpMark.ts';
@@ -40,9 +41,6 @@ const within = async <T>(promise: Promise<T>, ms: number): Promise<T | undefined
     if (timer !== undefined) clearTimeout(timer);
   }
 };
-
-/** Releases an RPC result (a workflow instance handle) now rather than at garbage collection. */
-const dispose = (handle: object): void => (handle as Partial<Disposable>)[Symbol.dispose]?.();
 
 /** Workflow instance id of a call: one per call, so a second create of the same call is refused. */
 export const instanceIdOf = (requestId: string): string => `call-${requestId}`;
@@ -98,8 +96,7 @@ export const runLater = async (
   };
   const creating = workflow.create({ id, params }).then(
     (instance) => {
-      // An RPC result: disposed here, or workerd warns that it was not.
-      dispose(instance);
+      disposeHandle(instance);
       return true;
     },
     (error: unknown) => {
@@ -115,7 +112,7 @@ export const runLater = async (
     inv.ctx.waitUntil(
       workflow
         .get(id)
-        .then((instance) => instance.terminate().finally(() => dispose(instance)))
+        .then((instance) => instance.terminate().finally(() => disposeHandle(instance)))
         .catch(() => {}),
     );
   if (inTime && task) {
