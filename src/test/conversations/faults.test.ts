@@ -14,8 +14,8 @@ import { ExpectedFault } from '../expectedFault.ts';
 import { env } from '../helpers.ts';
 
 const PLATFORM = 'https://platform.faults.test';
-/** 200 in `npm test`; `npm run test:faults` runs the 1,000 of docs/performance.md. */
-const CALLS = Number((env as { FAULT_CALLS?: string }).FAULT_CALLS ?? 200);
+/** 100 in `npm test`; `npm run test:faults` runs the 1,000 of docs/performance.md. */
+const CALLS = Number((env as { FAULT_CALLS?: string }).FAULT_CALLS ?? 100);
 const BATCH = 50;
 const workAttempts = new Map<number, number>();
 const checkAttempts = new Map<number, number>();
