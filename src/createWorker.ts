@@ -3,6 +3,7 @@
 // 0.3 KiB gzip less in every deployed Worker (docs/performance.md, the framework's share).
 import type { AccountStoreService } from './accounts/admin.ts';
 import { type AccountsOption, accountResolver, DEFAULT_ACCOUNTS, type PlatformFactory } from './accounts/resolve.ts';
+import { bearerToken } from './bearerToken.ts';
 import type { CallFeature, Pipeline } from './call.ts';
 import type { ConversationFeatures } from './conversations/features.ts';
 import type { MayMessage } from './conversations/runtime.ts';
@@ -37,7 +38,7 @@ const FUNCTIONS_PREFIX = '/functions/';
 
 const manifestAllowed = async (request: Request, env: Env): Promise<boolean> => {
   if ((globalThis as WithProcess).process?.env.NODE_ENV !== 'production' && isDevelopment(env)) return true;
-  const token = /^Bearer\s+(\S+)$/i.exec(request.headers.get('authorization') ?? '')?.[1];
+  const token = bearerToken(request);
   return Boolean(env.FUNCTIONS_SECRET && token && (await isManifestKey(env.FUNCTIONS_SECRET, token)));
 };
 

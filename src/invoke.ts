@@ -3,6 +3,7 @@
 // under one deadline -> answer. MCP's tools/call and deferred work join at execute, so every
 // transport runs the same pipeline.
 import { coerceArguments, rawArguments, readBody, validateArguments } from './args.ts';
+import { bearerToken } from './bearerToken.ts';
 import type { ArgumentSource, Call, CallFeature, CallSetup } from './call.ts';
 import { isThenable } from './call.ts';
 import type { FunctionContext } from './define.ts';
@@ -32,10 +33,7 @@ const ALLOWED_METHODS = 'GET, POST';
 
 /** The key as the platform sent it: `?key=`, `X-Function-Key`, or `Authorization: Bearer`. */
 export const presentedKey = (request: Request, url: URL): string | null =>
-  url.searchParams.get(KEY_QUERY) ??
-  request.headers.get(KEY_HEADER) ??
-  /^Bearer\s+(\S+)$/i.exec(request.headers.get('authorization') ?? '')?.[1] ??
-  null;
+  url.searchParams.get(KEY_QUERY) ?? request.headers.get(KEY_HEADER) ?? bearerToken(request) ?? null;
 
 let warnedOpen = false;
 

@@ -2,12 +2,10 @@
 // and what tools outside the Worker derive from the same definitions: manifests, keys and urls.
 
 export type { AccountEntry, AccountsOption, StoredAccount } from './accounts/resolve.ts';
-export { readBody } from './args.ts';
 export type { AgentWorker, McpModule, WorkerOptions } from './createWorker.ts';
 export { createWorker } from './createWorker.ts';
 export { isDevelopment } from './env.ts';
 export { ACCOUNT_QUERY, accountsKey, functionKey, manifestKey, mcpKey } from './keys.ts';
-export { allowedHostsOf, type LocalSurfaceRefusal, localSurfaceRefusal } from './localSurface.ts';
 export { createLogger, setLogSink } from './log.ts';
 export type { FunctionManifest } from './schema/describe.ts';
 export {
@@ -18,6 +16,5 @@ export {
   PLACEHOLDER_DESCRIPTION,
 } from './schema/describe.ts';
 export type { JsonSchema } from './schema/parameters.ts';
-export { MIN_SECRET_LENGTH, weakSecretProblem } from './secretStrength.ts';
 export { withUnbuilt } from './unbuilt.ts';
 export { functionUrl, normalizeOrigin } from './url.ts';

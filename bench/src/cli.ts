@@ -6,7 +6,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { measureAccounts } from './accounts.ts';
-import { HELP, parseBenchArgs } from './args.ts';
+import { HELP, type Part, parseBenchArgs } from './args.ts';
 import { type BuiltWorker, buildWorker } from './buildWorker.ts';
 import { measureConversations } from './conversations.ts';
 import { measureEventAck } from './events.ts';
@@ -32,6 +32,13 @@ import { canCountCpu } from './workerdCpu.ts';
 // Every Worker this run builds: entry, build-time defines, and whether part 2 profiles it.
 const BUILDS = {
   baseline: { label: 'baseline (by hand)', entry: 'bench/workers/baseline.ts', defines: {}, profile: true },
+  // The anchor of a deduplicated write: the baseline plus the same durable claim, by hand.
+  baselineDedupe: {
+    label: 'baseline with the durable claim of a write (by hand)',
+    entry: 'bench/workers/baselineDedupe.ts',
+    defines: {},
+    profile: false,
+  },
   baselineZod: {
     label: 'baseline validating with zod',
     entry: 'bench/workers/baselineZod.ts',
@@ -100,6 +107,18 @@ const BUILDS = {
 
 type BuildId = keyof typeof BUILDS;
 
+/** The Workers each part serves (size measures every profiled one): a run builds only these. */
+const SERVED: Partial<Record<Part, BuildId[]>> = {
+  invocation: ['baseline', 'baselineZod', 'project10', 'project1000', 'projectWithEvents'],
+  conversations: ['projectWithConversations', 'baselineDedupe'],
+  accounts: ['project', 'projectWithAccounts'],
+};
+
+const buildsFor = (parts: readonly Part[]): BuildId[] =>
+  (Object.keys(BUILDS) as BuildId[]).filter(
+    (id) => (parts.includes('size') && BUILDS[id].profile) || parts.some((part) => SERVED[part]?.includes(id)),
+  );
+
 const progress = (line: string) => process.stderr.write(`bench: ${line}\n`);
 
 /** The checked-out commit, `-dirty` when files differ from it; undefined outside a git checkout. */
@@ -138,7 +157,7 @@ const main = async (): Promise<number> => {
   try {
     const built = {} as Record<BuildId, BuiltWorker>;
     // Two builds at a time: one per core.
-    const ids = Object.keys(BUILDS) as BuildId[];
+    const ids = buildsFor(args.parts);
     for (let i = 0; i < ids.length; i += 2) {
       const pair = ids.slice(i, i + 2);
       progress(`building ${pair.map((id) => BUILDS[id].label).join(' and ')}`);
@@ -201,7 +220,12 @@ const main = async (): Promise<number> => {
     }
     if (args.parts.includes('conversations')) {
       progress('conversations: reads, writes and deferred calls against a plain call');
-      results.conversations = await measureConversations(built.projectWithConversations, settings, progress);
+      results.conversations = await measureConversations(
+        built.projectWithConversations,
+        built.baselineDedupe,
+        settings,
+        progress,
+      );
     }
     if (args.parts.includes('accounts')) {
       progress('accounts: a call through the 500th account against a single-account Worker');

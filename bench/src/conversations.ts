@@ -3,10 +3,13 @@
 // interleaved round by round: a read that carries conversation ids, a write whose repeats are
 // checked (each call new), a deferred function whose work finishes in time, and the first answer
 // of a deferred function whose work takes 5 s, with its follow-ups counted at the local platform.
+// The write's anchor is a hand-written Worker making the same durable claim (bench/workers/
+// baselineDedupe.ts), served beside it and measured in the same rounds.
 import { createPlatformClient } from 'agent-functions/platform';
 import { functionKey } from 'agent-functions/worker';
 import { startEmulator } from '../../scripts/emulator/emulator.ts';
 import { ANSWER_WITHIN_MS, SLOW_WORK_MS } from '../workers/deferredTiming.ts';
+import { QUOTE_FUNCTION } from '../workers/quote.ts';
 import type { BuiltWorker } from './buildWorker.ts';
 import { VALID_BODY } from './invocation.ts';
 import { type LoadResult, type LoadTarget, loadTest } from './loadTest.ts';
@@ -18,17 +21,24 @@ export interface ConversationResults {
   plain: LoadResult[];
   readWithIds: LoadResult[];
   write: LoadResult[];
+  /** The same write on the hand-written Worker with the same durable claim (baselineDedupe.ts). */
+  writeBaseline: LoadResult[];
   laterInTime: LoadResult[];
   /** A read making one Durable Object round trip that writes nothing: the floor under any check. */
   ledgerFloor: LoadResult[];
-  /** First-answer latency of each deferred call whose work takes SLOW_WORK_MS, in ms. */
+  /** First-answer latency of each deferred call whose work takes SLOW_WORK_MS, in ms (5 at once). */
   deferredFirstAnswerMs: number[];
+  /** The same with BURST calls at once. */
+  deferredBurstMs: number[];
   answerWithinMs: number;
   /** Follow-up messages the local platform received for those calls (one each is right). */
   followUps: number;
 }
 
-const CASES = ['plain', 'readWithIds', 'write', 'laterInTime', 'ledgerFloor'] as const;
+const CASES = ['plain', 'readWithIds', 'write', 'writeBaseline', 'laterInTime', 'ledgerFloor'] as const;
+
+/** Deferred calls at once in the burst row. */
+export const BURST = 20;
 
 /**
  * Serves `built` (bench/workers/projectWithConversations.ts) against a local platform and measures part 1d.
@@ -36,6 +46,7 @@ const CASES = ['plain', 'readWithIds', 'write', 'laterInTime', 'ledgerFloor'] as
  */
 export const measureConversations = async (
   built: BuiltWorker,
+  baselineDedupe: BuiltWorker,
   options: { rounds: number; seconds: number; connections: number; warmupSeconds: number },
   progress: (line: string) => void = () => {},
 ): Promise<ConversationResults> => {
@@ -54,6 +65,7 @@ export const measureConversations = async (
       durableObjects: { CALL_LEDGER: 'CallLedger' },
       workflows: { DEFERRED_CALLS: { name: 'bench-deferred-calls', className: 'DeferredCall' } },
     });
+    const anchor = await serveWorker(baselineDedupe.scriptPath, { durableObjects: { CLAIMS: 'ClaimLedger' } });
     try {
       const urlOf = async (name: string) =>
         new URL(`/functions/${name}?key=${await functionKey(BENCH_SECRET, name)}`, served.url).href;
@@ -75,6 +87,15 @@ export const measureConversations = async (
           bodyOf: (n) => JSON.stringify({ ...valid, notes: `call ${round}.${n}`, ...ids(`cv_write_${n % 10}`) }),
           expectStatus: 200,
         },
+        writeBaseline: {
+          url: new URL(
+            `/functions/${QUOTE_FUNCTION}?key=${await functionKey(BENCH_SECRET, QUOTE_FUNCTION)}`,
+            anchor.url,
+          ).href,
+          body: '',
+          bodyOf: (n) => JSON.stringify({ ...valid, notes: `call ${round}.${n}`, ...ids(`cv_write_${n % 10}`) }),
+          expectStatus: 200,
+        },
         ledgerFloor: { url: await urlOf('quote_floor'), body: VALID_BODY, expectStatus: 200 },
         laterInTime: {
           url: await urlOf('quote_later'),
@@ -82,10 +103,14 @@ export const measureConversations = async (
           expectStatus: 200,
         },
       };
-      const results: Omit<ConversationResults, 'deferredFirstAnswerMs' | 'answerWithinMs' | 'followUps'> = {
+      const results: Omit<
+        ConversationResults,
+        'deferredFirstAnswerMs' | 'deferredBurstMs' | 'answerWithinMs' | 'followUps'
+      > = {
         plain: [],
         readWithIds: [],
         write: [],
+        writeBaseline: [],
         laterInTime: [],
         ledgerFloor: [],
       };
@@ -102,47 +127,52 @@ export const measureConversations = async (
         progress(`conversations round ${round}/${options.rounds} done`);
       }
 
-      // Deferred calls whose work takes 5 s: five in flight at a time, each timed to its first answer.
-      // Each to a contact of its own: one contact gets at most FOLLOW_UP_BUDGET's follow-ups in a window.
+      // Deferred calls whose work takes 5 s, each timed to its first answer: five in flight at a
+      // time, then bursts of BURST at once.
       const slowUrl = await urlOf('quote_slow');
-      const calls = Math.max(10, options.rounds * 10);
-      const customers = await Promise.all(
-        Array.from({ length: calls }, (_, n) =>
-          client.contacts.create({
-            name: `Bench customer ${n}`,
-            phone: `+1555556${String(n).padStart(4, '0')}`,
-            channel: 'whatsapp',
-          }),
-        ),
-      );
+      let seats = 0;
+      // Each to a contact of its own: one contact gets at most FOLLOW_UP_BUDGET's follow-ups in a window.
+      const deferredCall = async (into: number[]) => {
+        const n = seats++;
+        const customer = await client.contacts.create({
+          name: `Bench customer ${n}`,
+          phone: `+1555556${String(n).padStart(4, '0')}`,
+          channel: 'whatsapp',
+        });
+        const began = performance.now();
+        const response = await fetch(slowUrl, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ seats: n, ...ids(`cv_slow_${n}`), contactId: customer.id }),
+        });
+        const body = (await response.json()) as { status?: string };
+        into.push(performance.now() - began);
+        if (body.status !== 'pending') throw new Error(`quote_slow answered ${JSON.stringify(body)}, not pending`);
+      };
       const deferredFirstAnswerMs: number[] = [];
-      for (let start = 0; start < calls; start += 5) {
+      const fives = Math.max(10, options.rounds * 10);
+      for (let start = 0; start < fives; start += 5)
         await Promise.all(
-          Array.from({ length: Math.min(5, calls - start) }, async (_, k) => {
-            const began = performance.now();
-            const response = await fetch(slowUrl, {
-              method: 'POST',
-              headers: { 'content-type': 'application/json' },
-              body: JSON.stringify({
-                seats: start + k,
-                ...ids(`cv_slow_${start + k}`),
-                contactId: customers[start + k]?.id,
-              }),
-            });
-            const body = (await response.json()) as { status?: string };
-            deferredFirstAnswerMs.push(performance.now() - began);
-            if (body.status !== 'pending') throw new Error(`quote_slow answered ${JSON.stringify(body)}, not pending`);
-          }),
+          Array.from({ length: Math.min(5, fives - start) }, () => deferredCall(deferredFirstAnswerMs)),
         );
-      }
+      const deferredBurstMs: number[] = [];
+      for (let burst = 0; burst < Math.max(2, options.rounds); burst++)
+        await Promise.all(Array.from({ length: BURST }, () => deferredCall(deferredBurstMs)));
+      const calls = seats;
       progress(`conversations: ${calls} deferred calls answered; waiting for their follow-ups`);
       const sent = () =>
         [...(platform.state.accounts[0]?.messages.values() ?? [])].filter((m) => m.direction === 'outbound').length;
       const until = Date.now() + SLOW_WORK_MS * 2 + 30_000;
       while (sent() < calls && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 250));
-      return { ...results, deferredFirstAnswerMs, answerWithinMs: ANSWER_WITHIN_MS, followUps: sent() };
+      return {
+        ...results,
+        deferredFirstAnswerMs,
+        deferredBurstMs,
+        answerWithinMs: ANSWER_WITHIN_MS,
+        followUps: sent(),
+      };
     } finally {
-      await served.stop();
+      await Promise.all([served.stop(), anchor.stop()]);
     }
   } finally {
     await platform.close();
@@ -151,3 +181,6 @@ export const measureConversations = async (
 
 /** The p99 of the deferred first answers, in ms. */
 export const deferredP99 = (results: ConversationResults): number => percentile(results.deferredFirstAnswerMs, 99);
+
+/** The p99 of the deferred first answers with BURST calls at once, in ms. */
+export const burstP99 = (results: ConversationResults): number => percentile(results.deferredBurstMs ?? [], 99);

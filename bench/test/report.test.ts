@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseBenchArgs, QUICK_SETTINGS } from '../src/args.ts';
+import type { ConversationResults } from '../src/conversations.ts';
 import type { InvocationCpu, InvocationRounds } from '../src/invocation.ts';
 import type { LoadResult } from '../src/loadTest.ts';
 import { allTables, type BenchResults, invocationTable, sizeTable, targetVerdicts } from '../src/report.ts';
@@ -181,10 +182,18 @@ describe('bench report', () => {
   });
 
   it('runs only the parts --only names, and refuses a part it does not know', () => {
-    expect(parseBenchArgs([]).parts).toEqual(['size', 'invocation', 'conversations', 'memory', 'sync', 'lint']);
+    expect(parseBenchArgs([]).parts).toEqual([
+      'size',
+      'invocation',
+      'conversations',
+      'accounts',
+      'memory',
+      'sync',
+      'lint',
+    ]);
     expect(parseBenchArgs(['--only', 'size,sync']).parts).toEqual(['size', 'sync']);
     expect(() => parseBenchArgs(['--only', 'speed'])).toThrow(
-      /--only takes size, invocation, conversations, memory, sync/,
+      /--only takes size, invocation, conversations, accounts, memory, sync/,
     );
   });
 
@@ -192,5 +201,36 @@ describe('bench report', () => {
     expect(parseBenchArgs(['--quick', '--json'])).toMatchObject({ quick: true, json: true, settings: { rounds: 1 } });
     expect(parseBenchArgs([]).settings.rounds).toBeGreaterThan(1);
     expect(() => parseBenchArgs(['--fast'])).toThrow();
+  });
+
+  it('judges a deduplicated write against the hand-written claim, and 20 deferred calls at once against answerWithinMs + 100 ms', () => {
+    const conversation = (write: LoadResult, burstMs: number): ConversationResults => ({
+      plain: [load(1000, 4, 10)],
+      readWithIds: [load(1000, 4, 10)],
+      write: [write],
+      writeBaseline: [load(100, 40, 90)],
+      laterInTime: [load(1000, 4, 10)],
+      ledgerFloor: [load(500, 8, 20)],
+      deferredFirstAnswerMs: [505, 510],
+      deferredBurstMs: Array.from({ length: 20 }, (_, i) => (i === 19 ? burstMs : 520)),
+      answerWithinMs: 500,
+      followUps: 22,
+    });
+    const verdict = (conv: ConversationResults) =>
+      Object.fromEntries(
+        targetVerdicts(results({ conversations: conv }))
+          .filter((v) => /hand-written claim|at once/.test(v.target))
+          .map((v) => [v.target, [v.measured, v.met]]),
+      );
+    expect(verdict(conversation(load(95, 44, 100), 590))).toEqual({
+      'deferred call, 20 at once: first answer p99 <= answerWithinMs + 100 ms (600 ms)': ['p99 590 ms', true],
+      'write, deduplication checked: p50 <= 1.15x the hand-written claim': ['1.10x', true],
+      'write, deduplication checked: throughput >= 0.9x the hand-written claim': ['0.95x', true],
+    });
+    expect(verdict(conversation(load(80, 50, 120), 640))).toEqual({
+      'deferred call, 20 at once: first answer p99 <= answerWithinMs + 100 ms (600 ms)': ['p99 640 ms', false],
+      'write, deduplication checked: p50 <= 1.15x the hand-written claim': ['1.25x', false],
+      'write, deduplication checked: throughput >= 0.9x the hand-written claim': ['0.80x', false],
+    });
   });
 });

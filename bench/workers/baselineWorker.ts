@@ -108,7 +108,27 @@ export const validateByHand: Validate = (raw) => {
   return { args: { plan, seats, billing, email, notes } as QuoteArgs };
 };
 
-const handle = async (request: Request, env: BaselineEnv, requestId: string, validate: Validate): Promise<Response> => {
+/**
+ * How a valid call is answered: by default the quote itself; the deduplicating baseline
+ * (baselineDedupe.ts) claims the call in a Durable Object first and stores the answer after.
+ */
+export type AnswerOf = (
+  args: QuoteArgs,
+  body: Record<string, unknown>,
+  env: BaselineEnv,
+  ctx: ExecutionContext,
+) => unknown | Promise<unknown>;
+
+const quoteOf: AnswerOf = (args) => quote(args);
+
+const handle = async (
+  request: Request,
+  env: BaselineEnv,
+  ctx: ExecutionContext,
+  requestId: string,
+  validate: Validate,
+  answerOf: AnswerOf,
+): Promise<Response> => {
   const url = new URL(request.url);
   if (url.pathname !== PATH) return refuse(404, 'unknown_function', 'There is no such function.', requestId);
   if (request.method !== 'POST') return refuse(405, 'method_not_allowed', 'Call this function with POST.', requestId);
@@ -141,19 +161,19 @@ const handle = async (request: Request, env: BaselineEnv, requestId: string, val
     const message = `The function was not called because ${checked.problems.map((p) => p.problem).join('; ')}. Then call it again.`;
     return refuse(422, 'invalid_arguments', message, requestId, checked.problems);
   }
-  return answer(quote(checked.args), 200, requestId);
+  return answer(await answerOf(checked.args, body, env, ctx), 200, requestId);
 };
 
 /**
  * The baseline Worker with `validate` as its argument checks.
  * @example export default createBaselineWorker(validateByHand)
  */
-export const createBaselineWorker = (validate: Validate) => ({
-  async fetch(request: Request, env: BaselineEnv): Promise<Response> {
+export const createBaselineWorker = (validate: Validate, answerOf: AnswerOf = quoteOf) => ({
+  async fetch(request: Request, env: BaselineEnv, ctx: ExecutionContext): Promise<Response> {
     const given = request.headers.get('x-request-id');
     const requestId = given && /^[A-Za-z0-9._:-]{8,64}$/.test(given) ? given : crypto.randomUUID();
     const started = Date.now();
-    const response = await handle(request, env, requestId, validate);
+    const response = await handle(request, env, ctx, requestId, validate, answerOf);
     const status = response.status;
     const outcome = status === 200 ? 'ok' : status >= 500 ? 'error' : 'refused';
     // The same one structured line per call that the project's logger writes.

@@ -159,6 +159,14 @@ const checkCall = (fn: LintFunction, call: GoldenCall, router: Router): Finding[
   return out;
 };
 
+/** The suffix of a golden-prompts file. */
+export const PROMPTS_SUFFIX = '.prompts.ts';
+/** Where golden prompts live, relative to the project: beside the functions' tests (docs/descriptions.md). */
+export const PROMPTS_DIR = 'test/functions';
+
+/** Where the golden prompts of function `name` live, relative to the project. */
+export const promptsPath = (name: string): string => `${PROMPTS_DIR}/${name}${PROMPTS_SUFFIX}`;
+
 /** The offline check of every function's golden prompts against the whole set. */
 export const checkGolden = (
   functions: LintFunction[],
@@ -173,7 +181,7 @@ export const checkGolden = (
         finding(
           'golden-invalid',
           name,
-          `functions/${name}.prompts.ts`,
+          promptsPath(name),
           `Golden prompts for "${name}", which is not served.`,
           'Rename the file after its function, or delete it.',
         ),
@@ -187,9 +195,9 @@ export const checkGolden = (
         finding(
           'golden-missing',
           fn.name,
-          `functions/${fn.name}.prompts.ts`,
+          promptsPath(fn.name),
           set ? 'It needs prompts that should call it and prompts that should not.' : 'No golden prompts.',
-          `Write functions/${fn.name}.prompts.ts: a few things customers say that should call it (with the arguments), and a few that should not.`,
+          `Write ${promptsPath(fn.name)}: a few things customers say that should call it (with the arguments), and a few that should not.`,
         ),
       );
     }

@@ -9,7 +9,16 @@ export { createRouter, reachable } from './golden.ts';
 export { formatReport } from './report.ts';
 export { RULES, type Rule } from './ruleList.ts';
 export { CONFUSABLE_AT, confusableSiblings, similarity } from './siblings.ts';
-export type * from './types.ts';
+export type {
+  Category,
+  Finding,
+  GoldenCall,
+  GoldenPrompts,
+  LintFunction,
+  LintReport,
+  PromptSet,
+  Severity,
+} from './types.ts';
 export { CATEGORIES } from './types.ts';
 export { authorText } from './words.ts';
 

@@ -1,5 +1,6 @@
 // Node side of the description linter: the registered form read from the project's Worker (as sync
-// reads it) and the golden prompts from functions/*.prompts.ts.
+// reads it) and the golden prompts from test/functions/*.prompts.ts, beside each function's test
+// (docs/decisions/0009-golden-prompts-beside-tests.md).
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -7,6 +8,7 @@ import { pathToFileURL } from 'node:url';
 import type { JsonSchema } from 'agent-functions/worker';
 import { z } from 'zod';
 import { readManifest, type ServedFunction } from '../project/manifest.ts';
+import { PROMPTS_DIR, PROMPTS_SUFFIX } from './golden.ts';
 import type { LintFunction, PromptSet } from './types.ts';
 
 /** A served function as the linter reads it. */
@@ -42,12 +44,9 @@ export class PromptsError extends Error {
   }
 }
 
-/** The suffix of a golden-prompts file beside its function. */
-export const PROMPTS_SUFFIX = '.prompts.ts';
-
-/** Every functions/<name>.prompts.ts of `root`, by name (Node strips the types: the files are the project's). */
+/** Every test/functions/<name>.prompts.ts of `root`, by name (Node strips the types: the files are the project's). */
 export const loadPrompts = async (root: string): Promise<PromptSet> => {
-  const dir = join(root, 'functions');
+  const dir = join(root, PROMPTS_DIR);
   if (!existsSync(dir)) return {};
   const files = readdirSync(dir)
     .filter((file) => file.endsWith(PROMPTS_SUFFIX))
@@ -58,12 +57,12 @@ export const loadPrompts = async (root: string): Promise<PromptSet> => {
     try {
       loaded = (await import(`${pathToFileURL(join(dir, file)).href}?t=${Date.now()}`)) as { default?: unknown };
     } catch (error) {
-      throw new PromptsError(`functions/${file} cannot be loaded: ${(error as Error).message.split('\n')[0]}`);
+      throw new PromptsError(`${PROMPTS_DIR}/${file} cannot be loaded: ${(error as Error).message.split('\n')[0]}`);
     }
     const parsed = promptsSchema.safeParse(loaded.default);
     if (!parsed.success) {
       throw new PromptsError(
-        `functions/${file}: its default export is not golden prompts: ${z.prettifyError(parsed.error)}`,
+        `${PROMPTS_DIR}/${file}: its default export is not golden prompts: ${z.prettifyError(parsed.error)}`,
       );
     }
     set[file.slice(0, -PROMPTS_SUFFIX.length)] = parsed.data;

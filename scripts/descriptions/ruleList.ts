@@ -68,7 +68,12 @@ const table: [string, Category, Severity, string][] = [
   ['parameter-name-invalid', 'names', E, 'a parameter name that is not a plain identifier'],
   ['name-vague', 'names', W, 'a one-word or generic function name (verb_object reads best)'],
   ['siblings-confusable', 'siblings', E, 'two functions read alike, and neither names the other as the alternative'],
-  ['golden-missing', 'golden', W, 'no golden prompts (functions/<name>.prompts.ts), or none that should not call it'],
+  [
+    'golden-missing',
+    'golden',
+    W,
+    'no golden prompts (test/functions/<name>.prompts.ts), or none that should not call it',
+  ],
   ['golden-top1', 'golden', E, "a prompt's words point to another function's description first"],
   ['golden-negative', 'golden', E, 'a prompt that should not call the function points to it first'],
   [

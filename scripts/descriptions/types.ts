@@ -59,7 +59,7 @@ export interface GoldenCall<A = Record<string, unknown>> {
 }
 
 /**
- * Golden prompts of one function, in `functions/<name>.prompts.ts` beside it (docs/descriptions.md).
+ * Golden prompts of one function, in `test/functions/<name>.prompts.ts`, beside its test (docs/descriptions.md).
  * @example export default { calls: [{ say: 'Where is my order 10452?', args: { orderNumber: '10452' } }], not: ['Are you open on Sunday?'] } satisfies GoldenPrompts<typeof getOrderStatus>;
  */
 export interface GoldenPrompts<
@@ -70,7 +70,7 @@ export interface GoldenPrompts<
   not?: string[];
 }
 
-/** Golden prompts by function name, as loaded from functions/*.prompts.ts. */
+/** Golden prompts by function name, as loaded from test/functions/*.prompts.ts. */
 export type PromptSet = Record<string, GoldenPrompts>;
 
 /** The whole check: every finding and the set's size. */

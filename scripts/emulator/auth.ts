@@ -1,4 +1,5 @@
 // The spec's three key placements, and the account whose key a request carries.
+import { bearerToken } from 'agent-functions/internal';
 import { EmulatorError } from './http.ts';
 import type { AccountState, EmulatorState } from './state.ts';
 
@@ -7,7 +8,7 @@ export const presentedKeys = (request: Request, url: URL): string[] => {
   const keys: string[] = [];
   const header = request.headers.get('x-api-key');
   if (header) keys.push(header);
-  const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.get('authorization') ?? '')?.[1];
+  const bearer = bearerToken(request);
   if (bearer) keys.push(bearer);
   const query = url.searchParams.get('apiKey');
   if (query) keys.push(query);

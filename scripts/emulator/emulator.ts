@@ -2,7 +2,7 @@
 // node:http, on 127.0.0.1 by default. Node-only; the Worker never imports it.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { localSurfaceRefusal } from 'agent-functions/worker';
+import { localSurfaceRefusal } from 'agent-functions/internal';
 import { EmulatorError, errorAnswer } from './http.ts';
 import { ConnectionDropped, createPlatform, type Platform, type PlatformOptions } from './platform.ts';
 

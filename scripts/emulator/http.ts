@@ -2,7 +2,7 @@
 // error type, bounded JSON bodies (the Worker's own bounded reader), JSON answers.
 
 import { FunctionError } from 'agent-functions';
-import { readBody } from 'agent-functions/worker';
+import { readBody } from 'agent-functions/internal';
 import { errorShape } from './shapes.ts';
 
 /** Largest request body the emulator reads (the spec shows no limit). */

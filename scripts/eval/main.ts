@@ -11,7 +11,7 @@ import { calledAsExpected, type FunctionScore, type PromptResult, scoreOf } from
 
 export const USAGE = `Usage: npm run eval -- [--k N] [--only NAME]... [--min SHARE] [--json]
 
-Asks a model each golden prompt of functions/*.prompts.ts k times (default 3), with every
+Asks a model each golden prompt of test/functions/*.prompts.ts k times (default 3), with every
 function as a tool (the registered description and the JSON Schema of its arguments), and
 reports per function pass^k (the share of prompts whose every trial passed) and pass@1.
 A prompt under "calls" passes when the model calls the function first with the expected

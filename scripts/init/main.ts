@@ -74,7 +74,7 @@ export const main = (
     return 1;
   }
   const files = init(dir, { examples });
-  const functions = files.filter((path) => /^functions\/[^_/][^/]*\.ts$/.test(path) && !path.endsWith('.prompts.ts'));
+  const functions = files.filter((path) => /^functions\/[^_/][^/]*\.ts$/.test(path));
   const what = examples ? `the examples (${functions.length} functions)` : `one function, ${functions[0]}`;
   out.write(
     `${paint('green', '✓', out)} Created ${dir} with ${files.length} files: ${what}.

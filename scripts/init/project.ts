@@ -256,7 +256,7 @@ and every \`npm run\` and \`npm test\` uses it.
 | command | does |
 | --- | --- |
 | \`npm test\` | \`agent-functions generate --check\`, \`tsc\`, \`biome check .\`${examples ? ', `agent-functions lint workflows`' : ''}, \`agent-functions lint functions\` and \`vitest run\` |
-| \`npm run lint:functions\` | checks what the model reads of each function, and the golden prompts in \`functions/<name>.prompts.ts\` |
+| \`npm run lint:functions\` | checks what the model reads of each function, and the golden prompts in \`test/functions/<name>.prompts.ts\` |
 | \`npm run eval\` | asks a real model the golden prompts k times (\`EVAL_MODEL_URL\`, \`EVAL_MODEL_KEY\`, \`EVAL_MODEL\`) |
 | \`npm run format\` | rewrites files the way \`biome check\` wants them |
 | \`npm run new -- <name>\` | scaffolds \`functions/<name>.ts\` and its test (\`--event <type>\`: an event handler) |

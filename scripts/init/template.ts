@@ -1,34 +1,12 @@
 // The example project that `agent-functions init` copies is this repository's root, not a copy kept
 // in the CLI: the build (tsdown.config.ts) writes the root's project files into dist/template/, and
-// the sources read the root itself. This module is the one list of which root entries are the
-// project's and which are the repository's own; scripts/test/init.test.ts fails when a root entry
-// is in neither, so a file added to the example project cannot be left out of new projects unseen.
+// the sources read the root itself. The rule, one a user can check: a new project gets every file
+// git keeps at the root (tracked, or new and not ignored, so never a .env or a .dev.vars), but the
+// repository's own entries below. A LICENSE or an .nvmrc a user commits goes with it, unlisted.
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-
-/** Root entries that are the example project: a new project gets each, folders whole. */
-export const PROJECT_ENTRIES = [
-  '.dev.vars.example',
-  '.env.example',
-  '.github',
-  '.gitignore',
-  '.npmrc',
-  'biome.json',
-  'dev',
-  'dev.config.ts',
-  'events',
-  'functions',
-  'lib',
-  'platform.accounts.json',
-  'test',
-  'tsconfig.json',
-  'tsconfig.node.json',
-  'vitest.config.ts',
-  'worker-configuration.d.ts',
-  'worker.ts',
-  'wrangler.toml',
-] as const;
 
 /**
  * Root entries that are the repository's own: the workspace packages, their docs and changelog,
@@ -47,6 +25,7 @@ export const REPOSITORY_ENTRIES = [
   'package.json',
   'scripts',
   'src',
+  'tsconfig.workspace.json',
 ] as const;
 
 /** The workspace packages' folders: what a project's configuration must not name. */
@@ -67,14 +46,31 @@ const walk = (dir: string, prefix: string, into: Files) => {
   }
 };
 
-/** The example project's files in the repository at `root` (PROJECT_ENTRIES that exist there). */
+/** The files git keeps under `root`: tracked, or new and not ignored ('/'-separated, relative). */
+const keptByGit = (root: string): string[] => {
+  const listed = spawnSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+    cwd: root,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if (listed.status !== 0) {
+    throw new Error(
+      `${root}: the example project is the files git keeps there, and git ls-files failed: ${listed.stderr || listed.error?.message}`,
+    );
+  }
+  return listed.stdout.split('\0').filter(Boolean);
+};
+
+/** The example project's files in the repository at `root`: what git keeps, but the repository's own entries. */
 export const projectFilesAt = (root: string): Files => {
+  const own = new Set<string>(REPOSITORY_ENTRIES);
   const files: Files = new Map();
-  for (const entry of PROJECT_ENTRIES) {
-    const path = join(root, entry);
-    if (!existsSync(path)) continue;
-    if (statSync(path).isDirectory()) walk(path, entry, files);
-    else files.set(entry, readFileSync(path));
+  for (const path of keptByGit(root).sort()) {
+    const segments = path.split('/');
+    if (own.has(segments[0] as string) || segments.some((segment) => SKIPPED.has(segment))) continue;
+    const full = join(root, path);
+    // Tracked but deleted in the work tree, or a submodule: nothing to copy.
+    if (existsSync(full) && statSync(full).isFile()) files.set(path, readFileSync(full));
   }
   return files;
 };

@@ -7,7 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseEnv } from 'node:util';
-import { weakSecretProblem } from 'agent-functions/worker';
+import { weakSecretProblem } from 'agent-functions/internal';
 import { ACCOUNTS_FILE, loadAccountsConfig } from '../project/accounts.ts';
 import type { DevAccount } from './accounts.ts';
 

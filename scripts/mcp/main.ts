@@ -3,8 +3,9 @@
 // owner endpoints, with the manifest key derived from FUNCTIONS_SECRET (as sync reads the manifest).
 import { existsSync } from 'node:fs';
 import { parseArgs, styleText } from 'node:util';
+import { weakSecretProblem } from 'agent-functions/internal';
 import { printable } from 'agent-functions/platform';
-import { manifestKey, normalizeOrigin, weakSecretProblem } from 'agent-functions/worker';
+import { manifestKey, normalizeOrigin } from 'agent-functions/worker';
 import { projectPaths } from '../project/paths.ts';
 import { environmentOf } from '../wrangler.ts';
 

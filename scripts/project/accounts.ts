@@ -5,9 +5,9 @@ import { createHmac } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EventsAccount } from 'agent-functions/events';
+import { weakSecretProblem } from 'agent-functions/internal';
 import { ACCOUNT_NAME, eventsPathOf, FUNCTION_NAME, type KeyPlacement } from 'agent-functions/platform';
 import type { AccountEntry } from 'agent-functions/worker';
-import { weakSecretProblem } from 'agent-functions/worker';
 import { z } from 'zod';
 
 /** The accounts file at the project's root. */

@@ -20,12 +20,14 @@ export const functionFiles = (dir: string): { names: string[]; badNames: string[
   const names: string[] = [];
   const badNames: string[] = [];
   for (const file of readdirSync(dir)
-    // Golden prompts (name.prompts.ts) sit beside their function; only the CLI reads them.
-    .filter((file) => file.endsWith('.ts') && !/\.(test|prompts)\.ts$/.test(file) && !file.startsWith('_'))
+    .filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts') && !file.startsWith('_'))
     .sort()) {
     const name = file.slice(0, -3);
     if (FUNCTION_NAME.test(name)) names.push(name);
-    else {
+    else if (name.endsWith('.prompts')) {
+      // Every file in functions/ is a function; golden prompts moved beside the tests (docs/descriptions.md).
+      badNames.push(`functions/${file}: golden prompts live in test/functions/${file}; move the file there.`);
+    } else {
       badNames.push(
         `functions/${file}: a function's file name is its name on the platform and must be snake_case (${FUNCTION_NAME}), e.g. functions/check_order.ts`,
       );

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { parseArgs, parseEnv } from 'node:util';
-import { weakSecretProblem } from 'agent-functions/worker';
+import { weakSecretProblem } from 'agent-functions/internal';
 import { devSuppliedNames } from '../local/supplied.ts';
 import { type AccountCheck, checkAccounts } from '../project/accountCheck.ts';
 import {

@@ -23,8 +23,14 @@ const FRAMEWORK = [
   'tsconfig.node.json',
   'biome.json',
 ];
-// The examples' own end-to-end test, and this guard, which must spell the names it refuses.
-const EXAMPLES_OWN = ['e2e/examples.test.ts', 'scripts/test/framework.test.ts'];
+// The examples' own end-to-end test, this guard, which must spell the names it refuses, and the
+// linter's fixture project: a frozen copy of the examples' registered form that reads nothing of
+// them, so deleting the examples leaves it as it is.
+const EXAMPLES_OWN = [
+  'e2e/examples.test.ts',
+  'scripts/test/framework.test.ts',
+  'scripts/test/lint/fixtures/project.json',
+];
 const BUILT = /(^|\/)(dist|node_modules)\//;
 
 /** Settings only the examples read: the CLI and framework must not wire them. */

@@ -27,14 +27,7 @@ import {
   REPOSITORY_SCRIPTS,
   USER_SCRIPTS,
 } from '../init/project.ts';
-import {
-  PROJECT_ENTRIES,
-  REPOSITORY_ENTRIES,
-  readTemplate,
-  templateAt,
-  WORKSPACE_FOLDERS,
-  writeTemplate,
-} from '../init/template.ts';
+import { REPOSITORY_ENTRIES, readTemplate, templateAt, WORKSPACE_FOLDERS, writeTemplate } from '../init/template.ts';
 import { TYPES_ARGS } from '../project/generated.ts';
 import { functionTemplate, PLACEHOLDER_DESCRIPTION, testTemplate } from '../project/templates.ts';
 import { runMain } from './capture.ts';
@@ -140,21 +133,38 @@ describe('agent-functions init: the command', () => {
 describe('agent-functions init: with the examples', () => {
   const files = newProject(templateAt(PROJECT_ROOT), { name: 'acme-dental', examples: true });
 
-  it("classifies every entry of the repository's root as the project's or the repository's own", () => {
-    const tracked = spawnSync('git', ['ls-files'], { cwd: PROJECT_ROOT, encoding: 'utf8' });
-    expect(tracked.status, tracked.stderr).toBe(0);
-    const entries = new Set(
-      tracked.stdout
-        .split('\n')
-        .filter(Boolean)
-        .map((path) => path.split('/')[0] as string),
-    );
-    const known = new Set<string>([...PROJECT_ENTRIES, ...REPOSITORY_ENTRIES]);
-    expect(
-      [...entries].filter((entry) => !known.has(entry)),
-      'add each to PROJECT_ENTRIES (a new project gets it) or REPOSITORY_ENTRIES in scripts/init/template.ts',
-    ).toEqual([]);
-    expect(PROJECT_ENTRIES.filter((entry) => (REPOSITORY_ENTRIES as readonly string[]).includes(entry))).toEqual([]);
+  it("gives a new project every file git keeps at the root but the repository's own: a LICENSE too, never a .env", () => {
+    const repo = mkdtempSync(join(tmpdir(), 'init-repo-'));
+    const write = (path: string, text: string) => {
+      mkdirSync(join(repo, path, '..'), { recursive: true });
+      writeFileSync(join(repo, path), text);
+    };
+    write('.gitignore', '.env\ngenerated/\n');
+    write('LICENSE', 'MIT');
+    write('.nvmrc', '24\n');
+    write('functions/tell_time.ts', 'export default {};\n');
+    write('notes/todo.md', 'not committed yet, not ignored');
+    write('.env', 'FUNCTIONS_SECRET=mine');
+    write('generated/functions.ts', '// written by generate');
+    // The repository's own entries: folders (src/, docs/, .ci/ ...) and files (package.json, README.md ...).
+    for (const own of REPOSITORY_ENTRIES.filter((entry) => entry !== '.git'))
+      write(/^[^.].*\./.test(own) ? own : `${own}/file`, '{}');
+    const git = (...args: string[]) => spawnSync('git', args, { cwd: repo, encoding: 'utf8' });
+    expect(git('init', '-q').status).toBe(0);
+    expect(git('add', '.gitignore', 'LICENSE', '.nvmrc', 'functions', 'src', 'docs').status).toBe(0);
+    expect([...templateAt(repo).files.keys()].sort()).toEqual([
+      '.gitignore',
+      '.nvmrc',
+      'LICENSE',
+      'functions/tell_time.ts',
+      'notes/todo.md',
+    ]);
+  });
+
+  it('keeps the workspace packages and their docs out of a new project', () => {
+    for (const folder of [...WORKSPACE_FOLDERS, 'docs', 'CHANGELOG.md', 'package-lock.json'])
+      expect(REPOSITORY_ENTRIES).toContain(folder);
+    for (const path of rootProject) expect(REPOSITORY_ENTRIES).not.toContain(path.split('/')[0]);
   });
 
   it("classifies every script of the root's package.json as the project's or the workspace's", () => {

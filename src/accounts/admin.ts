@@ -2,8 +2,10 @@
 // "Onboarding a client"): PUT, GET and DELETE /accounts/<name>, GET /accounts, and a relay
 // /accounts/<name>/platform/v1/... through which sync and `secrets check` reach a stored-key
 // account's platform API without ever holding its key. Authorised by accountsKey(FUNCTIONS_SECRET).
+
 import { z } from 'zod';
 import { readBody } from '../args.ts';
+import { bearerToken } from '../bearerToken.ts';
 import type { Env } from '../env.ts';
 import { FunctionError } from '../errors.ts';
 import { isAccountsKey } from '../keys.ts';
@@ -46,7 +48,7 @@ const unauthorized = () =>
   );
 
 const authorised = async (request: Request, env: Env): Promise<boolean> => {
-  const token = /^Bearer\s+(\S+)$/i.exec(request.headers.get('authorization') ?? '')?.[1];
+  const token = bearerToken(request);
   return Boolean(env.FUNCTIONS_SECRET && token && (await isAccountsKey(env.FUNCTIONS_SECRET, token)));
 };
 

@@ -4,6 +4,7 @@
 // Off (the call simply runs) without a contact and channel to message nor a task client, or
 // without the workflow binding: nothing is promised that cannot be kept.
 import { type Call, isThenable, TaskCreated } from '../call.ts';
+import { disposeHandle } from '../disposeHandle.ts';
 import type { RegisteredFunction } from '../registry.ts';
 import { claimDeferral, type DeferralClaim, spendFollowUp } from './deferral.ts';
 import { cancelFollowUp } from './followUpMark.ts';
@@ -136,7 +137,10 @@ export const runLater = async (
   };
   const retention = task ? TASK_RETENTION : DEFERRED_RETENTION;
   const creating = workflow.create({ id, params, retention }).then(
-    () => true,
+    (instance) => {
+      disposeHandle(instance);
+      return true;
+    },
     (error: unknown) => {
       // Nothing will finish the work later: the call keeps waiting for it, as any call does.
       inv.log.error('later_unavailable', { error: error instanceof Error ? error.name : typeof error });
@@ -153,7 +157,7 @@ export const runLater = async (
     inv.ctx.waitUntil(
       workflow
         .get(id)
-        .then((instance) => instance.terminate())
+        .then((instance) => instance.terminate().finally(() => disposeHandle(instance)))
         .catch(() => {}),
     );
   if (inTime && task) {

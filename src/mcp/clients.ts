@@ -1,7 +1,9 @@
 // The owner's view of the OAuth clients of /mcp: GET /oauth/clients lists them with their grants,
 // DELETE /oauth/clients/<id> revokes one (its registration, grants and tokens). Guarded like the
 // manifest, by the manifest key, so `agent-functions mcp clients|revoke` reaches them as sync does.
+
 import type { OAuthHelpers } from '@cloudflare/workers-oauth-provider';
+import { bearerToken } from '../bearerToken.ts';
 import type { Env } from '../env.ts';
 import { isManifestKey } from '../keys.ts';
 
@@ -42,7 +44,7 @@ const all = async <T>(list: (cursor?: string) => Promise<{ items: T[]; cursor?: 
  * @example if (url.pathname.startsWith(CLIENTS_PATH)) return clients(request, env, env.OAUTH_PROVIDER)
  */
 export const clients = async (request: Request, env: Env, oauth: OAuthHelpers): Promise<Response> => {
-  const token = /^Bearer\s+(\S+)$/i.exec(request.headers.get('authorization') ?? '')?.[1];
+  const token = bearerToken(request);
   if (!env.FUNCTIONS_SECRET || !token || !(await isManifestKey(env.FUNCTIONS_SECRET, token))) return refused();
   const id = decodeURIComponent(new URL(request.url).pathname.slice(CLIENTS_PATH.length + 1));
   if (request.method === 'GET' && id === '') {

@@ -4,6 +4,7 @@
 // "on"); under local development it is open. The platform's signature policy does not apply here:
 // MCP calls come from the operator's own tools (docs/platform-contract.md §8).
 
+import { bearerToken } from '../bearerToken.ts';
 import type { Pipeline } from '../call.ts';
 import { type Env, isDevelopment } from '../env.ts';
 import { FunctionError } from '../errors.ts';
@@ -14,9 +15,6 @@ import { checkRegistration } from './limits.ts';
 import { OAUTH_PATHS, oauthProvider } from './oauth.ts';
 import { checkOrigin } from './origin.ts';
 import { serveMcp } from './server.ts';
-
-const bearer = (request: Request): string | undefined =>
-  /^Bearer\s+(\S+)$/i.exec(request.headers.get('authorization') ?? '')?.[1];
 
 /** Whether the operator turned the static MCP token on (off by default: it opens every function and is revoked only by rotating FUNCTIONS_SECRET). */
 const staticTokenOn = (env: Env): boolean => env.MCP_STATIC_TOKEN?.trim().toLowerCase() === 'on';
@@ -40,7 +38,7 @@ const route = async (functions: Pipeline, request: Request, env: Env, ctx: Execu
   }
   const secret = env.FUNCTIONS_SECRET;
   if (!secret) return refuse(503, 'not_configured', 'The MCP server is not configured: FUNCTIONS_SECRET is unset.');
-  const token = bearer(request);
+  const token = bearerToken(request);
   if (isEndpoint && token && staticTokenOn(env) && (await isMcpKey(secret, token))) {
     return serveMcp(functions, 'static-token', request, env, ctx);
   }

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import type { TaskCreated } from '../call.ts';
 import { createdAtOf, TASK_TTL_MS, type TaskOutcome, taskInstanceId } from '../conversations/task.ts';
 import type { DeferredOutcome } from '../conversations/workflow.ts';
+import { disposeHandle } from '../disposeHandle.ts';
 import type { Env } from '../env.ts';
 import { toolResult } from './tools.ts';
 
@@ -118,17 +119,25 @@ export const serveTasks = (server: Server, workflow: Workflow, owner: string): v
   };
   server.setRequestHandler('tasks/get', { params: TaskParams }, async ({ taskId }, ctx) => {
     const { created, instance } = await find(taskId, ctx.mcpReq.envelope);
-    return detailed(taskId, created, instance);
+    try {
+      return await detailed(taskId, created, instance);
+    } finally {
+      disposeHandle(instance);
+    }
   });
   server.setRequestHandler('tasks/cancel', { params: TaskParams }, async ({ taskId }, ctx) => {
     const { instance } = await find(taskId, ctx.mcpReq.envelope);
-    const { status } = await instance.status();
-    // Idempotent: a finished task stays as it ended.
-    if (WORKING.has(status)) await instance.terminate();
-    return {};
+    try {
+      const { status } = await instance.status();
+      // Idempotent: a finished task stays as it ended.
+      if (WORKING.has(status)) await instance.terminate();
+      return {};
+    } finally {
+      disposeHandle(instance);
+    }
   });
   server.setRequestHandler('tasks/update', { params: UpdateParams }, async ({ taskId }, ctx) => {
-    await find(taskId, ctx.mcpReq.envelope);
+    disposeHandle((await find(taskId, ctx.mcpReq.envelope)).instance);
     return {};
   });
 };

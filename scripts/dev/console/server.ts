@@ -6,7 +6,7 @@
 // Served by the Node dev process on 127.0.0.1; nothing here is ever bundled into the Worker.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { localSurfaceRefusal } from 'agent-functions/worker';
+import { localSurfaceRefusal } from 'agent-functions/internal';
 import type { Finding } from '../../descriptions/types.ts';
 import type { ActivityAnswer } from '../../emulator/routes/activity.ts';
 import type { WorkerLine } from '../workerLog.ts';

@@ -1,13 +1,15 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { promptsPath } from '../../descriptions/golden.ts';
 import { loadPrompts } from '../../descriptions/load.ts';
 import type { LintReport } from '../../descriptions/types.ts';
 import { runFunctionLint } from '../../lint/functions.ts';
-import { functionNames } from '../../project/generated.ts';
+import { functionFiles } from '../../project/generated.ts';
 import { PROJECT_ROOT } from '../repo.ts';
-import { exampleFunctions, goodDefinition, registered } from './registered.ts';
+import { fixtureProject, goodDefinition, registered } from './registered.ts';
 
 const run = async (json: boolean, fns = [registered('lookup_order', goodDefinition())]) => {
   const out = new PassThrough();
@@ -37,23 +39,42 @@ describe('agent-functions lint functions', () => {
     expect(report.findings[0]).toMatchObject({ rule: 'purpose-restates-name', category: 'purpose', severity: 'error' });
   });
 
-  it('finds no error in the shipped examples, read from their Worker as sync reads them, with their prompts', async () => {
-    const fns = await exampleFunctions();
-    expect(fns.map((fn) => fn.name)).toEqual(functionNames(join(PROJECT_ROOT, 'functions')));
-    const out = new PassThrough();
-    let text = '';
-    out.on('data', (c) => (text += c));
-    const code = await runFunctionLint(
-      { root: PROJECT_ROOT },
-      { out, err: out, source: { functions: exampleFunctions, prompts: loadPrompts } },
-    );
-    expect(code, text).toBe(0);
-    expect(text).toContain('0 error(s)');
-  }, 60_000);
+  it('finds no error in a project whose prompts sit in test/functions/, read as the command reads them', async () => {
+    const { functions, prompts } = fixtureProject();
+    const root = mkdtempSync(join(tmpdir(), 'lint-prompts-'));
+    try {
+      mkdirSync(join(root, 'test', 'functions'), { recursive: true });
+      for (const [name, set] of Object.entries(prompts))
+        writeFileSync(join(root, promptsPath(name)), `export default ${JSON.stringify(set)};\n`);
+      expect(await loadPrompts(root)).toEqual(prompts);
+      const out = new PassThrough();
+      let text = '';
+      out.on('data', (c) => (text += c));
+      const code = await runFunctionLint(
+        { root },
+        { out, err: out, source: { functions: async () => functions, prompts: loadPrompts } },
+      );
+      expect(code, text).toBe(0);
+      expect(text).toContain('0 error(s)');
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
 
-  it('adds nothing to the Worker: prompts files are not functions, and the registry never imports them', () => {
-    const names = functionNames(join(PROJECT_ROOT, 'functions'));
-    expect(names.some((name) => name.includes('prompts'))).toBe(false);
-    expect(readFileSync(join(PROJECT_ROOT, 'generated', 'functions.ts'), 'utf8')).not.toContain('.prompts');
+  it('keeps functions/ for functions: a prompts file there is no function, and says where it belongs', () => {
+    const root = mkdtempSync(join(tmpdir(), 'lint-functions-'));
+    try {
+      mkdirSync(join(root, 'functions'));
+      writeFileSync(join(root, 'functions', 'tell_time.ts'), 'export default {};\n');
+      writeFileSync(join(root, 'functions', 'tell_time.prompts.ts'), 'export default { calls: [] };\n');
+      expect(functionFiles(join(root, 'functions'))).toEqual({
+        names: ['tell_time'],
+        badNames: [
+          'functions/tell_time.prompts.ts: golden prompts live in test/functions/tell_time.prompts.ts; move the file there.',
+        ],
+      });
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });

@@ -1,15 +1,15 @@
-// The rules bite: weaken the shipped examples' descriptions the ways descriptions go wrong, and each
-// weakening must be caught by some rule or golden prompt that was silent before.
+// The rules bite: weaken the descriptions of the linter's fixture project (registered.ts) the ways
+// descriptions go wrong, and each weakening must be caught by some rule or golden prompt that was
+// silent before. It never reads the project's functions/: a user's function is judged by
+// `npm run lint:functions`, not by the framework's tests.
 
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { authorText, lintFunctions } from '../../descriptions/index.ts';
-import { loadPrompts } from '../../descriptions/load.ts';
 import { WHEN } from '../../descriptions/patterns.ts';
 import type { LintFunction, PromptSet } from '../../descriptions/types.ts';
 import { sentences } from '../../descriptions/words.ts';
-import { PROJECT_ROOT } from '../repo.ts';
-import { exampleFunctions, registered } from './registered.ts';
+import { fixtureProject, registered } from './registered.ts';
 
 /** The registered form of `fn` with another author's text (the parameter list as the Worker writes it). */
 const withText = (fn: LintFunction, text: string): LintFunction => ({
@@ -92,14 +92,13 @@ const mutations = (): Mutation[] => {
   return out;
 };
 
-describe('the rules bite (mutation test on the shipped examples)', () => {
-  beforeAll(async () => {
-    examples = await exampleFunctions();
-    prompts = await loadPrompts(PROJECT_ROOT);
+describe('the rules bite (mutation test on the fixture project)', () => {
+  beforeAll(() => {
+    ({ functions: examples, prompts } = fixtureProject());
     baseline = counts(examples, prompts);
-  }, 60_000);
+  });
 
-  it('starts from examples with no error', () => {
+  it('starts from a set with no error', () => {
     expect(lintFunctions(examples, prompts).errors).toBe(0);
   });
 

@@ -1,11 +1,11 @@
 // Functions in their registered form, as the Worker's manifest derives them, for the linter's tests.
+import { readFileSync } from 'node:fs';
 import type { Effect, FunctionDefinition } from 'agent-functions';
 import { describeFunction } from 'agent-functions/worker';
 import { z } from 'zod';
 import { toLintFunction } from '../../descriptions/load.ts';
-import type { LintFunction } from '../../descriptions/types.ts';
+import type { LintFunction, PromptSet } from '../../descriptions/types.ts';
 import type { ServedFunction } from '../../project/manifest.ts';
-import { PROJECT_ROOT } from '../repo.ts';
 
 type Definition = Pick<FunctionDefinition, 'description' | 'parameters' | 'annotations' | 'effect'>;
 
@@ -28,10 +28,10 @@ export const goodDefinition = (): Definition => ({
   annotations: { readOnlyHint: true, openWorldHint: true },
 });
 
-let examples: Promise<LintFunction[]> | undefined;
-
-/** The example project's functions, read once from its Worker (started locally, as sync reads them). */
-export const exampleFunctions = (): Promise<LintFunction[]> => {
-  examples ??= import('../../descriptions/load.ts').then(({ servedFunctions }) => servedFunctions(PROJECT_ROOT));
-  return examples;
-};
+/**
+ * The linter's own fixture project: nine functions in their registered form (as GET /functions
+ * answers them; the examples of 0.2.0) and their golden prompts. The linter's tests read this,
+ * never the project's functions/, so a project's own functions cannot turn them red.
+ */
+export const fixtureProject = (): { functions: LintFunction[]; prompts: PromptSet } =>
+  JSON.parse(readFileSync(new URL('./fixtures/project.json', import.meta.url), 'utf8'));

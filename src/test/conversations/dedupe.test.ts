@@ -7,6 +7,7 @@ import { defineFunction } from '../../define.ts';
 import type { Env } from '../../env.ts';
 import { FunctionError } from '../../errors.ts';
 import { through, withEnv } from '../../testing/call.ts';
+import { ExpectedFault } from '../expectedFault.ts';
 import { env, errorOf } from '../helpers.ts';
 
 const runs = new Map<string, number>();
@@ -44,7 +45,7 @@ const worker = createWorker({
       parameters: z.object({ tag: z.string() }),
       handler: ({ tag }) => {
         count(tag);
-        throw new Error('connection reset after the write');
+        throw new ExpectedFault('connection reset after the write');
       },
     }),
     dd_read: defineFunction({

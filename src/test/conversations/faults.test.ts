@@ -10,11 +10,12 @@ import type { Env } from '../../env.ts';
 import { createPlatformClient } from '../../platform/client/client.ts';
 import { withEnv } from '../../testing/call.ts';
 import { mockOutbound } from '../../testing/outbound.ts';
+import { ExpectedFault } from '../expectedFault.ts';
 import { env } from '../helpers.ts';
 
 const PLATFORM = 'https://platform.faults.test';
-/** 200 in `npm test`; `npm run test:faults` runs the 1,000 of docs/performance.md. */
-const CALLS = Number((env as { FAULT_CALLS?: string }).FAULT_CALLS ?? 200);
+/** 100 in `npm test`; `npm run test:faults` runs the 1,000 of docs/performance.md. */
+const CALLS = Number((env as { FAULT_CALLS?: string }).FAULT_CALLS ?? 100);
 const BATCH = 50;
 const workAttempts = new Map<number, number>();
 const checkAttempts = new Map<number, number>();
@@ -44,7 +45,7 @@ const worker = createWorker({
         // Every third call's work crashes on its first deferred attempt.
         if (bump(workAttempts, i) === 1 && i % 3 === 0) {
           injected.workCrashes++;
-          throw new Error('isolate crashed');
+          throw new ExpectedFault('isolate crashed');
         }
         return { i };
       },
@@ -64,7 +65,7 @@ const worker = createWorker({
     const i = Number(contactId.slice(3));
     if (bump(checkAttempts, i) === 1 && i % 5 === 0) {
       injected.checkCrashes++;
-      throw new Error('opt-out list unreachable');
+      throw new ExpectedFault('opt-out list unreachable');
     }
     return true;
   },

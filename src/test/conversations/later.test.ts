@@ -12,6 +12,7 @@ import { FunctionError } from '../../errors.ts';
 import { createPlatformClient } from '../../platform/client/client.ts';
 import { withEnv } from '../../testing/call.ts';
 import { mockOutbound, type Outbound } from '../../testing/outbound.ts';
+import { ExpectedFault } from '../expectedFault.ts';
 import { env } from '../helpers.ts';
 
 const PLATFORM = 'https://platform.later.test';
@@ -39,7 +40,7 @@ const worker = createWorker({
         const { ms, deferredMs = 10, failures = 0, refuse } = plan.get(tag) ?? { ms: 0 };
         await scheduler.wait(deferred ? deferredMs : ms, { signal });
         if (refuse) throw new FunctionError(404, 'no_such_item', 'No such item.');
-        if (attempt <= failures) throw new Error('warehouse crashed');
+        if (attempt <= failures) throw new ExpectedFault('warehouse crashed');
         return { inStock: 3, summary: `3 in stock (${tag})` };
       },
       later: {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { bearerToken } from '../../bearerToken.ts';
 import { functionKey, isFunctionKey } from '../../keys.ts';
 import { send } from '../fixture.ts';
 import { errorOf, keyOf } from '../helpers.ts';
@@ -52,5 +53,21 @@ describe('per-function keys', () => {
     expect(await isFunctionKey('s2', 'a', key)).toBe(false);
     expect(await isFunctionKey('s1', 'a', `${key}x`)).toBe(false);
     expect(await isFunctionKey('s1', 'a', 'not base64!')).toBe(false);
+  });
+});
+
+describe('bearerToken', () => {
+  const withAuthorization = (value?: string) =>
+    new Request('https://worker.test/', value === undefined ? {} : { headers: { authorization: value } });
+
+  it('reads the one token of an Authorization: Bearer header, in any case and spacing of the scheme', () => {
+    expect(bearerToken(withAuthorization('Bearer abc.DEF-123_'))).toBe('abc.DEF-123_');
+    expect(bearerToken(withAuthorization('bearer   abc'))).toBe('abc');
+  });
+
+  it('reads nothing from another scheme, two tokens, an empty header or none', () => {
+    for (const value of ['Basic abc', 'Bearer abc def', 'Bearer', 'abc', ''])
+      expect(bearerToken(withAuthorization(value)), value).toBeUndefined();
+    expect(bearerToken(withAuthorization())).toBeUndefined();
   });
 });

@@ -12,6 +12,7 @@ import { defineFunction } from '../../define.ts';
 import type { Env } from '../../env.ts';
 import { FunctionError } from '../../errors.ts';
 import { TASK_TTL_MS, TASKS_EXTENSION } from '../../mcp/tasks.ts';
+import { ExpectedFault } from '../expectedFault.ts';
 import { ORIGIN, testEnv } from '../security/harness.ts';
 import { loadMcp, MCP_IMPORT_TIMEOUT_MS, staticToken } from './helpers.ts';
 import { authorize, sender } from './oauthFlow.ts';
@@ -66,7 +67,7 @@ const worker = createWorker({
         await work(deferred ? 0 : 1_000, signal);
         const attempt = (flakyAttempts.get(sku) ?? 0) + 1;
         flakyAttempts.set(sku, attempt);
-        if (attempt === 1) throw new Error('warehouse connection reset');
+        if (attempt === 1) throw new ExpectedFault('warehouse connection reset');
         return { sku, inStock: 1, attempt };
       },
       later: { ...later, retries: 2 },
@@ -88,7 +89,7 @@ const worker = createWorker({
       effect: 'read',
       handler: async (_args, { signal }) => {
         await work(1_000, signal);
-        throw new Error('warehouse password is hunter2');
+        throw new ExpectedFault('warehouse password is hunter2');
       },
       later,
     }),

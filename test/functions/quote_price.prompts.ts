@@ -1,5 +1,5 @@
 import type { GoldenPrompts } from 'agent-functions-cli/lint';
-import type quotePrice from './quote_price.ts';
+import type quotePrice from '../../functions/quote_price.ts';
 
 export default {
   calls: [

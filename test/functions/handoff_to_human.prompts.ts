@@ -1,5 +1,5 @@
 import type { GoldenPrompts } from 'agent-functions-cli/lint';
-import type handoffToHuman from './handoff_to_human.ts';
+import type handoffToHuman from '../../functions/handoff_to_human.ts';
 
 export default {
   calls: [

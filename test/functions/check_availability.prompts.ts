@@ -1,5 +1,5 @@
 import type { GoldenPrompts } from 'agent-functions-cli/lint';
-import type checkAvailability from './check_availability.ts';
+import type checkAvailability from '../../functions/check_availability.ts';
 
 export default {
   calls: [

@@ -1,5 +1,5 @@
 import type { GoldenPrompts } from 'agent-functions-cli/lint';
-import type rescheduleAppointment from './reschedule_appointment.ts';
+import type rescheduleAppointment from '../../functions/reschedule_appointment.ts';
 
 export default {
   calls: [

@@ -1,5 +1,5 @@
 import type { GoldenPrompts } from 'agent-functions-cli/lint';
-import type getOrderStatus from './get_order_status.ts';
+import type getOrderStatus from '../../functions/get_order_status.ts';
 
 export default {
   calls: [

@@ -1,5 +1,5 @@
 import type { GoldenPrompts } from 'agent-functions-cli/lint';
-import type captureLead from './capture_lead.ts';
+import type captureLead from '../../functions/capture_lead.ts';
 
 export default {
   calls: [

@@ -1,5 +1,5 @@
 import type { GoldenPrompts } from 'agent-functions-cli/lint';
-import type checkOpeningHours from './check_opening_hours.ts';
+import type checkOpeningHours from '../../functions/check_opening_hours.ts';
 
 export default {
   calls: [

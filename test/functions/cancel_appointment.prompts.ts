@@ -1,5 +1,5 @@
 import type { GoldenPrompts } from 'agent-functions-cli/lint';
-import type cancelAppointment from './cancel_appointment.ts';
+import type cancelAppointment from '../../functions/cancel_appointment.ts';
 
 export default {
   calls: [

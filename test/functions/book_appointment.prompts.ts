@@ -1,5 +1,5 @@
 import type { GoldenPrompts } from 'agent-functions-cli/lint';
-import type bookAppointment from './book_appointment.ts';
+import type bookAppointment from '../../functions/book_appointment.ts';
 
 export default {
   calls: [

@@ -1,0 +1,7 @@
+// agent-functions/internal: helpers the CLI (agent-functions-cli) and the benchmark share with the
+// Worker. Not for projects: these may change in any release, without a note in the changelog.
+
+export { readBody } from './args.ts';
+export { bearerToken } from './bearerToken.ts';
+export { allowedHostsOf, type LocalSurfaceRefusal, localSurfaceRefusal } from './localSurface.ts';
+export { MIN_SECRET_LENGTH, weakSecretProblem } from './secretStrength.ts';
