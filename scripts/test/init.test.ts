@@ -175,7 +175,8 @@ describe('agent-functions init: with the examples', () => {
     const config = files.get('vitest.config.ts') as string;
     for (const folder of WORKSPACE_FOLDERS) expect(config).not.toContain(`'${folder}'`);
     expect(config).not.toMatch(/this repository/i);
-    expect(config).toMatch(/test: \{ name: 'project', include: \['test\/\*\*\/\*\.test\.ts'\]/);
+    expect(config).toMatch(/name: 'project',\s+include: \['test\/\*\*\/\*\.test\.ts'\]/);
+    expect(config).toContain("globalSetup: ['agent-functions-cli/vitest-setup']");
     // Nothing but the workspace's lines left out, nothing added.
     const lines = root('vitest.config.ts').split('\n');
     const kept = config.split('\n').filter((line) => !lines.includes(line));
@@ -334,7 +335,12 @@ describe('agent-functions init --no-examples', () => {
     const check = spawnSync(process.execPath, [wrangler, ...TYPES_ARGS, '--check'], {
       cwd: dir,
       encoding: 'utf8',
-      env: { ...process.env, PATH: [join(dir, 'node_modules', '.bin'), process.env.PATH].join(delimiter) },
+      env: {
+        ...process.env,
+        // As generateTypes runs it: this run's vitest.config.ts keeps .env files from the tests.
+        CLOUDFLARE_LOAD_DEV_VARS_FROM_DOT_ENV: 'true',
+        PATH: [join(dir, 'node_modules', '.bin'), process.env.PATH].join(delimiter),
+      },
     });
     expect(check.status, `${check.stdout}${check.stderr}`).toBe(0);
     expect(check.stdout).toContain('up to date');
@@ -380,5 +386,27 @@ describe('biomeJson', () => {
     );
     const long = Array.from({ length: 12 }, (_, i) => `pattern-number-${i}`);
     expect(biomeJson({ long })).toBe(`{\n  "long": [\n${long.map((p) => `    "${p}"`).join(',\n')}\n  ]\n}`);
+  });
+});
+
+describe("the project's .npmrc", () => {
+  it('lets a failing npm install say why', () => {
+    // What a new project gets (init copies the root's .npmrc), and a dependency that cannot be installed.
+    const dir = mkdtempSync(join(tmpdir(), 'npmrc-'));
+    writeFileSync(join(dir, '.npmrc'), root('.npmrc'));
+    writeFileSync(
+      join(dir, 'package.json'),
+      `${JSON.stringify({ name: 'speaks', private: true, dependencies: { 'agent-functions-no-such-package': '9.9.9' } })}\n`,
+    );
+    const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_config_/i.test(name)));
+    const install = spawnSync('npm', ['install', '--offline', '--no-audit', '--no-fund'], {
+      cwd: dir,
+      env,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(install.status).not.toBe(0);
+    expect(install.stderr).toContain('ENOTCACHED');
+    expect(install.stderr).toContain('agent-functions-no-such-package');
   });
 });
