@@ -153,7 +153,10 @@ export const generateTypes = (options: { check?: boolean; base?: string } = {}):
   const args = [wrangler, ...TYPES_ARGS, ...(options.check ? ['--check'] : [])];
   // wrangler runs the [build] command first: with this Node on PATH, as under `npm run`.
   const PATH = [dirname(process.execPath), process.env.PATH].join(delimiter);
-  const result = spawnSync(process.execPath, args, { cwd: base, encoding: 'utf8', env: { ...process.env, PATH } });
+  // --env-file is read only while wrangler may load .env files (a project's vitest.config.ts turns
+  // that off for its tests, and a test that runs this inherits it).
+  const env = { ...process.env, PATH, CLOUDFLARE_LOAD_DEV_VARS_FROM_DOT_ENV: 'true' };
+  const result = spawnSync(process.execPath, args, { cwd: base, encoding: 'utf8', env });
   if (result.status !== 0) {
     process.stderr.write(result.stdout + result.stderr);
     if (options.check) {

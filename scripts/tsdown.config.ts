@@ -22,6 +22,7 @@ const library = {
   'platform/emulator': 'platform/emulator.ts',
   'dev/index': 'dev/index.ts',
   'lint/index': 'lint/functions/index.ts',
+  vitestSetup: 'vitestSetup.ts',
 };
 
 export default defineConfig([
