@@ -410,3 +410,42 @@ describe("the project's .npmrc", () => {
     expect(install.stderr).toContain('agent-functions-no-such-package');
   });
 });
+
+describe('agent-functions init --local-packages (from a clone, before the packages are published)', () => {
+  it('packs this checkout into the project and depends on the tarballs, so npm install needs no registry copy of ours', () => {
+    const dir = join(base, 'my-agent');
+    const { status, stdout, stderr } = cli(dir, '--no-examples', '--local-packages');
+    expect(stderr).toBe('');
+    expect(status).toBe(0);
+    const packages = readdirSync(join(dir, 'packages')).sort();
+    expect(packages).toEqual([
+      `agent-functions-${cliPackage.version}.tgz`,
+      `agent-functions-cli-${cliPackage.version}.tgz`,
+    ]);
+    const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as typeof rootPackage;
+    expect(pkg.dependencies['agent-functions']).toBe(`file:packages/agent-functions-${cliPackage.version}.tgz`);
+    expect(pkg.devDependencies['agent-functions-cli']).toBe(
+      `file:packages/agent-functions-cli-${cliPackage.version}.tgz`,
+    );
+    expect(stdout).toContain('packages/');
+    expect(stdout).toContain(`cd ${dir} && npm install && npm test && npm run dev`);
+  }, 120_000);
+
+  it('resolves a relative folder against where the user typed npm run init (INIT_CWD), not the checkout', () => {
+    const before = process.env.INIT_CWD;
+    process.env.INIT_CWD = base;
+    try {
+      const { status } = cli('relative-agent', '--no-examples');
+      expect(status).toBe(0);
+      expect(existsSync(join(base, 'relative-agent', 'package.json'))).toBe(true);
+      expect(existsSync(join(process.cwd(), 'relative-agent'))).toBe(false);
+    } finally {
+      if (before === undefined) delete process.env.INIT_CWD;
+      else process.env.INIT_CWD = before;
+    }
+  });
+
+  it('is a script of the checkout: npm run init -- <dir>', () => {
+    expect(rootPackage.scripts.init).toBe('agent-functions init --local-packages');
+  });
+});

@@ -87,10 +87,20 @@ const listen = async (server: ReturnType<typeof createServer>, port: number): Pr
 export const startConsole = async (options: ConsoleOptions): Promise<RunningConsole> => {
   const log = createCallLog();
 
+  // The console's conversation: the one dev gives, then a new one each time the page starts one (the
+  // same customer, a new conversation id), so answers kept for repeats (docs/functions.md, "Calls
+  // that repeat") belong to the conversation before and the next call runs.
+  let conversations = 1;
+  const conversationNow = async () => {
+    const first = await options.conversation?.().catch(() => undefined);
+    if (!first || conversations === 1) return first;
+    return { ...first, conversationId: `${first.conversationId}-${conversations}` };
+  };
+
   const call = async (name: string, args: unknown) => {
     const url = await options.urlOf(name);
     if (!url) return { status: 404, body: { error: `No function named "${name}" is served.` } };
-    const conversation = await options.conversation?.().catch(() => undefined);
+    const conversation = await conversationNow();
     const started = performance.now();
     const startedAt = Date.now();
     let status = 0;
@@ -166,6 +176,13 @@ export const startConsole = async (options: ConsoleOptions): Promise<RunningCons
             items: mergeActivity(log.list(), answer, options.workerLog?.() ?? []),
             ...(problem ? { problem } : {}),
           });
+        }
+        if (pathname === '/api/conversation' && (request.method === 'GET' || request.method === 'POST')) {
+          if (request.method === 'POST') {
+            await readJson(request);
+            conversations += 1;
+          }
+          return send(response, 200, { conversation: (await conversationNow()) ?? null });
         }
         if (request.method === 'POST' && callName) {
           const answer = await call(callName, ((await readJson(request)) as { arguments?: unknown }).arguments);
