@@ -191,6 +191,7 @@ export const main = async (argv: string[]): Promise<number> => {
     return 2;
   }
   const root = projectRoot();
+  let names: string[];
   try {
     // Under `npm run dev` only: a function file that does not build, or whose name is no function
     // name, is left out, so the others are still served (dev prints why). Everywhere else it fails
@@ -202,12 +203,26 @@ export const main = async (argv: string[]): Promise<number> => {
       const broken = await brokenFunctions(root, functionFiles(join(root, 'functions')).names);
       leaveOut = new Set(broken.map((b) => b.file.replace(/^functions\/(.*)\.ts$/, '$1')));
     }
-    generate(root, leaveOut, dev);
+    names = generate(root, leaveOut, dev);
   } catch (error) {
     process.stderr.write(`${(error as Error).message}\n`);
     return 1;
   }
-  if (argv.includes('--types')) return generateTypes({ base: root });
+  if (argv.includes('--types')) {
+    // npm run generate: what it wrote (the build's own run, without --types, stays quiet).
+    const status = generateTypes({ base: root });
+    if (status !== 0) return status;
+    const types = eventTypes(join(root, 'events'));
+    process.stdout.write(
+      [
+        `generated/functions.ts: ${names.length} functions (${names.join(', ') || 'none'})`,
+        `generated/events.ts: ${types.length} event types${types.length ? ` (${types.join(', ')})` : ''}`,
+        'worker-configuration.d.ts: the Env type, from wrangler.toml and .dev.vars.example',
+        '',
+      ].join('\n'),
+    );
+    return 0;
+  }
   if (argv.includes('--check')) return generateTypes({ check: true, base: root });
   return 0;
 };

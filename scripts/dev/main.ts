@@ -239,6 +239,7 @@ export const main = async (argv: string[]): Promise<number> => {
         FUNCTIONS_SECRET: secret,
       },
       config: { accounts: [{ name: 'local-agency', apiKeyEnv: 'PLATFORM_API_KEY', baseUrlEnv: 'PLATFORM_BASE_URL' }] },
+      heading: "The local platform's Agency account (npm run dev)",
       stdout: process.stdout,
       stderr: process.stderr,
       readManifest: async () => served,
@@ -315,6 +316,7 @@ export const main = async (argv: string[]): Promise<number> => {
       conversation: consoleConversation,
       workerLog: workerLog.lines,
     });
+    if (consoleServer.note) warn(consoleServer.note);
     if ('served' in current) {
       await syncNow(current.served);
     } else showProblem(current);

@@ -47,6 +47,8 @@ export interface ConsoleOptions {
 
 export interface RunningConsole {
   url: string;
+  /** Set when the port asked for was taken and another one was chosen: dev prints it. */
+  note?: string;
   close(): Promise<void>;
 }
 
@@ -194,14 +196,22 @@ export const startConsole = async (options: ConsoleOptions): Promise<RunningCons
       }
     })();
   });
+  let moved = false;
   try {
     await listen(server, options.port);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
     await listen(server, 0);
+    moved = true;
   }
+  const port = (server.address() as AddressInfo).port;
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+    url: `http://127.0.0.1:${port}/`,
+    ...(moved
+      ? {
+          note: `port ${options.port} is taken by another program, so the console listens on http://127.0.0.1:${port}.`,
+        }
+      : {}),
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

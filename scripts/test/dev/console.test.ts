@@ -283,3 +283,21 @@ describe("the console's conversation", () => {
     expect(page).not.toContain('its answer is in the output of npm run dev');
   });
 });
+
+describe("the console's port", () => {
+  it('says so when its port is taken and it listens on another, as the Worker and the platform do', async () => {
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const taken = (holder.address() as AddressInfo).port;
+    const moved = await startConsole({ port: taken, functions: async () => [], urlOf: async () => undefined });
+    try {
+      expect(moved.url).not.toContain(`:${taken}/`);
+      expect(moved.note).toBe(
+        `port ${taken} is taken by another program, so the console listens on ${moved.url.replace(/\/$/, '')}.`,
+      );
+    } finally {
+      await moved.close();
+      await new Promise((resolve) => holder.close(resolve));
+    }
+  });
+});
