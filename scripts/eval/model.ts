@@ -2,6 +2,12 @@
 // customer's words, and the tool call the model chose (if any). Time- and size-limited.
 import type { GoldenCall, LintFunction } from '../lint/functions/types.ts';
 
+/** Why a fetch failed, as its system error says it (ECONNREFUSED, ENOTFOUND), else the error's name. */
+const reason = (error: unknown): string => {
+  const cause = (error as { cause?: { code?: unknown } }).cause;
+  return typeof cause?.code === 'string' ? cause.code : error instanceof Error ? error.name : typeof error;
+};
+
 /** Where the model is: from EVAL_MODEL_URL, EVAL_MODEL_KEY and EVAL_MODEL. */
 export interface ModelConfig {
   url: string;
@@ -96,7 +102,7 @@ export const askModel = async (
       });
     } catch (error) {
       throw new ModelError(
-        `The model at ${new URL(config.url).origin} could not be reached (${(error as Error).name}).`,
+        `The model at ${new URL(config.url).origin} could not be reached (${reason(error)}).`,
       );
     }
     if (response.status !== 429 && response.status < 500) break;
