@@ -23,6 +23,7 @@ import { DEV_HELP, parseDevArgs } from './args.ts';
 import { endGroup, spawnGroup } from './children.ts';
 import { loadDevConfig, runDevSetup } from './config.ts';
 import { type ConsoleListing, maskKey, type RunningConsole, startConsole } from './console/server.ts';
+import { leaveOutUnwritten } from './drafts.ts';
 import { driftLines } from './drift.ts';
 import { networkExposure } from './exposure.ts';
 import { howToCall, type ServedForCall } from './howToCall.ts';
@@ -230,7 +231,9 @@ export const main = async (argv: string[]): Promise<number> => {
       return;
     }
     lastProblem = '';
-    say(`syncing ${served.length} function(s) to the local platform's Agency account…`);
+    const { synced, note: leftOut } = leaveOutUnwritten(served);
+    if (leftOut) warn(leftOut);
+    say(`syncing ${synced.length} function(s) to the local platform's Agency account…`);
     const { exitCode } = await runSync(['--prune'], {
       env: {
         PLATFORM_BASE_URL: local.emulator.url,
@@ -242,7 +245,7 @@ export const main = async (argv: string[]): Promise<number> => {
       heading: "The local platform's Agency account (npm run dev)",
       stdout: process.stdout,
       stderr: process.stderr,
-      readManifest: async () => served,
+      readManifest: async () => synced,
       // Its development-mode Worker serves the manifest to anyone: no key to check.
       fetchWorker: false,
       // The console shows each function's findings; a draft still gets registered locally.
