@@ -30,6 +30,7 @@ import { howToCall, type ServedForCall } from './howToCall.ts';
 import { type LocalPlatform, startLocalPlatform } from './platform.ts';
 import { chooseWorkerPort, hostsOf } from './ports.ts';
 import { buildReporter } from './report.ts';
+import { watchReadAtStart } from './restartNotice.ts';
 import { clearDevState, writeDevState } from './state.ts';
 import { devVars } from './vars.ts';
 import { createWorkerLog } from './workerLog.ts';
@@ -58,6 +59,7 @@ export const main = async (argv: string[]): Promise<number> => {
   let consoleServer: RunningConsole | undefined;
   let worker: ChildProcess | undefined;
   let watcher: FSWatcher | undefined;
+  let restartWatcher: FSWatcher | undefined;
   let stopping = false;
   const stop = async (code = 0) => {
     if (stopping) return;
@@ -65,6 +67,7 @@ export const main = async (argv: string[]): Promise<number> => {
     clearDevState(projectRoot());
     await Promise.allSettled([
       watcher?.close(),
+      restartWatcher?.close(),
       endGroup(worker),
       platform?.emulator.close(),
       stopStandIns(),
@@ -378,6 +381,7 @@ export const main = async (argv: string[]): Promise<number> => {
     watcher.on('all', onChange);
     watcher.on('error', (error) => warn(`watching ${folders.join(', ')}: ${(error as Error).message}`));
   }
+  if (!stopping) restartWatcher = watchReadAtStart(projectRoot(), warn);
   // Dev ends by stop(), which exits the process.
   return new Promise<number>(() => {});
 };
