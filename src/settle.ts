@@ -1,8 +1,23 @@
 // One call of one function with its one `invocation` log line, whatever the transport (HTTP or
 // MCP): both log the same outcome, status and duration, and name a handler that threw.
+import { type Env, isDevelopment, type WithProcess } from './env.ts';
 import { FunctionError } from './errors.ts';
 import type { LogFields, Logger } from './log.ts';
 import { asFunctionError } from './respond.ts';
+
+/**
+ * What a development log line tells of a thrown error: its message and the first frame of its stack
+ * that is not the framework's own (`at`: file:line:column, as the bundle's source map names it when
+ * the runtime maps stacks).
+ */
+const thrownAt = (error: unknown): { message?: string; at?: string } => {
+  if (!(error instanceof Error)) return { message: String(error).slice(0, 500) };
+  const frames = (error.stack ?? '').split('\n').filter((line) => /^\s+at /.test(line));
+  const frame =
+    frames.find((line) => !/[/\\](src|dist)[/\\](invoke|settle|createWorker|timeout)\.[jt]s/.test(line)) ?? frames[0];
+  const at = frame ? /\(?([^\s()]+:\d+:\d+)\)?\s*$/.exec(frame)?.[1] : undefined;
+  return { message: error.message.slice(0, 500), ...(at ? { at } : {}) };
+};
 
 /** A call's result, or its refusal as the FunctionError the caller answers with. */
 export type Outcome = { ok: true; value: unknown } | { ok: false; error: FunctionError };
@@ -13,7 +28,7 @@ export type Outcome = { ok: true; value: unknown } | { ok: false; error: Functio
  * @example const outcome = await settle(inv, started, requestId, () => invoke(fn, inv))
  */
 export const settle = async (
-  holder: { log: Logger },
+  holder: { log: Logger; env?: Env },
   started: number,
   requestId: string,
   call: () => Promise<unknown>,
@@ -24,7 +39,17 @@ export const settle = async (
     outcome = { ok: true, value: await call() };
   } catch (error) {
     if (!(error instanceof FunctionError)) {
-      holder.log.error('handler_failed', { error: error instanceof Error ? error.name : typeof error });
+      holder.log.error('handler_failed', {
+        error: error instanceof Error ? error.name : typeof error,
+        // Under npm run dev only (spelled out, so a production bundle drops it): what was thrown and
+        // where. Deployed, the line names the kind of error only: a message may carry secrets or a
+        // customer's data (docs/security.md).
+        ...((globalThis as WithProcess).process?.env.NODE_ENV !== 'production' &&
+        holder.env &&
+        isDevelopment(holder.env)
+          ? thrownAt(error)
+          : {}),
+      });
     }
     outcome = { ok: false, error: asFunctionError(error, requestId) };
   }
