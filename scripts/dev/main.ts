@@ -31,6 +31,7 @@ import { type LocalPlatform, startLocalPlatform } from './platform.ts';
 import { chooseWorkerPort, hostsOf } from './ports.ts';
 import { buildReporter } from './report.ts';
 import { watchReadAtStart } from './restartNotice.ts';
+import { type MapCache, sourceMapped } from './sourceMapped.ts';
 import { clearDevState, writeDevState } from './state.ts';
 import { devVars } from './vars.ts';
 import { createWorkerLog } from './workerLog.ts';
@@ -172,12 +173,16 @@ export const main = async (argv: string[]): Promise<number> => {
   });
   // Everything wrangler prints is printed as it comes; the Worker's own lines also feed the
   // console (calls from every source, deliveries handled).
+  // A handler's error names its place in the project's file, not in wrangler's bundle (sourceMapped.ts).
+  const sourceMaps: MapCache = new Map();
+  const shown = (chunk: Buffer): Buffer | string =>
+    chunk.includes('"at":"file:') ? sourceMapped(chunk.toString(), projectRoot(), sourceMaps) : chunk;
   worker.stdout?.on('data', (chunk: Buffer) => {
-    process.stdout.write(chunk);
+    process.stdout.write(shown(chunk));
     workerLog.feed(chunk);
   });
   worker.stderr?.on('data', (chunk: Buffer) => {
-    process.stderr.write(chunk);
+    process.stderr.write(shown(chunk));
     workerLog.feed(chunk);
   });
   worker.on('error', (error) => {

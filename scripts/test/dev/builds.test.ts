@@ -52,3 +52,35 @@ describe('which files would break the Worker under npm run dev', () => {
     expect(registry).not.toContain('typo');
   });
 });
+
+describe('a function file that builds but fails when the Worker loads it', () => {
+  it('is left out like one that does not build, named with its line: z.strng() is no zod method', async () => {
+    // In the repository, so the file's imports (zod, agent-functions) resolve as in a project.
+    const { PROJECT_ROOT } = await import('../repo.ts');
+    const { copyProject } = await import('../project.ts');
+    const { rmSync } = await import('node:fs');
+    const dir = copyProject({
+      'functions/typo_fn.ts': [
+        "import { defineFunction } from 'agent-functions';",
+        "import { z } from 'zod';",
+        '',
+        'export default defineFunction({',
+        "  description: 'Has a typo in its schema. Call it when the customer asks to see a typo.',",
+        "  parameters: z.object({ name: z.strng().describe('A name') }),",
+        "  effect: 'read',",
+        '  handler: ({ name }) => ({ summary: name }),',
+        '});',
+        '',
+      ].join('\n'),
+    });
+    try {
+      expect(PROJECT_ROOT).toBeTruthy();
+      const broken = await brokenFunctions(dir, ['quote_price', 'typo_fn', 'book_appointment']);
+      expect(broken.map((b) => b.file)).toEqual(['functions/typo_fn.ts']);
+      expect(broken[0]?.message).toContain('functions/typo_fn.ts:6:');
+      expect(broken[0]?.message).toContain('z.strng is not a function');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
