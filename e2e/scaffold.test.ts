@@ -5,7 +5,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generate } from '../scripts/generate.ts';
+import { functionNames, generate } from '../scripts/generate.ts';
 import { scaffold, scaffoldEvent } from '../scripts/new/main.ts';
 import { copyProject } from '../scripts/test/project.ts';
 import { userEnv } from './userShell.ts';
@@ -58,8 +58,10 @@ describe('the quick test loop of the README', () => {
     try {
       rmSync(join(project, 'generated'), { recursive: true, force: true });
       expect(scaffold('tell_time', project)).toEqual(['functions/tell_time.ts', 'test/functions/tell_time.test.ts']);
-      rmSync(join(project, 'functions', 'quote_price.ts'));
-      rmSync(join(project, 'test', 'functions', 'quote_price.test.ts'));
+      // One of the project's functions deleted with its test, whichever comes first.
+      const deleted = functionNames(join(project, 'functions')).find((name) => name !== 'tell_time') as string;
+      rmSync(join(project, 'functions', `${deleted}.ts`));
+      rmSync(join(project, 'test', 'functions', `${deleted}.test.ts`), { force: true });
       // The .env that sync needs (docs/sync-and-accounts.md): the tests must not see it.
       writeFileSync(
         join(project, '.env'),

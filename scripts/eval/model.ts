@@ -101,9 +101,7 @@ export const askModel = async (
         signal: AbortSignal.timeout(config.timeoutMs ?? 60_000),
       });
     } catch (error) {
-      throw new ModelError(
-        `The model at ${new URL(config.url).origin} could not be reached (${reason(error)}).`,
-      );
+      throw new ModelError(`The model at ${new URL(config.url).origin} could not be reached (${reason(error)}).`);
     }
     if (response.status !== 429 && response.status < 500) break;
     await response.body?.cancel();

@@ -13,7 +13,7 @@ export interface TestConversation {
 
 /**
  * A conversation with `contactId`, to spread into a call's arguments as the platform adds it.
- * @example call('get_order_status', { orderNumber: '10452', email, ...conversation('ct_ann') })
+ * @example call('lookup_order', { orderNumber: '10452', email, ...conversation('ct_ann') })
  */
 export const conversation = (
   contactId = 'ct_test',
@@ -33,7 +33,7 @@ export const DEFERRED_BINDING = 'DEFERRED_CALLS';
  * workflow's retries run without their delays (5 s, doubling) unless `realDelays`, so a test sees
  * the failure message at once, not after about 76 s. The workflow reads the Worker's own bindings
  * (vitest.config.ts), not an env a test calls with.
- * @example const { result, outcomes } = await settleDeferred(() => call('get_order_status', args))
+ * @example const { result, outcomes } = await settleDeferred(() => call('lookup_order', args))
  */
 export const settleDeferred = async <T>(
   act: () => Promise<T>,

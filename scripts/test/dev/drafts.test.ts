@@ -16,12 +16,12 @@ describe("dev's sync with one unwritten function", () => {
   it('syncs the others and names the one it left out', async () => {
     const platform = await start();
     const served = [
-      fn('quote_price', 'Quotes the price of a plan. Call it when the customer asks what a plan costs.'),
+      fn('price_plan', 'Quotes the price of a plan. Call it when the customer asks what a plan costs.'),
       fn('tell_time', PLACEHOLDER_DESCRIPTION),
     ];
     const { synced, note } = leaveOutUnwritten(served);
     expect(note).toContain('functions/tell_time.ts');
-    expect(note).not.toContain('quote_price');
+    expect(note).not.toContain('price_plan');
     const stdout = capture();
     const stderr = capture();
     // As dev runs it (scripts/dev/main.ts): the local platform's account, no lint, the manifest given.
@@ -42,12 +42,12 @@ describe("dev's sync with one unwritten function", () => {
     });
     expect(stderr.text()).not.toContain('nothing was synced');
     expect(run.exitCode).toBe(0);
-    expect(stdout.text()).toMatch(/\+ create +quote_price/);
+    expect(stdout.text()).toMatch(/\+ create +price_plan/);
     expect(stdout.text()).not.toContain('tell_time');
   });
 
   it('syncs everything and says nothing when every description is written', () => {
-    const served = [fn('quote_price', 'Quotes the price of a plan. Call it when the customer asks what a plan costs.')];
+    const served = [fn('price_plan', 'Quotes the price of a plan. Call it when the customer asks what a plan costs.')];
     expect(leaveOutUnwritten(served)).toEqual({ synced: served });
   });
 });
