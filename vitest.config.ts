@@ -2,6 +2,10 @@ import { cloudflareTest } from '@cloudflare/vitest-plugin';
 import { defineConfig } from 'vitest/config';
 import { projectBindings } from './test/bindings.ts';
 
+// The tests never read .env: it holds npm run sync's settings (a FUNCTIONS_BASE_URL there would
+// change how the Worker answers). .dev.vars is still read, as wrangler dev reads it.
+process.env.CLOUDFLARE_LOAD_DEV_VARS_FROM_DOT_ENV = 'false';
+
 // The project's tests (test/) run inside workerd through the Worker's own entry (worker.ts), with
 // the bindings of wrangler.toml. In this repository the same run also takes the framework's,
 // the CLI's and the benchmark's own suites (their folders' vitest.config.ts).
@@ -33,7 +37,14 @@ export default defineConfig({
           }),
         ],
         // One isolate runs many files: each test restores what it changes (the outbound mock).
-        test: { name: 'project', include: ['test/**/*.test.ts'], isolate: false, maxWorkers: '100%' },
+        test: {
+          name: 'project',
+          include: ['test/**/*.test.ts'],
+          // generated/ rewritten from functions/ and events/ first, so a run of one test file is current.
+          globalSetup: ['agent-functions-cli/vitest-setup'],
+          isolate: false,
+          maxWorkers: '100%',
+        },
       },
       'src',
       'scripts',

@@ -1,11 +1,11 @@
-// `npm run sync -- --json | jq`: what reaches stdout through npm itself, not only from the script.
+// `npm run --silent sync -- --json | jq`: what reaches stdout through npm itself, not only from the script.
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../scripts/test/repo.ts';
 
-describe('npm run sync -- --json', () => {
+describe('npm run --silent sync -- --json', () => {
   it("prints one JSON document on stdout and nothing else, not even npm's own header", () => {
-    const run = spawnSync('npm', ['run', 'sync', '--', '--json'], {
+    const run = spawnSync('npm', ['run', '--silent', 'sync', '--', '--json'], {
       cwd: PROJECT_ROOT,
       encoding: 'utf8',
       // Set but empty: the run stops at its settings, before starting anything (.env cannot fill them in).

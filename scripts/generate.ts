@@ -1,6 +1,7 @@
 // `agent-functions generate`: writes the registries the Worker imports (src of it: the project
 // model's generated.ts), and with --types or --check the Env type of wrangler.toml.
-import { generateForBuild, generateTypes } from './project/generated.ts';
+import { join } from 'node:path';
+import { eventTypes, generateForBuild, generateTypes } from './project/generated.ts';
 import { projectRoot } from './project/paths.ts';
 
 export const HELP = `Usage: agent-functions generate [--types | --check]
@@ -26,13 +27,28 @@ export const main = async (argv: string[]): Promise<number> => {
     return 2;
   }
   const root = projectRoot();
+  let names: string[];
   try {
-    await generateForBuild(root);
+    names = await generateForBuild(root);
   } catch (error) {
     process.stderr.write(`${(error as Error).message}\n`);
     return 1;
   }
-  if (argv.includes('--types')) return generateTypes({ base: root });
+  if (argv.includes('--types')) {
+    // npm run generate: what it wrote (the build's own run, without --types, stays quiet).
+    const status = generateTypes({ base: root });
+    if (status !== 0) return status;
+    const types = eventTypes(join(root, 'events'));
+    process.stdout.write(
+      [
+        `generated/functions.ts: ${names.length} functions (${names.join(', ') || 'none'})`,
+        `generated/events.ts: ${types.length} event types${types.length ? ` (${types.join(', ')})` : ''}`,
+        'worker-configuration.d.ts: the Env type, from wrangler.toml and .dev.vars.example',
+        '',
+      ].join('\n'),
+    );
+    return 0;
+  }
   if (argv.includes('--check')) return generateTypes({ check: true, base: root });
   return 0;
 };

@@ -22,6 +22,7 @@ const library = {
   'platform/emulator': 'emulator/emulator.ts',
   'dev/index': 'dev/index.ts',
   'lint/index': 'descriptions/index.ts',
+  vitestSetup: 'vitestSetup.ts',
 };
 
 export default defineConfig([

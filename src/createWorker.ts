@@ -185,6 +185,8 @@ export const createWorker = (options: WorkerOptions): AgentWorker => {
         const { account, platform } = found instanceof Promise ? await found : found;
         return invoke(fn, { env, ctx, requestId, log, request, arrivedAt, account, platform }, url, feature);
       },
+      {},
+      env,
     );
     return outcome.ok ? jsonResponse(outcome.value, 200, requestId) : errorResponse(outcome.error, requestId);
   };

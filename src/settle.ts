@@ -1,8 +1,23 @@
 // One call of one function with its one `invocation` log line, whatever the transport (HTTP or
 // MCP): both log the same outcome, status and duration, and name a handler that threw.
+import { type Env, isDevelopment, type WithProcess } from './env.ts';
 import { FunctionError } from './errors.ts';
 import type { LogFields, Logger } from './log.ts';
 import { asFunctionError } from './respond.ts';
+
+/**
+ * What a development log line tells of a thrown error: its message and the first frame of its stack
+ * that is not the framework's own (`at`: file:line:column, as the bundle's source map names it when
+ * the runtime maps stacks).
+ */
+const thrownAt = (error: unknown): { message?: string; at?: string } => {
+  if (!(error instanceof Error)) return { message: String(error).slice(0, 500) };
+  const frames = (error.stack ?? '').split('\n').filter((line) => /^\s+at /.test(line));
+  const frame =
+    frames.find((line) => !/[/\\](src|dist)[/\\](invoke|settle|createWorker|timeout)\.[jt]s/.test(line)) ?? frames[0];
+  const at = frame ? /\(?([^\s()]+:\d+:\d+)\)?\s*$/.exec(frame)?.[1] : undefined;
+  return { message: error.message.slice(0, 500), ...(at ? { at } : {}) };
+};
 
 /** A call's result, or its refusal as the FunctionError the caller answers with. */
 export type Outcome = { ok: true; value: unknown } | { ok: false; error: FunctionError };
@@ -18,13 +33,23 @@ export const settle = async (
   requestId: string,
   call: () => Promise<unknown>,
   fields: LogFields = {},
+  /** The Worker's env: under npm run dev, a handler's error is logged with its message and where it was thrown. */
+  env?: Env,
 ): Promise<Outcome> => {
   let outcome: Outcome;
   try {
     outcome = { ok: true, value: await call() };
   } catch (error) {
     if (!(error instanceof FunctionError)) {
-      logOf().error('handler_failed', { error: error instanceof Error ? error.name : typeof error });
+      logOf().error('handler_failed', {
+        error: error instanceof Error ? error.name : typeof error,
+        // Under npm run dev only (spelled out, so a production bundle drops it): what was thrown and
+        // where. Deployed, the line names the kind of error only: a message may carry secrets or a
+        // customer's data (docs/security.md).
+        ...((globalThis as WithProcess).process?.env.NODE_ENV !== 'production' && env && isDevelopment(env)
+          ? thrownAt(error)
+          : {}),
+      });
     }
     outcome = { ok: false, error: asFunctionError(error, requestId) };
   }

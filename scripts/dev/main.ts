@@ -26,11 +26,14 @@ import { projectPaths, projectRoot } from '../project/paths.ts';
 import { DEV_HELP, parseDevArgs } from './args.ts';
 import { endGroup, spawnGroup } from './children.ts';
 import { type ConsoleListing, maskKey, type RunningConsole, startConsole } from './console/server.ts';
+import { leaveOutUnwritten } from './drafts.ts';
 import { networkExposure } from './exposure.ts';
 import { howToCall, type ServedForCall } from './howToCall.ts';
 import { chooseWorkerPort, hostsOf } from './ports.ts';
 import { accountsDrift, registerOnAccounts } from './register.ts';
 import { buildReporter } from './report.ts';
+import { watchReadAtStart } from './restartNotice.ts';
+import { type MapCache, sourceMapped } from './sourceMapped.ts';
 import { createWorkerLog } from './workerLog.ts';
 
 /** `agent-functions dev`: runs until Ctrl-C (or a fatal problem), which ends the process. */
@@ -57,6 +60,7 @@ export const main = async (argv: string[]): Promise<number> => {
   let consoleServer: RunningConsole | undefined;
   let worker: ChildProcess | undefined;
   let watcher: FSWatcher | undefined;
+  let restartWatcher: FSWatcher | undefined;
   let stopping = false;
   const stop = async (code = 0) => {
     if (stopping) return;
@@ -64,6 +68,7 @@ export const main = async (argv: string[]): Promise<number> => {
     clearDevState(projectRoot());
     await Promise.allSettled([
       watcher?.close(),
+      restartWatcher?.close(),
       endGroup(worker),
       platform?.emulator.close(),
       stopStandIns(),
@@ -173,12 +178,16 @@ export const main = async (argv: string[]): Promise<number> => {
   });
   // Everything wrangler prints is printed as it comes; the Worker's own lines also feed the
   // console (calls from every source, deliveries handled).
+  // A handler's error names its place in the project's file, not in wrangler's bundle (sourceMapped.ts).
+  const sourceMaps: MapCache = new Map();
+  const shown = (chunk: Buffer): Buffer | string =>
+    chunk.includes('"at":"file:') ? sourceMapped(chunk.toString(), projectRoot(), sourceMaps) : chunk;
   worker.stdout?.on('data', (chunk: Buffer) => {
-    process.stdout.write(chunk);
+    process.stdout.write(shown(chunk));
     workerLog.feed(chunk);
   });
   worker.stderr?.on('data', (chunk: Buffer) => {
-    process.stderr.write(chunk);
+    process.stderr.write(shown(chunk));
     workerLog.feed(chunk);
   });
   worker.on('error', (error) => {
@@ -235,13 +244,17 @@ export const main = async (argv: string[]): Promise<number> => {
       return;
     }
     lastProblem = '';
-    const where = local.accounts.length > 1 ? `${local.accounts.length} local accounts` : 'the local account';
-    say(`syncing ${served.length} function(s) to ${where}…`);
+    const { synced, note: leftOut } = leaveOutUnwritten(served);
+    if (leftOut) warn(leftOut);
+    const where =
+      local.accounts.length > 1 ? `${local.accounts.length} local accounts` : "the local platform's account";
+    say(`syncing ${synced.length} function(s) to ${where}…`);
     const { exitCode } = await registerOnAccounts({
       accounts: local.accounts,
       origin,
       secret,
-      served,
+      served: synced,
+      heading: "The local platform's accounts (npm run dev)",
       stdout: process.stdout,
       stderr: process.stderr,
     });
@@ -329,6 +342,7 @@ export const main = async (argv: string[]): Promise<number> => {
       conversation: consoleConversation,
       workerLog: workerLog.lines,
     });
+    if (consoleServer.note) warn(consoleServer.note);
     if ('served' in current) {
       await syncNow(current.served);
     } else showProblem(current);
@@ -386,6 +400,7 @@ export const main = async (argv: string[]): Promise<number> => {
     watcher.on('all', onChange);
     watcher.on('error', (error) => warn(`watching ${folders.join(', ')}: ${(error as Error).message}`));
   }
+  if (!stopping) restartWatcher = watchReadAtStart(projectRoot(), warn);
   // Dev ends by stop(), which exits the process.
   return new Promise<number>(() => {});
 };

@@ -15,6 +15,8 @@ export interface RegisterOptions {
   origin: string;
   secret: string;
   served: ServedFunction[];
+  /** What the run's first line says it syncs to (default: the environment). */
+  heading?: string;
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
   /** The event types to subscribe each account's webhook to (default: the files in events/). */
@@ -49,6 +51,7 @@ export const registerOnAccounts = (options: RegisterOptions): Promise<SyncRun> =
   return runSync(['--prune'], {
     env: { ...env, FUNCTIONS_BASE_URL: options.origin, FUNCTIONS_SECRET: options.secret },
     config,
+    ...(options.heading ? { heading: options.heading } : {}),
     stdout: options.stdout,
     stderr: options.stderr,
     ...(options.root ? { root: options.root } : {}),

@@ -51,9 +51,12 @@ const HANDLING = new Set([
 
 /**
  * The events of src/conversations/ about a deferred call: its deferral, its work's end, its
- * follow-up; and an MCP call whose work became a task (no follow-up: its client reads the result).
+ * follow-up; an MCP call whose work became a task (no follow-up: its client reads the result); and
+ * a write that repeated an earlier call of its conversation, answered with that call's stored
+ * answer without running (call_repeated, docs/functions.md "Calls that repeat").
  */
 export const DEFERRED_EVENTS = [
+  'call_repeated',
   'call_deferred',
   'call_deferred_repeat',
   'call_as_task',

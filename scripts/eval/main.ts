@@ -1,7 +1,9 @@
 // `npm run eval`: asks a real model (an OpenAI-compatible chat-completions endpoint from the
 // environment) each golden prompt k times, with every function as a tool, and reports pass^k per
 // function. Never part of npm test: it costs money and a model is not deterministic.
-import { parseArgs } from 'node:util';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs, parseEnv } from 'node:util';
 import { loadPrompts, servedFunctions } from '../descriptions/load.ts';
 import type { GoldenCall } from '../descriptions/types.ts';
 import type { LintSource } from '../lint/functions.ts';
@@ -17,7 +19,8 @@ reports per function pass^k (the share of prompts whose every trial passed) and 
 A prompt under "calls" passes when the model calls the function first with the expected
 arguments; one under "not" passes when the model does not call it.
 
-Environment:
+Environment (also read from .env at the project's root, as npm run sync reads it; a variable
+already set wins):
   EVAL_MODEL_URL   the chat-completions url, e.g. https://api.openai.com/v1/chat/completions
   EVAL_MODEL_KEY   its API key (sent as a bearer token; never printed)
   EVAL_MODEL       the model's name, e.g. gpt-4.1-mini
@@ -85,7 +88,12 @@ export const main = async (
     root?: string;
   } = {},
 ): Promise<number> => {
-  const { out = process.stdout, err = process.stderr, env = process.env } = io;
+  const { out = process.stdout, err = process.stderr } = io;
+  const root = io.root ?? projectRoot();
+  // Like sync: the settings may sit in .env at the project's root; the environment wins over it.
+  const dotenv = join(root, '.env');
+  const env =
+    io.env ?? (existsSync(dotenv) ? { ...parseEnv(readFileSync(dotenv, 'utf8')), ...process.env } : process.env);
   const { values } = parseArgs({
     args: argv,
     strict: true,
@@ -116,7 +124,6 @@ export const main = async (
     return 2;
   }
   const config: ModelConfig = { url, model, ...(env.EVAL_MODEL_KEY ? { key: env.EVAL_MODEL_KEY } : {}) };
-  const root = io.root ?? projectRoot();
   const source = io.source ?? { functions: servedFunctions, prompts: loadPrompts };
   const [functions, prompts] = await Promise.all([source.functions(root), source.prompts(root)]);
   const tools = toolsOf(functions);

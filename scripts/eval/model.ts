@@ -3,6 +3,12 @@
 import type { GoldenCall, LintFunction } from '../descriptions/types.ts';
 import { redactSecret } from '../project/redact.ts';
 
+/** Why a fetch failed, as its system error says it (ECONNREFUSED, ENOTFOUND), else the error's name. */
+const reason = (error: unknown): string => {
+  const cause = (error as { cause?: { code?: unknown } }).cause;
+  return typeof cause?.code === 'string' ? cause.code : error instanceof Error ? error.name : typeof error;
+};
+
 /** Where the model is: from EVAL_MODEL_URL, EVAL_MODEL_KEY and EVAL_MODEL. */
 export interface ModelConfig {
   url: string;
@@ -96,9 +102,7 @@ export const askModel = async (
         signal: AbortSignal.timeout(config.timeoutMs ?? 60_000),
       });
     } catch (error) {
-      throw new ModelError(
-        `The model at ${new URL(config.url).origin} could not be reached (${(error as Error).name}).`,
-      );
+      throw new ModelError(`The model at ${new URL(config.url).origin} could not be reached (${reason(error)}).`);
     }
     if (response.status !== 429 && response.status < 500) break;
     await response.body?.cancel();

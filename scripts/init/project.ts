@@ -13,6 +13,7 @@ import {
   WORKER_CONFIGURATION,
   wranglerToml,
 } from './bare.ts';
+import type { LocalPackages } from './localPackages.ts';
 import { type RootPackage, type Template, WORKSPACE_FOLDERS } from './template.ts';
 
 /** A new project's files by path ('/'-separated), as text. */
@@ -72,6 +73,7 @@ export const USER_SCRIPTS = [
 
 /** Scripts of the root's package.json that are the workspace's: a project gets its own typecheck, lint and test. */
 export const REPOSITORY_SCRIPTS = [
+  'init',
   'build',
   'prepare',
   'typecheck',
@@ -117,8 +119,9 @@ export const packageJson = (
   cli: CliPackage,
   workflows: boolean,
   nodeCode = false,
+  local?: LocalPackages,
 ): string => {
-  const framework = cli.dependencies['agent-functions'];
+  const framework = local?.framework ?? cli.dependencies['agent-functions'];
   if (!framework) throw new Error(`${cli.name} ${cli.version} names no agent-functions dependency.`);
   const scripts: Record<string, string> = pick(root.scripts, USER_SCRIPTS, 'script');
   // tsconfig.node.json: the Node side of the project (dev.config.ts and its stand-ins), beside the Worker's.
@@ -134,7 +137,7 @@ export const packageJson = (
     scripts,
     dependencies: sorted({ 'agent-functions': framework, ...pick(root.dependencies, DEPENDENCIES, 'dependency') }),
     devDependencies: sorted({
-      'agent-functions-cli': cli.version,
+      'agent-functions-cli': local?.cli ?? cli.version,
       ...pick(root.devDependencies, DEV_DEPENDENCIES, 'devDependency'),
       // Node's types, for the Node side's tsconfig.node.json.
       ...(nodeCode ? pick(root.devDependencies, ['@types/node'], 'devDependency') : {}),
@@ -274,7 +277,7 @@ security, environments, continuous deployment) is the agent-functions documentat
  */
 export const newProject = (
   template: Template,
-  options: { name: string; examples: boolean; cli?: CliPackage },
+  options: { name: string; examples: boolean; cli?: CliPackage; local?: LocalPackages },
 ): ProjectFiles => {
   const { name, examples } = options;
   const cli = options.cli ?? ownPackage();
@@ -299,7 +302,10 @@ export const newProject = (
     for (const [path, source] of starterFiles()) files.set(path, source);
   }
   const workflows = [...files.keys()].some((path) => path.startsWith('.github/workflows/'));
-  files.set('package.json', packageJson(name, template.rootPackage, cli, workflows, files.has('tsconfig.node.json')));
+  files.set(
+    'package.json',
+    packageJson(name, template.rootPackage, cli, workflows, files.has('tsconfig.node.json'), options.local),
+  );
   files.set('README.md', readme(name, examples));
   return new Map([...files].sort(([a], [b]) => a.localeCompare(b)));
 };

@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { styleText } from 'node:util';
 import { FUNCTION_NAME } from 'agent-functions/platform';
+import { generate } from '../project/generated.ts';
 import { projectRoot } from '../project/paths.ts';
 import { eventTemplate, eventTestTemplate, functionTemplate, testTemplate } from '../project/templates.ts';
 
@@ -162,6 +163,13 @@ export const main = (argv: string[], out = process.stdout, err = process.stderr)
   const create = (write: () => string[], steps: (files: string[]) => string): number => {
     try {
       const files = write().map((path) => relative(root, join(root, path)));
+      // generated/ at once, so the new file's test runs before dev or npm test has (vitest's
+      // globalSetup does it too); a file elsewhere in functions/ with a bad name is npm test's to report.
+      try {
+        generate(root);
+      } catch {
+        // Reported by npm test and npm run dev, with the file's name.
+      }
       out.write(`${paint('green', '✓', out)} ${steps(files)}\n`);
       return 0;
     } catch (error) {

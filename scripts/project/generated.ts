@@ -205,9 +205,9 @@ export const generateTypes = (options: { check?: boolean; base?: string } = {}):
  * Writes the registries as a build does: under `npm run dev` only (AGENT_FUNCTIONS_DEV=1), a
  * function file that does not build, or whose name is no function name, is left out so the others
  * are still served (dev prints why); everywhere else it throws, failing the build, as it must.
- * @example await generateForBuild(projectRoot())
+ * @example const names = await generateForBuild(projectRoot())
  */
-export const generateForBuild = async (root: string): Promise<void> => {
+export const generateForBuild = async (root: string): Promise<string[]> => {
   const dev = process.env.AGENT_FUNCTIONS_DEV === '1';
   let leaveOut = new Set<string>();
   if (dev) {
@@ -215,5 +215,5 @@ export const generateForBuild = async (root: string): Promise<void> => {
     const broken = await brokenFunctions(root, functionFiles(join(root, 'functions')).names);
     leaveOut = new Set(broken.map((b) => b.file.replace(/^functions\/(.*)\.ts$/, '$1')));
   }
-  generate(root, leaveOut, dev);
+  return generate(root, leaveOut, dev);
 };

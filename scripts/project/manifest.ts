@@ -2,6 +2,7 @@ import type { FunctionRecord } from 'agent-functions/platform';
 import { functionRecord } from 'agent-functions/platform';
 import { functionUrl, manifestKey } from 'agent-functions/worker';
 import { z } from 'zod';
+import { generate } from './generated.ts';
 import { projectRoot } from './paths.ts';
 
 /** The project's root (where wrangler.toml and functions/ live). */
@@ -71,9 +72,17 @@ export const readFromWorker = async (
 ): Promise<WorkerAnswer> => {
   // No Request.cf lookup: it would reach out to the network and only warns when offline.
   process.env.CLOUDFLARE_CF_FETCH_ENABLED ??= 'false';
+  const root = options.root ?? projectRoot();
+  // The registries first, here: a file whose name is no function name is named with what is wrong,
+  // where wrangler's build step would only say "there are likely more logs above" (there are none).
+  try {
+    generate(root);
+  } catch (error) {
+    throw new ManifestError(`The Worker was not built: ${(error as Error).message}`);
+  }
   const { createTestHarness } = await import('wrangler');
   const server = createTestHarness({
-    root: options.root ?? projectRoot(),
+    root,
     workers: [
       {
         configPath: './wrangler.toml',

@@ -22,6 +22,10 @@ export default defineFunction({
   parameters: z.object({
     question: z.string().trim().min(1).max(500).describe("The customer's question, in their own words"),
   }),
+  // A look-up: it runs on every call. Make it 'write' if it changes anything (books, sends, saves):
+  // then a repeat of the same call in a conversation gets the first answer and does not run again
+  // (docs/functions.md, "Calls that repeat").
+  effect: 'read',
   handler: ({ question }, { log }) => {
     if (question.toLowerCase().includes('refund')) {
       // A refusal the model can act on: status, stable code, what to tell the customer.

@@ -2,6 +2,7 @@
 // manifest, then the accounts several at once (plan, apply, report each); one account's failure
 // never stops or delays the others. Everything it touches comes in through `SyncIo`, so tests run
 // it in-process against the emulator. The command itself (.env, exit code) is scripts/sync/main.ts.
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RetryInfo } from 'agent-functions/platform';
 import { lintFunctions } from '../descriptions/index.ts';
@@ -39,6 +40,8 @@ export interface SyncIo {
   stderr: NodeJS.WritableStream;
   /** Project root: where the accounts file and the Worker are (default: this repository). */
   root?: string;
+  /** What the run's first line calls the target (default: "Environment <--env or production>"; dev: the local platform). */
+  heading?: string;
   /** The accounts, instead of reading the accounts file (the dev loop syncs to the local platform). */
   config?: AccountsConfig;
   /** Reads what the Worker serves (default: start it with wrangler and GET /functions). */
@@ -107,13 +110,20 @@ export const runSync = async (argv: string[], io: SyncIo): Promise<SyncRun> => {
     throw error;
   }
   // The Worker's origin or secret missing stops the run; an account's own variable stops that account.
-  if (resolved.runProblems.length > 0) return fail([...resolved.problems, 'See npm run sync -- --help.']);
+  if (resolved.runProblems.length > 0) {
+    // Where the settings go, when the file that holds them is not there at all.
+    const envFile = args.env ? `.env.${args.env}` : '.env';
+    const copy = existsSync(join(root, envFile))
+      ? []
+      : [`No ${envFile} in ${root}: cp .env.example ${envFile}, then fill it in (or set these variables).`];
+    return fail([...resolved.problems, ...copy, 'See npm run sync -- --help.']);
+  }
   for (const line of resolved.problems) io.stderr.write(`${line}\n`);
   const { functionsBaseUrl: origin, functionsSecret: secret } = resolved.sync;
   const dryRun = args.dryRun || args.status;
   out(
     paint.dim(
-      `Environment ${args.env ?? 'production'}: functions at ${origin}${args.adopt.length ? `, adopting those of ${args.adopt.join(', ')}` : ''}${args.status ? ' (status, nothing written)' : ''}`,
+      `${io.heading ?? `Environment ${args.env ?? 'production'}`}: functions at ${origin}${args.adopt.length ? `, adopting those of ${args.adopt.join(', ')}` : ''}${args.status ? ' (status, nothing written)' : ''}`,
     ),
   );
 

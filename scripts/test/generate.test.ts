@@ -106,3 +106,26 @@ describe('the registry generator', () => {
     });
   });
 });
+
+describe('npm run generate (agent-functions generate --types)', () => {
+  it('says what it wrote', async () => {
+    const { spawnSync } = await import('node:child_process');
+    const { rmSync } = await import('node:fs');
+    const { copyProject } = await import('./project.ts');
+    const { PROJECT_ROOT } = await import('./repo.ts');
+    const dir = copyProject();
+    try {
+      const run = spawnSync(process.execPath, [join(PROJECT_ROOT, 'scripts', 'bin.ts'), 'generate', '--types'], {
+        cwd: dir,
+        encoding: 'utf8',
+      });
+      expect(run.status, run.stderr).toBe(0);
+      const names = functionNames(join(dir, 'functions'));
+      expect(run.stdout).toContain(`generated/functions.ts: ${names.length} functions`);
+      expect(run.stdout).toContain('generated/events.ts:');
+      expect(run.stdout).toContain('worker-configuration.d.ts: the Env type');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});

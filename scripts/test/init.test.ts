@@ -185,7 +185,8 @@ describe('agent-functions init: with the examples', () => {
     const config = files.get('vitest.config.ts') as string;
     for (const folder of WORKSPACE_FOLDERS) expect(config).not.toContain(`'${folder}'`);
     expect(config).not.toMatch(/this repository/i);
-    expect(config).toMatch(/test: \{ name: 'project', include: \['test\/\*\*\/\*\.test\.ts'\]/);
+    expect(config).toMatch(/name: 'project',\s+include: \['test\/\*\*\/\*\.test\.ts'\]/);
+    expect(config).toContain("globalSetup: ['agent-functions-cli/vitest-setup']");
     // Nothing but the workspace's lines left out, nothing added.
     const lines = root('vitest.config.ts').split('\n');
     const kept = config.split('\n').filter((line) => !lines.includes(line));
@@ -344,7 +345,12 @@ describe('agent-functions init --no-examples', () => {
     const check = spawnSync(process.execPath, [wrangler, ...TYPES_ARGS, '--check'], {
       cwd: dir,
       encoding: 'utf8',
-      env: { ...process.env, PATH: [join(dir, 'node_modules', '.bin'), process.env.PATH].join(delimiter) },
+      env: {
+        ...process.env,
+        // As generateTypes runs it: this run's vitest.config.ts keeps .env files from the tests.
+        CLOUDFLARE_LOAD_DEV_VARS_FROM_DOT_ENV: 'true',
+        PATH: [join(dir, 'node_modules', '.bin'), process.env.PATH].join(delimiter),
+      },
     });
     expect(check.status, `${check.stdout}${check.stderr}`).toBe(0);
     expect(check.stdout).toContain('up to date');
@@ -390,5 +396,66 @@ describe('biomeJson', () => {
     );
     const long = Array.from({ length: 12 }, (_, i) => `pattern-number-${i}`);
     expect(biomeJson({ long })).toBe(`{\n  "long": [\n${long.map((p) => `    "${p}"`).join(',\n')}\n  ]\n}`);
+  });
+});
+
+describe("the project's .npmrc", () => {
+  it('lets a failing npm install say why', () => {
+    // What a new project gets (init copies the root's .npmrc), and a dependency that cannot be installed.
+    const dir = mkdtempSync(join(tmpdir(), 'npmrc-'));
+    writeFileSync(join(dir, '.npmrc'), root('.npmrc'));
+    writeFileSync(
+      join(dir, 'package.json'),
+      `${JSON.stringify({ name: 'speaks', private: true, dependencies: { 'agent-functions-no-such-package': '9.9.9' } })}\n`,
+    );
+    const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_config_/i.test(name)));
+    const install = spawnSync('npm', ['install', '--offline', '--no-audit', '--no-fund'], {
+      cwd: dir,
+      env,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(install.status).not.toBe(0);
+    expect(install.stderr).toContain('ENOTCACHED');
+    expect(install.stderr).toContain('agent-functions-no-such-package');
+  });
+});
+
+describe('agent-functions init --local-packages (from a clone, before the packages are published)', () => {
+  it('packs this checkout into the project and depends on the tarballs, so npm install needs no registry copy of ours', () => {
+    const dir = join(base, 'my-agent');
+    const { status, stdout, stderr } = cli(dir, '--no-examples', '--local-packages');
+    expect(stderr).toBe('');
+    expect(status).toBe(0);
+    const packages = readdirSync(join(dir, 'packages')).sort();
+    expect(packages).toEqual([
+      `agent-functions-${cliPackage.version}.tgz`,
+      `agent-functions-cli-${cliPackage.version}.tgz`,
+    ]);
+    const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as typeof rootPackage;
+    expect(pkg.dependencies['agent-functions']).toBe(`file:packages/agent-functions-${cliPackage.version}.tgz`);
+    expect(pkg.devDependencies['agent-functions-cli']).toBe(
+      `file:packages/agent-functions-cli-${cliPackage.version}.tgz`,
+    );
+    expect(stdout).toContain('packages/');
+    expect(stdout).toContain(`cd ${dir} && npm install && npm test && npm run dev`);
+  }, 120_000);
+
+  it('resolves a relative folder against where the user typed npm run init (INIT_CWD), not the checkout', () => {
+    const before = process.env.INIT_CWD;
+    process.env.INIT_CWD = base;
+    try {
+      const { status } = cli('relative-agent', '--no-examples');
+      expect(status).toBe(0);
+      expect(existsSync(join(base, 'relative-agent', 'package.json'))).toBe(true);
+      expect(existsSync(join(process.cwd(), 'relative-agent'))).toBe(false);
+    } finally {
+      if (before === undefined) delete process.env.INIT_CWD;
+      else process.env.INIT_CWD = before;
+    }
+  });
+
+  it('is a script of the checkout: npm run init -- <dir>', () => {
+    expect(rootPackage.scripts.init).toBe('agent-functions init --local-packages');
   });
 });

@@ -120,3 +120,25 @@ describe('npm run new', () => {
     });
   });
 });
+
+describe('the scaffolded function', () => {
+  it("is a look-up that runs on every call (effect: 'read'), with a comment saying when to make it a write", async () => {
+    const { functionTemplate } = await import('../project/templates.ts');
+    const { PROJECT_ROOT } = await import('./repo.ts');
+    const { rmSync } = await import('node:fs');
+    const source = functionTemplate('tell_time');
+    // Where the module resolves agent-functions and zod as a project's file does.
+    const folder = mkdtempSync(join(PROJECT_ROOT, 'node_modules', '.scaffold-'));
+    try {
+      writeFileSync(join(folder, 'tell_time.ts'), source);
+      const { default: definition } = (await import(join(folder, 'tell_time.ts'))) as {
+        default: { effect?: string };
+      };
+      expect(definition.effect).toBe('read');
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+    expect(source).toMatch(/\/\/.*'write'.*\n(.*\/\/.*\n)*\s+effect: 'read',/);
+    expect(source).toContain('docs/functions.md');
+  });
+});

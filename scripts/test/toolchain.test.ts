@@ -15,3 +15,19 @@ describe('the toolchain', () => {
     expect(process.versions.node).toBe(root.devDependencies.node);
   });
 });
+
+describe("the packages' engines", () => {
+  it('accept the Node 20 that may install them: the npm scripts bring Node 24 (decision 0003)', () => {
+    for (const folder of ['.', 'src', 'scripts']) {
+      const pkg = JSON.parse(readFileSync(join(PROJECT_ROOT, folder, 'package.json'), 'utf8')) as {
+        name: string;
+        engines?: { node?: string };
+      };
+      // Our engines are lower bounds only (">=20"): Node 20.19 must be at or above the bound.
+      const [major = 0, minor = 0] = (/^>=\s*(\d+)(?:\.(\d+))?/.exec(pkg.engines?.node ?? '>=0')?.slice(1) ?? [])
+        .filter((part) => part !== undefined)
+        .map(Number);
+      expect(major * 1000 + minor <= 20_019, `${pkg.name}: engines.node ${pkg.engines?.node}`).toBe(true);
+    }
+  });
+});

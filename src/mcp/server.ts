@@ -49,7 +49,7 @@ const serverFor = (
         args: { ...params.arguments },
       }));
     };
-    const outcome = await settle(() => log, arrivedAt, requestId, run, { transport: 'mcp' });
+    const outcome = await settle(() => log, arrivedAt, requestId, run, { transport: 'mcp' }, env);
     return outcome.ok && outcome.value instanceof TaskCreated ? createTaskResult(outcome.value) : toolResult(outcome);
   });
   return server;

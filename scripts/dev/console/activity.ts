@@ -46,6 +46,10 @@ export type ActivityItem =
       messages: ShownMessage[];
       /** A deferred call's steps from the Worker's log (call_deferred, follow_up_sent, ...), oldest first. */
       deferred?: Array<{ event: DeferredEvent; at: number }>;
+      /** The answer is an earlier call's, stored for repeats in the conversation: nothing ran (call_repeated). */
+      repeated?: true;
+      /** The conversation the call came from, when it had one. */
+      conversationId?: string;
     }
   | {
       kind: 'delivery';
@@ -102,6 +106,7 @@ const claimFollowUps = (causes: Cause[], messages: ShownMessage[], worker: Worke
     );
     if (steps.length === 0) continue;
     cause.deferred = steps;
+    if (steps.some((step) => step.event === 'call_repeated')) cause.repeated = true;
     for (const step of steps) {
       if (step.event !== 'follow_up_sent') continue;
       const sent = messages
@@ -144,6 +149,7 @@ export const mergeActivity = (
       messages: [],
       contact: call.conversation?.contactId ?? contactOfCall(call.arguments),
       ...(call.requestId ? { requestId: call.requestId } : {}),
+      ...(call.conversation ? { conversationId: call.conversation.conversationId } : {}),
     });
   }
   const triggers = new Map<string, Extract<ActivityItem, { kind: 'delivery' }>>();

@@ -32,12 +32,17 @@ button { margin-top: 10px; padding: 6px 14px; font: inherit; cursor: pointer; }
 .sent { background: #e6f4ea; border-left: 3px solid #137333; padding: 4px 8px; margin: 4px 0; font-size: 12.5px; }
 .sent.inbound { background: #e8f0fe; border-left-color: #1a56c4; }
 .hook { font-size: 12.5px; margin: 2px 0; }
-.args { display: block; font-family: ui-monospace, monospace; font-size: 11.5px; color: #444; word-break: break-all; }
+/* Arguments and answers wrap at their JSON's punctuation, in a column wide enough to read (never a character a line). */
+.args { display: block; font-family: ui-monospace, monospace; font-size: 11.5px; color: #444; overflow-wrap: anywhere; min-width: 12em; max-width: 24em; }
+#log td pre { min-width: 16em; overflow-wrap: anywhere; word-break: normal; }
 .deferred { font-size: 12.5px; margin: 4px 0; color: #5b3a9e; }
 .deferred.waiting { font-style: italic; }
 #accounts { margin-top: 8px; color: #ddd; }
 #accounts select { width: auto; margin-left: 6px; }
 .account { display: inline-block; font-size: 11px; background: #ede7f6; color: #4a2a8a; border-radius: 4px; padding: 0 5px; margin-right: 4px; }
+.repeated { font-size: 12.5px; margin: 4px 0; color: #b06000; font-weight: 600; }
+#conversation { background: #fff; border: 1px solid #ddd; border-radius: 8px; padding: 6px 16px; margin: 16px 20px 0; display: flex; gap: 12px; align-items: center; }
+#conversation button { margin: 0; }
 `;
 
 const SCRIPT = `
@@ -174,9 +179,10 @@ const sentLine = (message, ofCall) => el('div', { class: 'sent ' + message.direc
 const row = (item) => {
   if (item.kind === 'call') {
     const detail = el('td', {}, item.source === 'worker'
-      ? el('p', { class: 'source', text: 'Called straight at the Worker (curl, an MCP client): its answer is in the output of npm run dev, request ' + item.requestId + '.' })
+      ? el('p', { class: 'source', text: 'Called straight at the Worker (curl, an MCP client): the console saw its status, not its answer (request ' + item.requestId + ').' })
       : el('pre', { text: item.body }));
     const steps = (item.deferred || []).map((step) => step.event);
+    if (item.repeated) detail.prepend(el('div', { class: 'repeated', text: 'repeat: this answer is the stored one of the same call earlier in this conversation; the handler did not run (a write: docs/functions.md, Calls that repeat)' }));
     if (steps.includes('call_deferred')) detail.append(el('div', { class: 'deferred', text: 'deferred: the model got the interim answer; the work goes on and its result reaches the customer as a message' }));
     for (const message of item.messages) detail.append(sentLine(message, true));
     for (const step of steps) if (DEFERRED_WORDS[step]) detail.append(el('div', { class: 'deferred', text: DEFERRED_WORDS[step] }));
@@ -187,7 +193,8 @@ const row = (item) => {
     const args = item.arguments === undefined ? undefined : el('code', { class: 'args', text: JSON.stringify(item.arguments) });
     return el('tr', { 'data-kind': 'call', 'data-source': item.source, 'data-status': String(item.status), 'data-account': item.account || '' },
       el('td', { text: when(item.startedAt) }),
-      el('td', {}, accountBadge(item.account), el('span', { text: item.name }), el('br'), el('span', { class: 'source', text: source }), args),
+      el('td', {}, accountBadge(item.account), el('span', { text: item.name }), el('br'), el('span', { class: 'source', text: source + (item.repeated ? ' · repeat' : '') }), args,
+        item.conversationId ? el('span', { class: 'source conversation', text: 'conversation ' + item.conversationId }) : null),
       el('td', { class: 'status ' + kind(item.status), text: String(item.status || 'none') }),
       el('td', { text: item.durationMs + ' ms' }), detail);
   }
@@ -238,7 +245,22 @@ const loadAccounts = async () => {
   holder.append(el('label', { for: 'account' }, 'Call as the agent of account', select));
 };
 
+// The conversation the console's calls belong to, and a way to start a new one.
+const showConversation = ({ conversation }) => {
+  const text = document.querySelector('#conversation-id');
+  text.textContent = conversation
+    ? 'Calls from this page come from conversation ' + conversation.conversationId + ' (contact ' + conversation.contactId + ', ' + conversation.channel + '): a write called again with the same arguments in it gets its first answer without running.'
+    : 'Calls from this page carry no conversation.';
+};
+const conversationBar = async () => {
+  showConversation(await (await fetch('/api/conversation')).json());
+  document.querySelector('#new-conversation').addEventListener('click', async () => {
+    showConversation(await (await fetch('/api/conversation', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).json());
+  });
+};
+
 const load = async () => {
+  void conversationBar().catch(() => {});
   await loadAccounts();
   const { functions, problem } = await (await fetch('/api/functions')).json();
   const list = document.querySelector('#functions');
@@ -274,6 +296,7 @@ export const CONSOLE_PAGE = `<!doctype html>
 </head>
 <body>
 <header><h1>agent-functions console</h1><p>Each function exactly as the local platform holds it, a form that calls it through the Worker, and what the model got back; beside it, what the local platform did: calls, event deliveries and the messages they sent.</p><div id="accounts"></div></header>
+<div id="conversation"><span id="conversation-id"></span><button type="button" id="new-conversation">New conversation</button></div>
 <main>
 <div id="functions"><p>Loading...</p></div>
 <div id="log"><h2>Activity</h2><p id="log-problem" class="source"></p><table><thead><tr><th>time</th><th>what</th><th>status</th><th>took</th><th>what the model got, what was delivered, messages sent</th></tr></thead><tbody id="calls"></tbody></table></div>

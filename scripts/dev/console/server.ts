@@ -65,6 +65,8 @@ export interface ConsoleAccount {
 
 export interface RunningConsole {
   url: string;
+  /** Set when the port asked for was taken and another one was chosen: dev prints it. */
+  note?: string;
   close(): Promise<void>;
 }
 
@@ -108,6 +110,16 @@ export const startConsole = async (options: ConsoleOptions): Promise<RunningCons
   const accounts: ConsoleAccount[] = options.accounts ?? (options.platform ? [{ name: '', ...options.platform }] : []);
   const named = accounts.length > 1 || Boolean(options.accounts);
 
+  // The console's conversation: the one dev gives (the account's), then a new one each time the
+  // page starts one (the same customer, a new conversation id), so answers kept for repeats
+  // (docs/functions.md, "Calls that repeat") belong to the conversation before and the next call runs.
+  let conversations = 1;
+  const conversationNow = async (account?: string) => {
+    const first = await options.conversation?.(account).catch(() => undefined);
+    if (!first || conversations === 1) return first;
+    return { ...first, conversationId: `${first.conversationId}-${conversations}` };
+  };
+
   const call = async (name: string, args: unknown, account: string | undefined) => {
     if (account !== undefined && !accounts.some((candidate) => candidate.name === account)) {
       const known = accounts.map((candidate) => candidate.name).join(', ');
@@ -115,7 +127,7 @@ export const startConsole = async (options: ConsoleOptions): Promise<RunningCons
     }
     const url = await options.urlOf(name, account);
     if (!url) return { status: 404, body: { error: `No function named "${name}" is served.` } };
-    const conversation = await options.conversation?.(account).catch(() => undefined);
+    const conversation = await conversationNow(account);
     const started = performance.now();
     const startedAt = Date.now();
     let status = 0;
@@ -229,6 +241,13 @@ export const startConsole = async (options: ConsoleOptions): Promise<RunningCons
             })),
           });
         }
+        if (pathname === '/api/conversation' && (request.method === 'GET' || request.method === 'POST')) {
+          if (request.method === 'POST') {
+            await readJson(request);
+            conversations += 1;
+          }
+          return send(response, 200, { conversation: (await conversationNow()) ?? null });
+        }
         if (request.method === 'POST' && callName) {
           const input = (await readJson(request)) as { arguments?: unknown; account?: unknown };
           if (input.account !== undefined && typeof input.account !== 'string') {
@@ -243,14 +262,22 @@ export const startConsole = async (options: ConsoleOptions): Promise<RunningCons
       }
     })();
   });
+  let moved = false;
   try {
     await listen(server, options.port);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
     await listen(server, 0);
+    moved = true;
   }
+  const port = (server.address() as AddressInfo).port;
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+    url: `http://127.0.0.1:${port}/`,
+    ...(moved
+      ? {
+          note: `port ${options.port} is taken by another program, so the console listens on http://127.0.0.1:${port}.`,
+        }
+      : {}),
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -60,3 +60,35 @@ describe('which files would break the Worker under npm run dev', () => {
     expect(readFileSync(join(dir, 'generated', 'functions.ts'), 'utf8')).not.toContain('withUnbuilt');
   });
 });
+
+describe('a function file that builds but fails when the Worker loads it', () => {
+  it('is left out like one that does not build, named with its line: z.strng() is no zod method', async () => {
+    // A copy of the project, so the file's imports (zod, agent-functions) resolve as in a project.
+    const { copyProject } = await import('../project.ts');
+    const { rmSync } = await import('node:fs');
+    const dir = copyProject({
+      'functions/typo_fn.ts': [
+        "import { defineFunction } from 'agent-functions';",
+        "import { z } from 'zod';",
+        '',
+        'export default defineFunction({',
+        "  description: 'Has a typo in its schema. Call it when the customer asks to see a typo.',",
+        "  parameters: z.object({ name: z.strng().describe('A name') }),",
+        "  effect: 'read',",
+        '  handler: ({ name }) => ({ summary: name }),',
+        '});',
+        '',
+      ].join('\n'),
+    });
+    try {
+      // Every function of the copy: the project's own (a Durable Object among them) and the typo.
+      const { functionNames } = await import('../../project/generated.ts');
+      const broken = await brokenFunctions(dir, functionNames(join(dir, 'functions')));
+      expect(broken.map((b) => b.file)).toEqual(['functions/typo_fn.ts']);
+      expect(broken[0]?.message).toContain('functions/typo_fn.ts:6:');
+      expect(broken[0]?.message).toContain('z.strng is not a function');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});

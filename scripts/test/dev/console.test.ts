@@ -229,3 +229,75 @@ describe('the console shows what the platform did', () => {
     expect(page).toContain("id: 'toc'");
   });
 });
+
+describe("the console's conversation", () => {
+  let own: RunningConsole;
+  beforeAll(async () => {
+    own = await startConsole({
+      port: 0,
+      functions: async () => [],
+      urlOf: async (name) => `${base}/functions/${name}?key=k`,
+      platform: { url: emulator.url, apiKey: agencyKey },
+      workerLog: workerLog.lines,
+      conversation: async () => ({ contactId: grace, conversationId: `cv_${grace}`, channel: 'whatsapp' }),
+    });
+  });
+  afterAll(async () => own?.close());
+
+  const post = async (path: string, body: unknown) =>
+    (await fetch(new URL(path, own.url), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    }).then((response) => response.json())) as Record<string, unknown>;
+
+  it('marks an answer that came from a repeat (the Worker logged call_repeated), and shows the conversation', async () => {
+    const first = (await post('/api/call/book', { arguments: {} })) as { requestId: string };
+    const repeat = (await post('/api/call/book', { arguments: {} })) as { requestId: string };
+    logLine({ event: 'call_repeated', function: 'book', requestId: repeat.requestId });
+    const items = ((await (await fetch(new URL('/api/activity', own.url))).json()) as { items: ActivityItem[] }).items;
+    const shown = (id: string) => items.find((item) => item.kind === 'call' && item.requestId === id);
+    expect(shown(repeat.requestId)).toMatchObject({ repeated: true, conversationId: `cv_${grace}` });
+    expect(shown(first.requestId)).not.toHaveProperty('repeated');
+    expect(shown(first.requestId)).toMatchObject({ conversationId: `cv_${grace}` });
+  });
+
+  it('starts a new conversation for the same customer, whose calls carry the new id', async () => {
+    const before = (await (await fetch(new URL('/api/conversation', own.url))).json()) as {
+      conversation: { conversationId: string };
+    };
+    expect(before.conversation.conversationId).toBe(`cv_${grace}`);
+    const after = (await post('/api/conversation', {})) as {
+      conversation: { conversationId: string; contactId: string };
+    };
+    expect(after.conversation).toMatchObject({ contactId: grace, conversationId: `cv_${grace}-2` });
+    const call = (await post('/api/call/book', { arguments: {} })) as { conversation: { conversationId: string } };
+    expect(call.conversation.conversationId).toBe(`cv_${grace}-2`);
+  });
+
+  it('has the page say so: a repeat marked, the conversation named, a button for a new one', async () => {
+    const page = await (await fetch(own.url)).text();
+    expect(page).toContain('id="new-conversation"');
+    expect(page).toContain("'/api/conversation'");
+    expect(page).toContain('repeat: this answer is the stored one');
+    expect(page).not.toContain('its answer is in the output of npm run dev');
+  });
+});
+
+describe("the console's port", () => {
+  it('says so when its port is taken and it listens on another, as the Worker and the platform do', async () => {
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const taken = (holder.address() as AddressInfo).port;
+    const moved = await startConsole({ port: taken, functions: async () => [], urlOf: async () => undefined });
+    try {
+      expect(moved.url).not.toContain(`:${taken}/`);
+      expect(moved.note).toBe(
+        `port ${taken} is taken by another program, so the console listens on ${moved.url.replace(/\/$/, '')}.`,
+      );
+    } finally {
+      await moved.close();
+      await new Promise((resolve) => holder.close(resolve));
+    }
+  });
+});

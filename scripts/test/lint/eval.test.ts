@@ -169,3 +169,30 @@ describe('npm run eval (against a fake model server)', () => {
     expect((await run(['--k', '0'])).code).toBe(2);
   });
 });
+
+describe('npm run eval: where its settings come from', () => {
+  it('reads .env at the project root, like sync, and names the model address it could not reach, and why', async () => {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { closedPort } = await import('../platform/helpers.ts');
+    const port = await closedPort();
+    const root = mkdtempSync(join(tmpdir(), 'eval-env-'));
+    writeFileSync(
+      join(root, '.env'),
+      `EVAL_MODEL_URL=http://127.0.0.1:${port}/v1/chat/completions\nEVAL_MODEL=from-dotenv\n`,
+    );
+    const before = { url: process.env.EVAL_MODEL_URL, model: process.env.EVAL_MODEL };
+    delete process.env.EVAL_MODEL_URL;
+    delete process.env.EVAL_MODEL;
+    try {
+      const err = new PassThrough();
+      await expect(main(['--k', '1'], { out: new PassThrough(), err, source, root })).rejects.toThrow(
+        `The model at http://127.0.0.1:${port} could not be reached (ECONNREFUSED)`,
+      );
+    } finally {
+      if (before.url !== undefined) process.env.EVAL_MODEL_URL = before.url;
+      if (before.model !== undefined) process.env.EVAL_MODEL = before.model;
+    }
+  });
+});

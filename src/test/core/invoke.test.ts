@@ -205,6 +205,31 @@ describe('the Worker answers each status of docs/platform-contract.md §4', () =
     expect(lines.find((line) => line.event === 'invocation')).toMatchObject({ status: 503, code: 'not_configured' });
   });
 
+  it('in local development only, logs what a throwing handler threw: its message and where', async () => {
+    const logged = async (env: Partial<Env>, query = '') => {
+      const lines: Record<string, unknown>[] = [];
+      const restore = setLogSink((line) => lines.push(JSON.parse(line)));
+      try {
+        await fetchTest(
+          new Request(`http://127.0.0.1:8787/functions/boom${query}`, { method: 'POST', body: '{}' }),
+          env as Env,
+          createExecutionContext(),
+        );
+      } finally {
+        setLogSink(restore);
+      }
+      return lines.find((line) => line.event === 'handler_failed');
+    };
+    const dev = await logged({ AGENT_FUNCTIONS_MODE: 'development' });
+    expect(dev).toMatchObject({ error: 'Error', message: `database password is ${SECRET}` });
+    expect(String(dev?.at)).toMatch(/invoke\.test\.ts:\d+:\d+/);
+    // Deployed, the line names the kind of error only: a message may carry what must not be logged.
+    const production = await logged({ FUNCTIONS_SECRET: SECRET }, `?key=${await functionKey(SECRET, 'boom')}`);
+    expect(production).toEqual(expect.objectContaining({ error: 'Error' }));
+    expect(production).not.toHaveProperty('message');
+    expect(production).not.toHaveProperty('at');
+  });
+
   it('serves without a key in local development when FUNCTIONS_SECRET is unset', async () => {
     const res = await fetchTest(
       new Request('http://127.0.0.1:8787/functions/echo', { method: 'POST', body: '{"count":1}' }),

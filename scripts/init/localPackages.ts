@@ -1,0 +1,85 @@
+// `agent-functions init --local-packages` (the checkout's `npm run init -- <dir>`): until the
+// packages are on the registry (docs/publishing.md), a project made from a clone installs this
+// checkout's agent-functions and agent-functions-cli, packed with `npm pack` into its packages/
+// folder and named as `file:` dependencies. Everything else comes from the registry, or from npm's
+// cache offline.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** Where the tarballs go in the new project. */
+export const PACKAGES_DIR = 'packages';
+
+/** The dependencies of a project on the packed packages: `file:` paths relative to its root. */
+export interface LocalPackages {
+  framework: string;
+  cli: string;
+}
+
+const nameAt = (path: string): string | undefined => {
+  try {
+    return (JSON.parse(readFileSync(path, 'utf8')) as { name?: string }).name;
+  } catch {
+    return undefined;
+  }
+};
+
+/** The checkout this CLI runs from (the folder holding src/ and scripts/ of the workspace), if any. */
+export const checkoutRoot = (from: string = fileURLToPath(import.meta.url)): string | undefined => {
+  for (let dir = dirname(from); dirname(dir) !== dir; dir = dirname(dir)) {
+    if (
+      nameAt(join(dir, 'src', 'package.json')) === 'agent-functions' &&
+      nameAt(join(dir, 'scripts', 'package.json')) === 'agent-functions-cli'
+    ) {
+      return dir;
+    }
+  }
+  return undefined;
+};
+
+/**
+ * Packs the checkout's two packages into `<dir>/packages/` (built already: npm install's prepare
+ * builds them); returns their `file:` dependencies, or throws saying what to do.
+ */
+export const packLocalPackages = (dir: string, checkout = checkoutRoot()): LocalPackages => {
+  if (!checkout) {
+    throw new Error(
+      '--local-packages packs the agent-functions checkout this command runs from, and this one runs from an installed package: use it from a clone (npm run init -- <dir>).',
+    );
+  }
+  for (const built of ['src/dist', 'scripts/dist']) {
+    if (!existsSync(join(checkout, built))) {
+      throw new Error(`${join(checkout, built)} is missing: run npm install (or npm run build) in ${checkout} first.`);
+    }
+  }
+  const target = join(dir, PACKAGES_DIR);
+  mkdirSync(target, { recursive: true });
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name)));
+  const pack = spawnSync(
+    'npm',
+    [
+      'pack',
+      '-w',
+      'src',
+      '-w',
+      'scripts',
+      '--pack-destination',
+      target,
+      '--ignore-scripts',
+      '--json',
+      '--loglevel=error',
+    ],
+    { cwd: checkout, env, encoding: 'utf8', timeout: 5 * 60_000, maxBuffer: 64 * 1024 * 1024 },
+  );
+  if (pack.status !== 0) {
+    throw new Error(`npm pack failed in ${checkout}: ${(pack.error?.message ?? pack.stderr).trim()}`);
+  }
+  const packed = JSON.parse(pack.stdout) as Array<{ name: string; filename: string }>;
+  const file = (name: string): string => {
+    const found = packed.find((p) => p.name === name);
+    if (!found) throw new Error(`npm pack made no ${name} tarball in ${target}.`);
+    return `file:${PACKAGES_DIR}/${found.filename}`;
+  };
+  return { framework: file('agent-functions'), cli: file('agent-functions-cli') };
+};
