@@ -13,6 +13,7 @@ export default defineConfig({
     openapi: 'openapi.ts',
     'mcp/index': 'mcp/index.ts',
     'conversations/index': 'conversations/index.ts',
+    'approval/index': 'approval/index.ts',
     'testing/index': 'testing/index.ts',
   },
   unbundle: true,

@@ -1,12 +1,20 @@
 // The conversation features a Worker opts in to (createWorker's `conversations` option): without
 // it, neither deduplication nor deferral is bundled, and writes and `later` functions run plainly.
 
+import type { Env } from '../env.ts';
 import type { RegisteredFunction } from '../registry.ts';
 import { checkedPolicy } from './check.ts';
 import { deduplicated } from './dedupe.ts';
 import { runLater } from './later.ts';
 import { setDeferredRuntime } from './runtime.ts';
 import type { CallScope } from './scope.ts';
+
+/** A path a feature serves beside the functions (`/approvals/*`: it and every path under it), and its method when only one. */
+export type FeatureRoute = [
+  path: string,
+  handler: (request: Request, env: Env, ctx: ExecutionContext) => Response | Promise<Response>,
+  method?: string,
+];
 
 /** Deduplicated writes and deferred calls, as createWorker takes them. */
 export interface ConversationFeatures {
@@ -16,6 +24,8 @@ export interface ConversationFeatures {
   check: typeof checkedPolicy;
   /** Gives the Worker's functions to its deferred calls' workflow instances. */
   register: typeof setDeferredRuntime;
+  /** Paths a layer over the feature serves (approvals' page, src/approval/); createWorker routes them. */
+  routes?: readonly FeatureRoute[];
 }
 
 /** A read runs as is; a `later` function may defer; a write in a conversation runs once in its window. */

@@ -8,6 +8,8 @@ import { openApiDocument } from '../openapi.ts';
 import { platformFromEnv } from '../platform/client/fromEnv.ts';
 import { functions } from './fixtures/functions/index.ts';
 
+export { ApprovalDesk } from '../approval/desk.ts';
+export { ApprovalRequest } from '../approval/workflow.ts';
 export { CallLedger } from '../conversations/ledger.ts';
 export { DeferredCall } from '../conversations/workflow.ts';
 export { EventLedger } from '../events/ledger.ts';
