@@ -5,6 +5,7 @@ import type { Env } from '../env.ts';
 import { createLogger } from '../log.ts';
 import { deskOf } from './ask.ts';
 import { wake } from './page.ts';
+import { DEFAULT_ACCOUNT } from './params.ts';
 import { approvalRuntimeFor } from './runtime.ts';
 
 const REPLY = /^\s*(approve|approved|yes|deny|denied|no)\s+([A-Za-z0-9]{4})\s*[.!]?\s*$/i;
@@ -13,16 +14,17 @@ const REPLY = /^\s*(approve|approved|yes|deny|denied|no)\s+([A-Za-z0-9]{4})\s*[.
 export type ReplyOutcome = 'approved' | 'denied' | 'already_decided' | 'expired' | 'unknown_code';
 
 /**
- * Decides the request a reply names, when `message` is one from `account`'s team contact;
+ * Decides the request a reply names, when `message` is one from `account`'s (default: "default") team contact;
  * undefined for any other message (it is then handled as usual).
  * @example if (await decideByReply(env, account, data.message)) return;
  */
 export const decideByReply = async (
   env: Env,
-  account: string,
+  account: string | undefined,
   message: { contactId: string; text: string },
 ): Promise<ReplyOutcome | undefined> => {
   const match = REPLY.exec(message.text);
+  account ??= DEFAULT_ACCOUNT;
   const runtime = approvalRuntimeFor();
   const desk = deskOf(env, account);
   if (!match || !runtime || !desk) return undefined;
