@@ -40,7 +40,8 @@ export const withApproval = (base: ConversationFeatures, options: ApprovalFeatur
   return {
     run,
     check: (definition, parameterNames) => {
-      const policy = base.check(definition, parameterNames);
+      const { approval: _asked, ...rest } = definition;
+      const policy = base.check(rest, parameterNames);
       checkApproval(definition, policy.effect);
       return policy;
     },

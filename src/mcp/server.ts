@@ -56,7 +56,12 @@ const serverFor = (
       requestId,
       log: createLogger({ function: fn.name, requestId }),
       platform,
-      ...(workflow && fn.policy?.later && declaresTasks(mcpReq.envelope) ? { conversations, task: { owner } } : {}),
+      // A function a person must approve goes through the feature that refuses it here (no conversation to tell).
+      ...(fn.definition.approval
+        ? { conversations }
+        : workflow && fn.policy?.later && declaresTasks(mcpReq.envelope)
+          ? { conversations, task: { owner } }
+          : {}),
     };
     // A copy: coercion writes into the arguments it is given.
     const outcome = await settle(inv, Date.now(), requestId, () => execute(fn, inv, () => ({ ...params.arguments })), {

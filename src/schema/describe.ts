@@ -10,6 +10,10 @@ import { fieldText, type JsonSchema, type ParameterInfo, parameterInfo } from '.
 import { isDateField } from './schemaDef.ts';
 
 /** Everything the platform and tools see of one function: its registration record but the url, and more. */
+
+/** Why a definition with `approval` is refused by a Worker that cannot ask anyone (docs/functions.md "Approval"). */
+export const APPROVAL_NEEDS_FEATURE =
+  "approval needs createWorker's conversations option wrapped by withApproval (agent-functions/approval): without it the function would run unapproved.";
 export interface FunctionManifest extends Omit<FunctionRecord, 'url'> {
   /** Path of the function on the Worker; the registered url adds the origin and the key. */
   path: string;
@@ -130,6 +134,8 @@ export const translateFunction = (
   };
   let policy: CallPolicy | undefined;
   try {
+    // A function a person must approve never runs without the feature that asks (src/approval/).
+    if (definition.approval && !policyOf) throw new Error(APPROVAL_NEEDS_FEATURE);
     policy = policyOf?.(
       definition,
       parameters.map((info) => info.name),

@@ -276,6 +276,26 @@ describe('approval: bad input and faults', () => {
     expect(sent).toEqual([]);
   });
 
+  it('a function with approval in a Worker that cannot ask anyone is refused, never run unapproved', async () => {
+    for (const conversations of [conversationFeatures, undefined]) {
+      const plain = createWorker({ functions: { refund_order: refund }, ...(conversations ? { conversations } : {}) });
+      const manifest = await withEnv(plain, env as Env).send('/functions', {
+        headers: { authorization: `Bearer ${await manifestKey(SECRET)}` },
+      });
+      expect(manifest.status).toBe(500);
+      expect(JSON.stringify(await manifest.json())).toContain('withApproval');
+      const response = await withEnv(plain, env as Env).call('refund_order', {
+        orderNumber: '1',
+        amountCents: 50_000,
+        contactId: 'ct_vera',
+        conversationId: 'cv_plain',
+        channel: 'whatsapp',
+      });
+      expect(response.status).toBe(500);
+    }
+    expect(runs).toEqual([]);
+  });
+
   it('a definition whose approval cannot work is refused with what to change', async () => {
     const broken = createWorker({
       conversations: withApproval(conversationFeatures, { teamContact: () => TEAM }),

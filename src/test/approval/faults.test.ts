@@ -72,10 +72,10 @@ const worker = createWorker({
 let wakes = 0;
 const tries = new Map<string, number>();
 const approvalsBinding = (env as Env & { APPROVALS: Workflow<ApprovalParams> }).APPROVALS;
-const lossy: Workflow<ApprovalParams> = {
-  create: (options) => approvalsBinding.create(options),
-  createBatch: (batch) => approvalsBinding.createBatch(batch),
-  get: async (id) => {
+// Only create and get are used by approvals.
+const lossy = {
+  create: (options: WorkflowInstanceCreateOptions<ApprovalParams>) => approvalsBinding.create(options),
+  get: async (id: string) => {
     const instance = await approvalsBinding.get(id);
     return Object.assign(Object.create(instance) as WorkflowInstance, {
       sendEvent: async (event: { type: string; payload: unknown }) => {
@@ -93,7 +93,7 @@ const lossy: Workflow<ApprovalParams> = {
       },
     });
   },
-} as Workflow<ApprovalParams>;
+} as unknown as Workflow<ApprovalParams>;
 const faultEnv = { ...(env as Env), APPROVALS: lossy } as Env;
 const { call, send } = withEnv(worker, faultEnv);
 
