@@ -14,6 +14,12 @@ import { isDateField } from './schemaDef.ts';
 /** Why a definition with `approval` is refused by a Worker that cannot ask anyone (docs/functions.md "Approval"). */
 export const APPROVAL_NEEDS_FEATURE =
   "approval needs createWorker's conversations option wrapped by withApproval (agent-functions/approval): without it the function would run unapproved.";
+
+/** The registry's policy for a Worker without the conversations feature: refuses only a definition that needs approval. */
+export const withoutConversations = (definition: AnyFunctionDefinition): CallPolicy | undefined => {
+  if (definition.approval) throw new Error(APPROVAL_NEEDS_FEATURE);
+  return undefined;
+};
 export interface FunctionManifest extends Omit<FunctionRecord, 'url'> {
   /** Path of the function on the Worker; the registered url adds the origin and the key. */
   path: string;
@@ -101,7 +107,7 @@ export const translateFunction = (
   name: string,
   definition: AnyFunctionDefinition,
   /** The conversations feature's policy of a definition (src/conversations/check.ts), when it is on. */
-  policyOf?: (definition: AnyFunctionDefinition, parameterNames: readonly string[]) => CallPolicy,
+  policyOf?: (definition: AnyFunctionDefinition, parameterNames: readonly string[]) => CallPolicy | undefined,
 ): { manifest: FunctionManifest; parameters: ParameterInfo[]; dates: Set<string>; policy?: CallPolicy } => {
   if (typeof definition.description !== 'string' || definition.description.trim().length < 10) {
     throw new DefinitionError(
@@ -134,8 +140,6 @@ export const translateFunction = (
   };
   let policy: CallPolicy | undefined;
   try {
-    // A function a person must approve never runs without the feature that asks (src/approval/).
-    if (definition.approval && !policyOf) throw new Error(APPROVAL_NEEDS_FEATURE);
     policy = policyOf?.(
       definition,
       parameters.map((info) => info.name),
