@@ -24,7 +24,7 @@ export { OptOutList } from './lib/optOuts.ts';
 // drop it and none of it is bundled.
 // conversations: writes run once per conversation, and `later` functions answer now and finish
 // on the DEFERRED_CALLS workflow (docs/functions.md); drop it with CALL_LEDGER and DEFERRED_CALLS.
-// withApproval: functions with `approval` (refund_order above 100 EUR) ask the team first, on the
+// withApproval: functions with `approval` (refund_payment above 100 EUR) ask the team first, on the
 // APPROVALS workflow and the APPROVAL_DESK Durable Object; the team is handoff_to_human's inbox.
 // mayMessage: the opt-out check of lib/optOuts.ts, which every message the framework sends a
 // customer (a deferred call's follow-up) goes through.

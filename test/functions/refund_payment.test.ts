@@ -7,12 +7,12 @@ import { callWith, eventsPlatform, platformEnv, servedEvents } from '../helpers.
 const REFUNDS = 'https://store.test/api/orders/10452/refunds';
 const settings = platformEnv({ STORE_API_URL: 'https://store.test/api', STORE_API_KEY: 'test-store-key' });
 let conversations = 0;
-const refund = (amountCents: number) =>
+const refund = (amountEuros: number) =>
   callWith(
-    'refund_order',
+    'refund_payment',
     {
       orderNumber: '10452',
-      amountCents,
+      amountEuros,
       reason: 'the mug arrived broken',
       contactId: 'ct_vera',
       conversationId: `cv_refund_${++conversations}`,
@@ -47,9 +47,9 @@ const approvals = async (work: () => Promise<void>) => {
   }
 };
 
-describe('refund_order', () => {
+describe('refund_payment', () => {
   it('refunds up to 100 EUR at once, asking nobody', async () => {
-    const response = await refund(1_200);
+    const response = await refund(12);
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ refunded: true, refundId: 're_1' });
     expect(refunds).toEqual([{ amountCents: 1_200, reason: 'the mug arrived broken' }]);
@@ -58,7 +58,7 @@ describe('refund_order', () => {
 
   it('above 100 EUR asks the team, and refunds once approved from the link, telling the customer once', async () => {
     await approvals(async () => {
-      const response = await refund(12_000);
+      const response = await refund(120);
       expect(await response.json()).toMatchObject({ status: 'pending_approval' });
       expect(refunds).toEqual([]);
       const [ask] = toTeam();
@@ -82,7 +82,7 @@ describe('refund_order', () => {
   it('the team denies by replying "deny <code>": no refund, and the customer is told once', async () => {
     const served = servedEvents();
     await approvals(async () => {
-      await refund(45_000);
+      await refund(450);
       const code = /\(([A-Z0-9]{4})\)/.exec(toTeam()[0]?.text ?? '')?.[1] ?? '';
       await served.consume([
         queued('message.received', { message: { id: 'msg_deny', contactId: 'ct_team', text: `deny ${code}` } }),
@@ -94,10 +94,10 @@ describe('refund_order', () => {
 
   it('without a team inbox, a large refund is not available now and nothing is refunded', async () => {
     const response = await callWith(
-      'refund_order',
+      'refund_payment',
       {
         orderNumber: '10452',
-        amountCents: 20_000,
+        amountEuros: 200,
         reason: 'broken',
         contactId: 'ct_vera',
         conversationId: 'cv_x',
