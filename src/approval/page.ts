@@ -4,7 +4,7 @@
 // a random 128-bit token the desk keeps only as a hash; it decides once, then answers with the
 // first decision; past the request's expiry it decides nothing. Every refusal says why, plainly.
 import { readBody } from '../args.ts';
-import type { Env } from '../env.ts';
+import { type Env, isDevelopment, type WithProcess } from '../env.ts';
 import { FunctionError } from '../errors.ts';
 import { safeEqual, sha256Hex } from '../keys.ts';
 import { createLogger } from '../log.ts';
@@ -136,6 +136,10 @@ export const serveApprovalPage = async (
   const url = new URL(request.url);
   const token = url.pathname.slice(APPROVALS_PATH.length + 1).replace(/\/+$/, '');
   const account = url.searchParams.get('account') ?? DEFAULT_ACCOUNT;
+  // Spelled out, so a production bundle drops it (src/env.ts): the dev console's list and buttons.
+  if (token === '' && (globalThis as WithProcess).process?.env.NODE_ENV !== 'production' && isDevelopment(env)) {
+    return serveDevDesk(request, env, account, ctx);
+  }
   if (!TOKEN.test(token) || !ACCOUNT_NAME.test(account)) return notValid();
   const desk = deskOf(env, account);
   if (!desk)
@@ -190,4 +194,33 @@ export const serveApprovalPage = async (
     approved ? 'Approved' : 'Denied',
     `<p class="ask">${escapeHtml(result.view.ask)}</p><p>${approved ? 'Approved: it is being carried out now, and the customer will get a message with the result.' : 'Denied: nothing will be done, and the customer will get a message saying so.'}</p>`,
   );
+};
+
+/**
+ * Under `npm run dev` only: `GET /approvals` lists the pending requests of an account for the dev
+ * console, and `POST /approvals` `{ code, decision }` decides one as the console's buttons do.
+ */
+const serveDevDesk = async (
+  request: Request,
+  env: Env,
+  account: string,
+  ctx: { waitUntil(promise: Promise<unknown>): void },
+): Promise<Response> => {
+  const desk = ACCOUNT_NAME.test(account) ? deskOf(env, account) : undefined;
+  if (!desk) return Response.json({ error: 'No approval desk: bind APPROVAL_DESK.' }, { status: 503 });
+  if (request.method === 'GET') return Response.json({ approvals: await desk.pending() });
+  const body = (await request.json().catch(() => ({}))) as { code?: unknown; decision?: unknown };
+  if (typeof body.code !== 'string' || (body.decision !== 'approve' && body.decision !== 'deny')) {
+    return Response.json({ error: 'Send { "code": "K7QM", "decision": "approve" | "deny" }.' }, { status: 400 });
+  }
+  const result = await desk.decide({ code: body.code }, body.decision === 'approve', 'console');
+  if (result.outcome === 'decided') {
+    createLogger({ approval: result.view.id, function: result.view.name }).info('approval_decided', {
+      decision: result.view.state,
+      decidedBy: 'console',
+      decidedAt: result.view.decidedAt,
+    });
+    ctx.waitUntil(wake(env, result.view.id, result.view));
+  }
+  return Response.json({ outcome: result.outcome, ...('view' in result ? { state: result.view.state } : {}) });
 };

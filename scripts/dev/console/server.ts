@@ -138,6 +138,28 @@ export const startConsole = async (options: ConsoleOptions): Promise<RunningCons
     }
   };
 
+  /** The Worker's pending approvals, or a decision sent to them; the Worker's origin is that of its function urls. */
+  const workerApprovals = async (decision: unknown): Promise<{ status: number; body: unknown }> => {
+    const listing = await options.functions();
+    const first = (Array.isArray(listing) ? listing : listing.functions)[0];
+    const url = first && (await options.urlOf(first.name));
+    if (!url) return { status: 200, body: { approvals: [] } };
+    try {
+      const response = await fetch(new URL('/approvals', url), {
+        method: decision === undefined ? 'GET' : 'POST',
+        ...(decision === undefined
+          ? {}
+          : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(decision) }),
+        signal: AbortSignal.timeout(10_000),
+      });
+      // A Worker without approvals answers 404: nothing waits.
+      if (response.status === 404) return { status: 200, body: { approvals: [] } };
+      return { status: response.status, body: await response.json() };
+    } catch (error) {
+      return { status: 502, body: { error: `The Worker did not answer (${(error as Error).message}).` } };
+    }
+  };
+
   const server = createServer((request, response) => {
     void (async () => {
       const { pathname } = new URL(request.url ?? '/', 'http://console.invalid');
@@ -166,6 +188,11 @@ export const startConsole = async (options: ConsoleOptions): Promise<RunningCons
             items: mergeActivity(log.list(), answer, options.workerLog?.() ?? []),
             ...(problem ? { problem } : {}),
           });
+        }
+        // Approvals waiting for a person (src/approval/): the Worker's development-only desk, by reply code.
+        if (pathname === '/api/approvals' && (request.method === 'GET' || request.method === 'POST')) {
+          const approvals = await workerApprovals(request.method === 'POST' ? await readJson(request) : undefined);
+          return send(response, approvals.status, approvals.body);
         }
         if (request.method === 'POST' && callName) {
           const answer = await call(callName, ((await readJson(request)) as { arguments?: unknown }).arguments);

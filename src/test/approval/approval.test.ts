@@ -228,6 +228,30 @@ describe('approval', () => {
   });
 });
 
+describe('approval: the dev console desk', () => {
+  it('under npm run dev lists pending requests and decides one by its code; in production it is not served', async () => {
+    await ask(13_000);
+    const dev = withEnv(worker, {
+      ...(env as Env),
+      AGENT_FUNCTIONS_MODE: 'development',
+      AGENT_FUNCTIONS_DEV_HOSTS: 'functions.example.com',
+    });
+    const { approvals } = (await (await dev.send('/approvals')).json()) as {
+      approvals: Array<{ code: string; ask: string }>;
+    };
+    const { code } = lastAsk();
+    expect(approvals).toContainEqual(expect.objectContaining({ code, ask: 'Refund 130 EUR on order 10454?' }));
+    const decided = await dev.send('/approvals', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ code, decision: 'approve' }),
+    });
+    expect(await decided.json()).toEqual({ outcome: 'decided', state: 'approved' });
+    expect(await finished()).toMatchObject({ decision: 'approved', decidedBy: 'console', work: 'done' });
+    expect((await send('/approvals')).status).toBe(404);
+  });
+});
+
 describe('approval: bad input and faults', () => {
   it("a forged link, another account's link, a cross-site POST and a wrong page token change nothing", async () => {
     await ask(12_000);
