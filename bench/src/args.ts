@@ -22,7 +22,7 @@ export interface BenchSettings {
 }
 
 /** The parts of a run, in the order they run. */
-export const PARTS = ['size', 'invocation', 'conversations', 'memory', 'sync', 'lint'] as const;
+export const PARTS = ['size', 'invocation', 'conversations', 'approval', 'memory', 'sync', 'lint'] as const;
 export type Part = (typeof PARTS)[number];
 
 export interface BenchArgs {

@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { measureApproval } from './approval.ts';
 import { HELP, parseBenchArgs } from './args.ts';
 import { type BuiltWorker, buildWorker } from './buildWorker.ts';
 import { measureConversations } from './conversations.ts';
@@ -67,6 +68,12 @@ const BUILDS = {
   projectWithConversations: {
     label: 'project + conversations (dedupe, deferred)',
     entry: 'bench/workers/projectWithConversations.ts',
+    defines: { BENCH_FUNCTIONS: '1' },
+    profile: true,
+  },
+  projectWithApproval: {
+    label: 'project + approval',
+    entry: 'bench/workers/projectWithApproval.ts',
     defines: { BENCH_FUNCTIONS: '1' },
     profile: true,
   },
@@ -194,6 +201,10 @@ const main = async (): Promise<number> => {
     if (args.parts.includes('conversations')) {
       progress('conversations: reads, writes and deferred calls against a plain call');
       results.conversations = await measureConversations(built.projectWithConversations, settings, progress);
+    }
+    if (args.parts.includes('approval')) {
+      progress('approval: a write declaring approval below its threshold against the same write, and the ask');
+      results.approval = await measureApproval(built.projectWithApproval, settings, progress);
     }
     if (args.parts.includes('memory')) {
       progress('memory: 10 and 1,000 functions');

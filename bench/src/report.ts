@@ -1,4 +1,6 @@
 // Results -> tables and target verdicts. Pure: the runner measures, this file only reads numbers.
+
+import type { ApprovalResults } from './approval.ts';
 import type { BenchSettings } from './args.ts';
 import { type ConversationResults, deferredP99 } from './conversations.ts';
 import type { EventAckRounds } from './events.ts';
@@ -29,6 +31,8 @@ export interface BenchResults {
   events?: EventAckRounds;
   /** Part 1d: reads, writes and deferred calls within a conversation, beside a plain call. */
   conversations?: ConversationResults;
+  /** Part 1e: a write declaring approval below its threshold beside the same write, and the ask. */
+  approval?: ApprovalResults;
   size?: SizeResult[];
   sync?: SyncRunResult[] | { pending: string };
   memory?: MemoryResult[];
@@ -332,6 +336,39 @@ export const conversationsTable = (conv: ConversationResults): Table => {
   };
 };
 
+/** Part 1e's p50 ratio (below the threshold x without approval) and the ask's p99 in ms. */
+export const approvalFigures = (approval: ApprovalResults) => ({
+  belowThreshold: pairedRatio(
+    approval.belowThreshold.map((r) => r.p50Ms),
+    approval.withoutApproval.map((r) => r.p50Ms),
+  ),
+  askP99: percentile(approval.askSentMs, 99),
+});
+
+/** Part 1e as a table. */
+export const approvalTable = (approval: ApprovalResults): Table => {
+  const row = (label: string, rounds: LoadResult[], against: number | null): Cell[] => [
+    label,
+    median(rounds.map((x) => x.requestsPerSecond)),
+    median(rounds.map((x) => x.p50Ms)),
+    median(rounds.map((x) => x.p99Ms)),
+    against === null ? '-' : ratio(against),
+  ];
+  const { belowThreshold, askP99 } = approvalFigures(approval);
+  return {
+    title: '1e. Approval: a write that declares approval, called below its threshold, and the ask to the team',
+    columns: ['case', 'req/s', 'p50 ms', 'p99 ms', 'p50 x without'],
+    rows: [
+      row('write without approval (in a conversation)', approval.withoutApproval, null),
+      row('the same write declaring approval, below its threshold', approval.belowThreshold, belowThreshold),
+      ['a call that needs approval: the team holds the ask', '-', percentile(approval.askSentMs, 50), askP99, '-'],
+    ],
+    notes: [
+      `${approval.askSentMs.length} calls needing approval, 5 at a time, each timed from the call until it answered (the ask is sent before the answer, and the local platform held it by then); ${approval.asks} asks received (one each is right).`,
+    ],
+  };
+};
+
 /** Every target of the issue that this run has numbers for, met or not. */
 export const targetVerdicts = (results: BenchResults): TargetVerdict[] => {
   const verdicts: TargetVerdict[] = [];
@@ -372,6 +409,20 @@ export const targetVerdicts = (results: BenchResults): TargetVerdict[] => {
     add('deferred call done in time: p50 <= 1.1x a plain call', r.laterInTime, r.laterInTime <= 1.1);
     add('write, deduplication checked: p50 <= 1.15x a plain call', r.write, r.write <= 1.15);
     add('read with conversation ids: p50 <= 1.1x a plain call (nothing added)', r.readWithIds, r.readWithIds <= 1.1);
+  }
+  if (results.approval) {
+    const { belowThreshold, askP99 } = approvalFigures(results.approval);
+    add(
+      'approval declared, below its threshold: p50 <= 1.05x the same write without it',
+      belowThreshold,
+      belowThreshold <= 1.05,
+    );
+    add(
+      'the ask reaches the team within 1 s of the call (p99, local)',
+      askP99,
+      askP99 <= 1_000,
+      (v) => `p99 ${v.toFixed(0)} ms`,
+    );
   }
   const project = results.size?.find((s) => s.worker === 'project');
   const bare = results.size?.find((s) => s.worker === 'bare zod');
@@ -423,6 +474,7 @@ export const allTables = (results: BenchResults): Table[] => [
   ...(results.invocationCpu ? [cpuTable(results.invocationCpu, results.settings)] : []),
   ...(results.events ? [eventsTable(results.events, results.settings)] : []),
   ...(results.conversations ? [conversationsTable(results.conversations)] : []),
+  ...(results.approval ? [approvalTable(results.approval)] : []),
   ...(results.size ? [sizeTable(results.size)] : []),
   ...(results.sync ? [syncTable(results.sync)] : []),
   ...(results.memory ? [memoryTable(results.memory)] : []),

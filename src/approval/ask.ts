@@ -161,17 +161,21 @@ export const requestApproval = async (
     code,
     requestId: inv.requestId,
   };
-  try {
-    await workflow.create({ id, params });
-  } catch (error) {
+  // The instance and the ask at once (the ask is due within a second): a decision is kept on the
+  // desk whenever it comes, and the instance reads it there, so neither waits for the other.
+  const origin = env.FUNCTIONS_BASE_URL ?? inv.url?.origin ?? '';
+  const text = askText(ask, approvalLink(origin, token, account), code, expiresAt);
+  const [created, asked] = await Promise.allSettled([
+    workflow.create({ id, params }),
+    runtime.platform(env, AbortSignal.timeout(10_000)).messages.send({ ...team, text }),
+  ]);
+  if (created.status === 'rejected') {
+    const error = created.reason as unknown;
     log.error('approval_wait_unavailable', { error: error instanceof Error ? error.name : typeof error });
     throw await withdraw('workflow');
   }
-  const origin = env.FUNCTIONS_BASE_URL ?? inv.url?.origin ?? '';
-  const text = askText(ask, approvalLink(origin, token, account), code, expiresAt);
-  try {
-    await runtime.platform(env, AbortSignal.timeout(10_000)).messages.send({ ...team, text });
-  } catch (error) {
+  if (asked.status === 'rejected') {
+    const error = asked.reason as unknown;
     if (error instanceof PlatformError && !error.ambiguous) {
       log.warn('approval_team_unreachable', { status: error.status, code: error.code });
       throw await withdraw('team_unreachable');

@@ -59,7 +59,7 @@ const settledPage = (view: ApprovalView, note = ''): Response => {
     return page(
       410,
       'This request was withdrawn',
-      '<p>The team could not be asked at the time, so nothing was done.</p>',
+      '<p>It could not be set up at the time (the team could not be asked, or nothing could wait for the answer), so nothing was done.</p>',
     );
   }
   const by = view.decidedBy?.startsWith('contact:') ? 'by a reply on the messaging platform' : 'from this link';
