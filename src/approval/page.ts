@@ -108,20 +108,30 @@ export const wake = async (env: Env, id: string, view: ApprovalView): Promise<bo
   return false;
 };
 
-/** Whether a POST comes from this Worker's own page: never another site's form or script. */
+/**
+ * Whether a POST comes from this Worker's own page: never another site's form or script. A browser
+ * says so itself with Sec-Fetch-Site (no page can set it); one that does not send it sends Origin,
+ * which must name the host the request was sent to (behind a proxy the Worker's url may differ).
+ */
 const sameSite = (request: Request, env: Env): boolean => {
   const site = request.headers.get('sec-fetch-site');
-  if (site !== null && site !== 'same-origin') return false;
+  if (site !== null) return site === 'same-origin';
   const origin = request.headers.get('origin');
   // Browsers send Origin with every POST; a program without it is no other site's page.
   if (origin === null) return true;
-  const own = [new URL(request.url).origin];
+  let host: string;
+  try {
+    host = new URL(origin).host;
+  } catch {
+    return false;
+  }
+  const own = [new URL(request.url).host, request.headers.get('host')];
   if (env.FUNCTIONS_BASE_URL) {
     try {
-      own.push(new URL(env.FUNCTIONS_BASE_URL).origin);
+      own.push(new URL(env.FUNCTIONS_BASE_URL).host);
     } catch {}
   }
-  return own.includes(origin);
+  return own.includes(host);
 };
 
 /**

@@ -91,14 +91,16 @@ const pageTokenOf = (html: string) => /name="page" value="([^"]+)"/.exec(html)?.
 /** Submits the page's form at `link`, as the browser does from the page itself. */
 const decide = async (link: string, decision: 'approve' | 'deny', headers: Record<string, string> = {}) => {
   const page = await (await send(link)).text();
+  // A header given as '' is left out.
+  const given = Object.entries({
+    'content-type': 'application/x-www-form-urlencoded',
+    origin: ORIGIN,
+    'sec-fetch-site': 'same-origin',
+    ...headers,
+  }).filter(([, value]) => value !== '');
   return send(link, {
     method: 'POST',
-    headers: {
-      'content-type': 'application/x-www-form-urlencoded',
-      origin: ORIGIN,
-      'sec-fetch-site': 'same-origin',
-      ...headers,
-    },
+    headers: Object.fromEntries(given),
     body: new URLSearchParams({ decision, page: pageTokenOf(page) }).toString(),
   });
 };
@@ -262,6 +264,9 @@ describe('approval: bad input and faults', () => {
     const crossSite = await decide(link, 'approve', { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' });
     expect(crossSite.status).toBe(403);
     expect(await crossSite.text()).toContain('did not come from this page');
+    // A browser that sends no Sec-Fetch-Site still sends Origin: another site's is refused.
+    const otherOrigin = await decide(link, 'approve', { origin: 'https://evil.example', 'sec-fetch-site': '' });
+    expect(otherOrigin.status).toBe(403);
     const forgedForm = await send(link, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded', origin: ORIGIN },
