@@ -5,6 +5,8 @@
 export type { Conversation } from './conversations/conversation.ts';
 export type {
   AnyFunctionDefinition,
+  ApprovalContext,
+  ApprovalOption,
   DedupeOption,
   Effect,
   FunctionAnnotations,
