@@ -5,6 +5,7 @@
 // a team to ask or the bindings to wait, the call answers that approval is not available now.
 import { callKeyOf, ledgerNameOf } from '../conversations/callKey.ts';
 import type { CallScope } from '../conversations/scope.ts';
+import { newTaskId, TaskCreated, taskInstanceId } from '../conversations/task.ts';
 import type { Env } from '../env.ts';
 import { FunctionError } from '../errors.ts';
 import { sha256Hex, toBase64Url } from '../keys.ts';
@@ -84,14 +85,15 @@ export const requestApproval = async (
   fn: RegisteredFunction,
   inv: CallScope & { url?: URL },
   args: Record<string, unknown>,
-): Promise<ApprovalPendingAnswer> => {
+): Promise<ApprovalPendingAnswer | TaskCreated> => {
   const approval = fn.definition.approval as NonNullable<RegisteredFunction['definition']['approval']>;
-  const { env, log, conversation } = inv;
-  if (!conversation?.channel) {
+  const { env, log, conversation, task } = inv;
+  // Under MCP a client that takes tasks follows the request as a task; nobody else could be told.
+  if (!conversation?.channel && !task) {
     log.info('approval_refused', { reason: conversation ? 'no_channel' : 'no_conversation' });
     throw notHere();
   }
-  const to = { ...conversation, channel: conversation.channel };
+  const to = conversation?.channel ? { ...conversation, channel: conversation.channel } : undefined;
   const account = accountOf(inv);
   const desk = deskOf(env, account);
   const workflow = workflowOf(env);
@@ -118,15 +120,21 @@ export const requestApproval = async (
     message: approval.waiting ?? DEFAULT_WAITING,
     followUp: FOLLOW_UP_NOTE,
   };
+  const now = Date.now();
+  const taskId = !to && task ? newTaskId(now) : undefined;
   const token = randomToken();
-  const expiresAt = Date.now() + (approval.expiresInMs ?? DEFAULT_EXPIRES_MS);
+  const expiresAt = now + (approval.expiresInMs ?? DEFAULT_EXPIRES_MS);
   const ask = approval.ask(args as never);
   let opened: Awaited<ReturnType<ApprovalDesk['open']>>;
   try {
-    const call = await sha256Hex(
-      `${await ledgerNameOf(to.contactId, to.conversationId ?? '')}\n${await callKeyOf(fn.name, args)}`,
-    );
+    // A repeat is the same call of the same conversation; every task is a request of its own.
+    const call = to
+      ? await sha256Hex(
+          `${await ledgerNameOf(to.contactId, to.conversationId ?? '')}\n${await callKeyOf(fn.name, args)}`,
+        )
+      : `task-${randomToken()}`;
     opened = await desk.open({
+      ...(task && taskId ? { id: await taskInstanceId(task.owner, taskId) } : {}),
       call,
       name: fn.name,
       ask,
@@ -155,7 +163,7 @@ export const requestApproval = async (
   const params: ApprovalParams = {
     name: fn.name,
     args: JSON.parse(JSON.stringify(args)) as Record<string, unknown>,
-    conversation: to,
+    ...(to ? { conversation: to } : { task: { createdAt: now } }),
     account,
     expiresAt,
     code,
@@ -187,6 +195,6 @@ export const requestApproval = async (
       hint: 'the team may not have the request; it expires if nobody decides',
     });
   }
-  log.info('approval_asked', { approval: id, code, expiresAt });
-  return waiting;
+  log.info(taskId ? 'approval_asked_as_task' : 'approval_asked', { approval: id, code, expiresAt });
+  return taskId ? new TaskCreated(taskId, now) : waiting;
 };

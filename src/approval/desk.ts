@@ -31,6 +31,8 @@ export type DecideResult =
 
 /** A request to open: what the team is asked, and the hashes of its link and page token. */
 export interface OpenRequest {
+  /** The request's id (its workflow instance's), when the caller chose it: an MCP task's. */
+  id?: string;
   /** The conversation and call it is for (a hash): a repeat while it waits opens nothing. */
   call: string;
   name: string;
@@ -98,7 +100,7 @@ export class ApprovalDesk extends DurableObject {
     const codes = new Set(this.rows("WHERE state = 'pending'").map((row) => row.code));
     let code = randomCode();
     while (codes.has(code)) code = randomCode();
-    const id = `approval-${crypto.randomUUID()}`;
+    const id = request.id ?? `approval-${crypto.randomUUID()}`;
     this.ctx.storage.sql.exec(
       "INSERT INTO requests (id, call, code, link, page, name, ask, state, created, expires) VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?)",
       id,

@@ -6,7 +6,10 @@ export interface ApprovalParams {
   name: string;
   /** The validated arguments the team was asked about, through JSON. */
   args: Record<string, unknown>;
-  conversation: Conversation & { channel: string };
+  /** Where the customer is told; absent for an MCP task, whose client reads the outcome instead. */
+  conversation?: Conversation & { channel: string };
+  /** An MCP client's task (src/conversations/task.ts), created at `createdAt`. */
+  task?: { createdAt: number };
   account: string;
   /** When the request expires (ms since the epoch); the wait ends then. */
   expiresAt: number;

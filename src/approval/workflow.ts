@@ -9,6 +9,7 @@ import type { FollowUpOutcome } from '../conversations/followUp.ts';
 import { sendFollowUp } from '../conversations/followUp.ts';
 import { ATTEMPT_WINDOW_MS } from '../conversations/followUpMark.ts';
 import type { CallLedger } from '../conversations/ledger.ts';
+import type { TaskOutcome } from '../conversations/task.ts';
 import type { Env } from '../env.ts';
 import { FunctionError } from '../errors.ts';
 import { execute, type Invocation } from '../invoke.ts';
@@ -33,12 +34,17 @@ export interface ApprovalOutcome {
   decidedAt: number | null;
   work: 'done' | 'refused' | 'failed' | 'unknown' | 'not_run';
   message: FollowUpOutcome | 'failed' | 'none';
+  /** An MCP task's outcome, as tasks/get reads it (src/mcp/tasks.ts). */
+  task?: { outcome: TaskOutcome; finishedAt: number };
 }
 
 /** One run of the work as the ledger keeps it: what it did and what the customer is told. */
-type WorkDone = { work: 'done' | 'refused' | 'unknown'; text: string };
-/** What the ledger keeps of the one run: its result, or that it was refused or may have happened. */
-type Kept = { work: 'done'; value: unknown } | { work: 'refused' | 'unknown' };
+type WorkDone = { work: 'done' | 'refused' | 'unknown'; text?: string; kept?: string };
+/** What the ledger keeps of the one run: its result, its refusal, or that it may have happened. */
+type Kept =
+  | { work: 'done'; value: unknown }
+  | { work: 'refused'; status?: number; code?: string; message?: string }
+  | { work: 'unknown' };
 
 const LEASE_MARGIN_MS = 30_000;
 const RUN_KEY = 'run';
@@ -80,20 +86,61 @@ export class ApprovalRequest extends WorkflowEntrypoint<Env, ApprovalParams> {
       work: 'not_run',
       message: 'none',
     };
+    const task = event.payload.task;
+    const finishTask = (taskOutcome: TaskOutcome): ApprovalOutcome => ({
+      ...outcome,
+      task: { outcome: taskOutcome, finishedAt: Date.now() },
+    });
+    // What the customer is told of the one run.
+    const told = (kept: Kept): string =>
+      kept.work === 'done'
+        ? approval.message(kept.value as never, args as never)
+        : kept.work === 'refused'
+          ? APPROVED_BUT_FAILED
+          : APPROVED_OUTCOME_UNKNOWN;
     let text: string;
     if (decided.state === 'approved') {
       const done = await step
         .do(
           'work',
           { retries: { limit: 3, delay: '5 seconds', backoff: 'exponential' }, timeout: fn.manifest.timeoutMs + 5_000 },
-          () => this.runOnce(fn, runtime, event.payload, id, log),
+          async (): Promise<WorkDone> => {
+            const kept = await this.runOnce(fn, runtime, event.payload, id, log);
+            // A task keeps the result for its client; a customer is told in words (computed again on a replay).
+            return task ? { work: kept.work, kept: JSON.stringify(kept) } : { work: kept.work, text: told(kept) };
+          },
         )
         .catch((error: unknown): WorkDone & { failed: true } => {
           log.error('approval_work_failed', { error: error instanceof Error ? error.name : typeof error });
           return { work: 'unknown', text: APPROVED_BUT_FAILED, failed: true };
         });
       outcome.work = 'failed' in done ? 'failed' : done.work;
-      text = done.text;
+      text = done.text ?? APPROVED_BUT_FAILED;
+      if (task) {
+        const kept = done.kept ? (JSON.parse(done.kept) as Kept) : undefined;
+        return finishTask(
+          kept?.work === 'done'
+            ? { ok: true, value: kept.value ?? null }
+            : kept?.work === 'refused'
+              ? {
+                  ok: false,
+                  status: kept.status ?? 422,
+                  code: kept.code ?? 'refused',
+                  message: kept.message ?? APPROVED_BUT_FAILED,
+                }
+              : { ok: false, failed: true },
+        );
+      }
+    } else if (task && (decided.state === 'denied' || decided.state === 'expired')) {
+      const denied = decided.state === 'denied';
+      return finishTask({
+        ok: false,
+        status: 403,
+        code: denied ? 'approval_denied' : 'approval_expired',
+        message: denied
+          ? 'A colleague did not approve this, so nothing was done. Tell the customer it was not approved.'
+          : 'Nobody approved this in time, so nothing was done. Tell the customer, and that they may ask again.',
+      });
     } else if (decided.state === 'denied') {
       text = textOf(approval.denied, args as never);
     } else if (decided.state === 'expired') {
@@ -119,6 +166,7 @@ export class ApprovalRequest extends WorkflowEntrypoint<Env, ApprovalParams> {
       // Withdrawn: the call itself answered that approval was unavailable; nobody waits for a message.
       return outcome;
     }
+    if (!conversation) return outcome;
     try {
       outcome.message = await step.do(
         'message',
@@ -142,21 +190,16 @@ export class ApprovalRequest extends WorkflowEntrypoint<Env, ApprovalParams> {
     params: ApprovalParams,
     id: string,
     log: Logger,
-  ): Promise<WorkDone> {
-    const approval = fn.definition.approval as NonNullable<RegisteredFunction['definition']['approval']>;
+  ): Promise<Kept> {
     const namespace = (this.env as { CALL_LEDGER?: DurableObjectNamespace<CallLedger> }).CALL_LEDGER;
     if (!namespace) throw new Error('CALL_LEDGER is not bound: an approved write cannot run at most once');
     const ledger = namespace.getByName(`approval-${id}`);
-    // What the customer is told of a kept run: computed again on a replay, never run again.
-    const told = (kept: Kept): WorkDone =>
-      kept.work === 'done'
-        ? { work: 'done', text: approval.message(kept.value as never, params.args as never) }
-        : { work: kept.work, text: kept.work === 'refused' ? APPROVED_BUT_FAILED : APPROVED_OUTCOME_UNKNOWN };
     const claim = await ledger.claim(RUN_KEY, fn.manifest.timeoutMs + LEASE_MARGIN_MS, 0, ATTEMPT_WINDOW_MS);
-    if (claim.verdict === 'done') return told(JSON.parse(claim.answer) as Kept);
+    // A replay: what the one run kept, never a second run.
+    if (claim.verdict === 'done') return JSON.parse(claim.answer) as Kept;
     if (claim.verdict !== 'run') {
       log.warn('approval_work_unknown', { hint: 'an earlier attempt may have done it; it is not run again' });
-      return { work: 'unknown', text: APPROVED_OUTCOME_UNKNOWN };
+      return { work: 'unknown' };
     }
     let kept: Kept;
     try {
@@ -166,7 +209,7 @@ export class ApprovalRequest extends WorkflowEntrypoint<Env, ApprovalParams> {
     } catch (error) {
       if (error instanceof FunctionError && error.status < 500 && !error.mayHaveApplied) {
         log.warn('approval_work_refused', { code: error.code });
-        kept = { work: 'refused' };
+        kept = { work: 'refused', status: error.status, code: error.code, message: error.message };
       } else if (mayHaveApplied(error)) {
         log.error('approval_work_unknown', { error: error instanceof Error ? error.name : typeof error });
         kept = { work: 'unknown' };
@@ -177,7 +220,7 @@ export class ApprovalRequest extends WorkflowEntrypoint<Env, ApprovalParams> {
       }
     }
     await ledger.complete(RUN_KEY, JSON.stringify(kept), ATTEMPT_WINDOW_MS);
-    return told(kept);
+    return kept;
   }
 
   /** The invocation the approved run happens under: the call's arguments, conversation and request id. */

@@ -11,7 +11,7 @@ import { createLogger } from '../log.ts';
 import type { Registry } from '../registry.ts';
 import { newRequestId } from '../respond.ts';
 import { settle } from '../settle.ts';
-import { createTaskResult, declaresTasks, serveTasks, taskWorkflowOf } from './tasks.ts';
+import { approvalWorkflowOf, createTaskResult, declaresTasks, serveTasks, taskWorkflowOf } from './tasks.ts';
 import { toolOf, toolResult } from './tools.ts';
 
 /** How the server introduces itself in `initialize`. */
@@ -37,7 +37,7 @@ const serverFor = (
 ): Server => {
   const server = new Server(SERVER_INFO, { capabilities: { tools: {} } });
   const workflow = conversations ? taskWorkflowOf(env) : undefined;
-  if (workflow) serveTasks(server, workflow, owner);
+  if (workflow) serveTasks(server, workflow, owner, approvalWorkflowOf(env));
   server.setRequestHandler('tools/list', () => ({
     tools: registry.names().flatMap((name) => {
       const fn = registry.get(name);
@@ -56,9 +56,10 @@ const serverFor = (
       requestId,
       log: createLogger({ function: fn.name, requestId }),
       platform,
-      // A function a person must approve goes through the feature that refuses it here (no conversation to tell).
+      // A function a person must approve goes through its feature: a task for a client that takes
+      // them, which completes after the decision; a refusal otherwise (no conversation to tell).
       ...(fn.definition.approval
-        ? { conversations }
+        ? { conversations, ...(workflow && declaresTasks(mcpReq.envelope) ? { task: { owner } } : {}) }
         : workflow && fn.policy?.later && declaresTasks(mcpReq.envelope)
           ? { conversations, task: { owner } }
           : {}),

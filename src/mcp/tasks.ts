@@ -31,6 +31,9 @@ export const declaresTasks = (envelope: Envelope): boolean => {
 /** The workflow binding tasks run on, when the Worker has one. */
 export const taskWorkflowOf = (env: Env): Workflow | undefined => (env as { DEFERRED_CALLS?: Workflow }).DEFERRED_CALLS;
 
+/** The workflow an approval's task waits on (src/approval/workflow.ts), when the Worker has one. */
+export const approvalWorkflowOf = (env: Env): Workflow | undefined => (env as { APPROVALS?: Workflow }).APPROVALS;
+
 const iso = (ms: number) => new Date(ms).toISOString();
 
 const envelopeOf = (created: number, updated: number) => ({
@@ -98,7 +101,7 @@ const UpdateParams = TaskParams.extend({ inputResponses: z.record(z.string(), z.
  * that declare it. An unknown id, or another client's, is -32602 alike.
  * @example serveTasks(server, workflow, 'oauth:client-1')
  */
-export const serveTasks = (server: Server, workflow: Workflow, owner: string): void => {
+export const serveTasks = (server: Server, workflow: Workflow, owner: string, approvals?: Workflow): void => {
   server.registerCapabilities({ extensions: { [TASKS_EXTENSION]: {} } });
   const find = async (taskId: string, envelope: Envelope) => {
     if (!declaresTasks(envelope)) {
@@ -109,10 +112,10 @@ export const serveTasks = (server: Server, workflow: Workflow, owner: string): v
       );
     }
     const created = createdAtOf(taskId);
+    const id = created === undefined ? undefined : await taskInstanceId(owner, taskId);
+    // A deferred call's task, or else an approval's (the same id never names both).
     const instance =
-      created === undefined
-        ? undefined
-        : await workflow.get(await taskInstanceId(owner, taskId)).catch(() => undefined);
+      id === undefined ? undefined : await workflow.get(id).catch(() => approvals?.get(id).catch(() => undefined));
     if (created === undefined || !instance) throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Unknown task.');
     return { created, instance };
   };
