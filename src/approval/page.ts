@@ -219,7 +219,11 @@ const serveDevDesk = async (
   const desk = ACCOUNT_NAME.test(account) ? deskOf(env, account) : undefined;
   if (!desk) return Response.json({ error: 'No approval desk: bind APPROVAL_DESK.' }, { status: 503 });
   if (request.method === 'GET') return Response.json({ approvals: await desk.pending() });
-  const body = (await request.json().catch(() => ({}))) as { code?: unknown; decision?: unknown };
+  const text = await readBody(request, FORM_LIMIT, Date.now() + 5_000).catch(() => '');
+  let body: { code?: unknown; decision?: unknown } = {};
+  try {
+    body = JSON.parse(text) as typeof body;
+  } catch {}
   if (typeof body.code !== 'string' || (body.decision !== 'approve' && body.decision !== 'deny')) {
     return Response.json({ error: 'Send { "code": "K7QM", "decision": "approve" | "deny" }.' }, { status: 400 });
   }
