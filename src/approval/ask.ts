@@ -32,7 +32,8 @@ const FOLLOW_UP_NOTE =
 /** A day, and the bounds of expiresInMs (src/approval/check.ts). */
 export const DEFAULT_EXPIRES_MS = 86_400_000;
 
-const unavailable = () =>
+/** What a call that needs approval answers when nobody can be asked now: nothing was done. */
+export const unavailable = (): FunctionError =>
   new FunctionError(
     503,
     'approval_unavailable',

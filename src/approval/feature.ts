@@ -3,7 +3,7 @@
 // straight to the feature underneath, with nothing added to its path but one property read.
 import type { ConversationFeatures, FeatureRoute } from '../conversations/features.ts';
 import type { Invocation } from '../invoke.ts';
-import { accountOf, requestApproval } from './ask.ts';
+import { accountOf, requestApproval, unavailable } from './ask.ts';
 import { checkApproval } from './check.ts';
 import { APPROVALS_PATH, serveApprovalPage } from './page.ts';
 import { type ApprovalRuntime, setApprovalRuntime, type TeamContactOf } from './runtime.ts';
@@ -25,9 +25,10 @@ export const withApproval = (base: ConversationFeatures, options: ApprovalFeatur
   let runtime: ApprovalRuntime | undefined;
   const run: ConversationFeatures['run'] = (fn, inv, args, plain) => {
     const approval = fn.definition.approval;
-    if (!approval || !runtime) return base.run(fn, inv, args, plain);
+    if (!approval) return base.run(fn, inv, args, plain);
     const ready = runtime;
-    const ask = () => requestApproval(ready, fn, inv as Invocation, args);
+    // createWorker registers before any call; without it nobody could be asked, and nothing runs.
+    const ask = () => (ready ? requestApproval(ready, fn, inv as Invocation, args) : Promise.reject(unavailable()));
     if (!approval.when) return base.run(fn, inv, args, ask);
     const context = { env: inv.env, conversation: inv.conversation, account: accountOf(inv) };
     // A `when` that fails asks rather than runs: nothing runs unapproved.

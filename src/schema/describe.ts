@@ -9,8 +9,6 @@ import type { FunctionRecord } from '../platform/protocol/function.ts';
 import { fieldText, type JsonSchema, type ParameterInfo, parameterInfo } from './parameters.ts';
 import { isDateField } from './schemaDef.ts';
 
-/** Everything the platform and tools see of one function: its registration record but the url, and more. */
-
 /** Why a definition with `approval` is refused by a Worker that cannot ask anyone (docs/functions.md "Approval"). */
 export const APPROVAL_NEEDS_FEATURE =
   "approval needs createWorker's conversations option wrapped by withApproval (agent-functions/approval): without it the function would run unapproved.";
@@ -20,6 +18,8 @@ export const withoutConversations = (definition: AnyFunctionDefinition): CallPol
   if (definition.approval) throw new Error(APPROVAL_NEEDS_FEATURE);
   return undefined;
 };
+
+/** Everything the platform and tools see of one function: its registration record but the url, and more. */
 export interface FunctionManifest extends Omit<FunctionRecord, 'url'> {
   /** Path of the function on the Worker; the registered url adds the origin and the key. */
   path: string;
