@@ -138,8 +138,15 @@ export const startConsole = async (options: ConsoleOptions): Promise<RunningCons
     }
   };
 
+  // The Worker is asked for approvals only once its log showed one asked: a Worker without
+  // approvals is never sent a request it did not expect.
+  let approvalsSeen = false;
   /** The Worker's pending approvals, or a decision sent to them; the Worker's origin is that of its function urls. */
   const workerApprovals = async (decision: unknown): Promise<{ status: number; body: unknown }> => {
+    approvalsSeen ||= (options.workerLog?.() ?? []).some(
+      (line) => line.kind === 'deferred' && line.event === 'approval_asked',
+    );
+    if (!approvalsSeen) return { status: 200, body: { approvals: [] } };
     const listing = await options.functions();
     const first = (Array.isArray(listing) ? listing : listing.functions)[0];
     const url = first && (await options.urlOf(first.name));

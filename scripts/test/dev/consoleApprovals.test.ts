@@ -4,10 +4,13 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningConsole, startConsole } from '../../dev/console/server.ts';
+import { createWorkerLog } from '../../dev/workerLog.ts';
 
 let worker: Server;
 let consoleServer: RunningConsole;
 const decisions: unknown[] = [];
+const workerLog = createWorkerLog();
+let requests = 0;
 const pending = [
   { id: 'approval-1', code: 'K7QM', name: 'refund_payment', ask: 'Refund €120.00 on order 10452?', expiresAt: 0 },
 ];
@@ -15,6 +18,7 @@ const pending = [
 beforeAll(async () => {
   // A stand-in Worker serving the dev desk.
   worker = createServer(async (request, response) => {
+    requests++;
     let body = '';
     for await (const chunk of request) body += chunk;
     response.writeHead(request.url === '/approvals' ? 200 : 404, { 'content-type': 'application/json' });
@@ -32,6 +36,7 @@ beforeAll(async () => {
     port: 0,
     functions: async () => [{ name: 'refund_payment', registered: null, jsonSchema: {} }],
     urlOf: async (name) => `${base}/functions/${name}?key=k`,
+    workerLog: workerLog.lines,
   });
 });
 afterAll(async () => {
@@ -40,6 +45,12 @@ afterAll(async () => {
 });
 
 describe('the console and approvals', () => {
+  it('asks the Worker nothing until its log shows an approval asked', async () => {
+    expect(await (await fetch(new URL('/api/approvals', consoleServer.url))).json()).toEqual({ approvals: [] });
+    expect(requests).toBe(0);
+    workerLog.feed(`${JSON.stringify({ level: 'info', event: 'approval_asked', requestId: 'rq_1' })}\n`);
+  });
+
   it('lists the pending approvals, and approves one by its code', async () => {
     const listed = await (await fetch(new URL('/api/approvals', consoleServer.url))).json();
     expect(listed).toEqual({
