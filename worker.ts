@@ -2,6 +2,7 @@
 // exports the Durable Object classes wrangler.toml binds. Remove an export with its binding.
 
 import { accountStore, readStoredAccount } from 'agent-functions/accounts';
+import { withApproval } from 'agent-functions/approval';
 import { conversationFeatures } from 'agent-functions/conversations';
 import { openApiDocument } from 'agent-functions/openapi';
 import { platformFromEnv } from 'agent-functions/platform';
@@ -12,6 +13,7 @@ import { functions } from './generated/functions.ts';
 import { mayMessage } from './lib/optOuts.ts';
 
 export { AccountStore } from 'agent-functions/accounts';
+export { ApprovalDesk, ApprovalRequest } from 'agent-functions/approval';
 export { CallLedger, DeferredCall } from 'agent-functions/conversations';
 export { EventLedger } from 'agent-functions/events';
 export { BookingCalendar } from './lib/calendar.ts';
@@ -30,6 +32,8 @@ export { OptOutList } from './lib/optOuts.ts';
 // without apiKeyEnv, from the account store (ACCOUNT_STORE, ACCOUNTS_SECRET).
 // accountStore: the account store's admin endpoint (/accounts), which npm run accounts uses to store
 // client accounts' keys; drop it (and store above) with ACCOUNT_STORE when every key is a Worker variable.
+// withApproval: functions with `approval` (refund_payment above 100 EUR) ask the team first, on the
+// APPROVALS workflow and the APPROVAL_DESK Durable Object; the team is handoff_to_human's inbox.
 // mayMessage: the opt-out check of lib/optOuts.ts, which every message the framework sends a
 // customer (a deferred call's follow-up) goes through, in the call's account.
 export default createWorker({
@@ -39,7 +43,14 @@ export default createWorker({
   openapi: openApiDocument,
   events,
   mcp: () => import('agent-functions/mcp'),
-  conversations: conversationFeatures,
+  conversations: withApproval(conversationFeatures, {
+    // The team a client business's approvals go to: its handoff contact (settings), else the Worker's.
+    teamContact: (env, account) => {
+      const contactId = account?.settings.handoffContactId ?? env.HANDOFF_CONTACT_ID;
+      const channel = account?.settings.handoffChannel ?? env.HANDOFF_CHANNEL ?? 'whatsapp';
+      return contactId ? { contactId, channel } : undefined;
+    },
+  }),
   accountStore,
   mayMessage,
 }) satisfies ExportedHandler<Env>;

@@ -1,6 +1,7 @@
 // A local stand-in for the shop's order API, so get_order_status answers under `npm run dev`
 // without a real store (STORE_API_URL, STORE_API_KEY): GET /orders/{number} with
-// "Authorization: Bearer {key}", the shape that example assumes (change both together).
+// "Authorization: Bearer {key}", the shape that example assumes (change both together), and
+// POST /orders/{number}/refunds for refund_payment (answers { id }).
 // dev.config.ts starts it; it runs on Node, never in the Worker.
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -51,7 +52,15 @@ export const startOrderStore = async (port = 0): Promise<RunningStore> => {
       response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     };
     if (request.headers.authorization !== `Bearer ${apiKey}`) return send(401, { error: 'unauthorized' });
-    const number = /^\/orders\/([^/]+)$/.exec(new URL(request.url ?? '/', 'http://store.invalid').pathname)?.[1];
+    const path = new URL(request.url ?? '/', 'http://store.invalid').pathname;
+    const refunding = /^\/orders\/([^/]+)\/refunds$/.exec(path)?.[1];
+    if (refunding !== undefined && request.method === 'POST') {
+      // The body is not kept: the stand-in only says a refund was made.
+      request.resume();
+      const known = SAMPLE_ORDERS.some((o) => o.number === decodeURIComponent(refunding));
+      return known ? send(201, { id: `re_${randomBytes(6).toString('hex')}` }) : send(404, { error: 'not_found' });
+    }
+    const number = /^\/orders\/([^/]+)$/.exec(path)?.[1];
     const order = SAMPLE_ORDERS.find((o) => o.number === decodeURIComponent(number ?? ''));
     if (!order || request.method !== 'GET') return send(404, { error: 'not_found' });
     const { slowMs, ...answer } = order as typeof order & { slowMs?: number };

@@ -1,4 +1,5 @@
 import { defineEvent } from 'agent-functions';
+import { decideByReply } from 'agent-functions/approval';
 import { z } from 'zod';
 import { consentOf, recordConsent } from '../lib/optOuts.ts';
 
@@ -17,6 +18,13 @@ export default defineEvent({
     }),
   }),
   handler: async ({ data }, { env, log, account }) => {
+    // The team contact's "approve K7QM" / "deny K7QM" decides that approval request (docs/functions.md
+    // "Approval"); deciding twice changes nothing, so a repeated delivery is harmless.
+    const reply = await decideByReply(env, account, data.message);
+    if (reply) {
+      log.info('approval_reply', { outcome: reply });
+      return;
+    }
     const consent = consentOf(data.message.text);
     if (!consent) return;
     // Setting a flag is idempotent: a repeated delivery writes the same thing again.

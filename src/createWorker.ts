@@ -200,6 +200,9 @@ export const createWorker = (options: WorkerOptions): AgentWorker => {
     },
   ]);
 
+  // A feature's own pages (approvals: /approvals/<token>).
+  for (const route of options.conversations?.routes ?? []) routes.push(route);
+
   const { events } = options;
   for (const route of events?.routes ?? []) {
     routes.push([route.path, (request, env) => route.receive(request, env, request.requestId)]);

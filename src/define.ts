@@ -82,6 +82,39 @@ export interface LaterOption<A = Record<string, unknown>, R = unknown> {
   retries?: number;
 }
 
+/** What an approval's `when` reads of the call beside its arguments (docs/functions.md "Approval"). */
+export interface ApprovalContext {
+  env: Env;
+  conversation?: Conversation | undefined;
+  /** The account the call came through ("default" until accounts are configured). */
+  account: string;
+}
+
+/**
+ * A write a person approves before it runs (docs/functions.md "Approval"): the team contact is
+ * asked through the platform, the agent gets `waiting` at once, and the customer gets one message
+ * once a person decides (or the request expires). Needs createWorker's `conversations: withApproval(...)`.
+ */
+export interface ApprovalOption<A = Record<string, unknown>, R = unknown> {
+  /**
+   * Whether this call needs approval (default: every call). A call that does not runs as today.
+   * @example when: (args) => args.amountCents > 10_000
+   */
+  when?(args: A, context: ApprovalContext): boolean | Promise<boolean>;
+  /** What the team is asked, in one or two sentences: only this is shown on the approval page. */
+  ask(args: A): string;
+  /** How long the team has to decide, in milliseconds (60 000 to 604 800 000; default 86 400 000, a day). */
+  expiresInMs?: number;
+  /** What the model reads while the request waits (default: the request is with a colleague; promise nothing). */
+  waiting?: string;
+  /** The customer's message once approved and done. */
+  message(result: Awaited<R>, args: A): string;
+  /** The customer's message when the team says no. */
+  denied: string | ((args: A) => string);
+  /** The customer's message when nobody decided in time (the team is told too). */
+  expired: string | ((args: A) => string);
+}
+
 /** What a function opts in to: one budget for the function, or one per caller IP address. */
 export interface RateLimitOption {
   key: 'function' | 'caller';
@@ -144,6 +177,11 @@ export interface FunctionDefinition<S extends ParameterSchema = ParameterSchema,
    * @example later: { answerWithinMs: 2500, interim: 'Checking with the warehouse; a message follows.', message: (r) => r.summary }
    */
   later?: LaterOption<z.output<S>, R>;
+  /**
+   * A person approves before the handler runs (docs/functions.md "Approval").
+   * @example approval: { when: (a) => a.amountCents > 10_000, ask: (a) => `Refund ${a.amountCents / 100} EUR on ${a.orderNumber}?`, message: (r) => r.summary, denied: 'The refund was not approved.', expired: 'Nobody could approve it in time.' }
+   */
+  approval?: ApprovalOption<z.output<S>, R>;
 }
 
 /** A definition of any schema, as the runtime and the registry hold them. */

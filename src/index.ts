@@ -6,6 +6,8 @@ export type { AccountSettings, CallAccount } from './account.ts';
 export type { Conversation } from './conversation.ts';
 export type {
   AnyFunctionDefinition,
+  ApprovalContext,
+  ApprovalOption,
   DedupeOption,
   Effect,
   FunctionAnnotations,

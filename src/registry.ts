@@ -3,7 +3,7 @@
 
 import type { AnyFunctionDefinition } from './define.ts';
 import type { CallPolicy } from './policy.ts';
-import { type FunctionManifest, translateFunction } from './schema/describe.ts';
+import { type FunctionManifest, translateFunction, withoutConversations } from './schema/describe.ts';
 import type { ParameterInfo } from './schema/parameters.ts';
 import { isUnbuilt } from './unbuilt.ts';
 
@@ -43,7 +43,12 @@ export const createRegistry = (
       if (cached) return cached;
       if (!Object.hasOwn(definitions, name)) return undefined;
       const definition = definitions[name] as AnyFunctionDefinition;
-      const entry: RegisteredFunction = { name, definition, ...translateFunction(name, definition, policyOf) };
+      // Without the feature, a definition that needs approval is refused: it would run unapproved.
+      const entry: RegisteredFunction = {
+        name,
+        definition,
+        ...translateFunction(name, definition, policyOf ?? withoutConversations),
+      };
       compiled.set(name, entry);
       return entry;
     },

@@ -14,6 +14,7 @@ export default defineConfig({
     'mcp/index': 'mcp/index.ts',
     'conversations/index': 'conversations/index.ts',
     'accounts/index': 'accounts/index.ts',
+    'approval/index': 'approval/index.ts',
     'testing/index': 'testing/index.ts',
     internal: 'internal.ts',
   },

@@ -6,6 +6,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { measureAccounts } from './accounts.ts';
+import { measureApproval } from './approval.ts';
 import { HELP, type Part, parseBenchArgs } from './args.ts';
 import { type BuiltWorker, buildWorker } from './buildWorker.ts';
 import { measureConversations } from './conversations.ts';
@@ -85,6 +86,12 @@ const BUILDS = {
     defines: { BENCH_FUNCTIONS: '1' },
     profile: false,
   },
+  projectWithApproval: {
+    label: 'project + approval',
+    entry: 'bench/workers/projectWithApproval.ts',
+    defines: { BENCH_FUNCTIONS: '1' },
+    profile: true,
+  },
   projectWithEvents: {
     label: 'project + events (webhook, queue)',
     entry: 'bench/workers/projectWithEvents.ts',
@@ -112,6 +119,7 @@ const SERVED: Partial<Record<Part, BuildId[]>> = {
   invocation: ['baseline', 'baselineZod', 'project10', 'project1000', 'projectWithEvents'],
   conversations: ['projectWithConversations', 'baselineDedupe'],
   accounts: ['project', 'projectWithAccounts'],
+  approval: ['projectWithApproval'],
 };
 
 const buildsFor = (parts: readonly Part[]): BuildId[] =>
@@ -230,6 +238,10 @@ const main = async (): Promise<number> => {
     if (args.parts.includes('accounts')) {
       progress('accounts: a call through the 500th account against a single-account Worker');
       results.accounts = await measureAccounts(built.project, built.projectWithAccounts, settings, progress);
+    }
+    if (args.parts.includes('approval')) {
+      progress('approval: a write declaring approval below its threshold against the same write, and the ask');
+      results.approval = await measureApproval(built.projectWithApproval, settings, progress);
     }
     if (args.parts.includes('memory')) {
       progress('memory: 10 and 1,000 functions');

@@ -1,5 +1,6 @@
 // Results -> tables and target verdicts. Pure: the runner measures, this file only reads numbers.
 import type { AccountsResults } from './accounts.ts';
+import type { ApprovalResults } from './approval.ts';
 import type { BenchSettings } from './args.ts';
 import { BURST, burstP99, type ConversationResults, deferredP99 } from './conversations.ts';
 import type { EventAckRounds } from './events.ts';
@@ -33,6 +34,8 @@ export interface BenchResults {
   conversations?: ConversationResults;
   /** Part 1e: a call through the 500th account of a Worker serving 500, beside a single-account Worker. */
   accounts?: AccountsResults;
+  /** Part 1f: a write declaring approval below its threshold beside the same write, and the ask. */
+  approval?: ApprovalResults;
   size?: SizeResult[];
   sync?: SyncRunResult[] | { pending: string };
   /** Part 3b: sync of many accounts, first and no-op, with and without latency, and with failing accounts. */
@@ -462,6 +465,39 @@ export const accountsTable = (acc: AccountsResults): Table => {
   };
 };
 
+/** Part 1f's p50 ratio (below the threshold x without approval) and the ask's p99 in ms. */
+export const approvalFigures = (approval: ApprovalResults) => ({
+  belowThreshold: pairedRatio(
+    approval.belowThreshold.map((r) => r.p50Ms),
+    approval.withoutApproval.map((r) => r.p50Ms),
+  ),
+  askP99: percentile(approval.askSentMs, 99),
+});
+
+/** Part 1f as a table. */
+export const approvalTable = (approval: ApprovalResults): Table => {
+  const row = (label: string, rounds: LoadResult[], against: number | null): Cell[] => [
+    label,
+    median(rounds.map((x) => x.requestsPerSecond)),
+    median(rounds.map((x) => x.p50Ms)),
+    median(rounds.map((x) => x.p99Ms)),
+    against === null ? '-' : ratio(against),
+  ];
+  const { belowThreshold, askP99 } = approvalFigures(approval);
+  return {
+    title: '1f. Approval: a write that declares approval, called below its threshold, and the ask to the team',
+    columns: ['case', 'req/s', 'p50 ms', 'p99 ms', 'p50 x without'],
+    rows: [
+      row('write without approval (in a conversation)', approval.withoutApproval, null),
+      row('the same write declaring approval, below its threshold', approval.belowThreshold, belowThreshold),
+      ['a call that needs approval: the team holds the ask', '-', percentile(approval.askSentMs, 50), askP99, '-'],
+    ],
+    notes: [
+      `${approval.askSentMs.length} calls needing approval, 5 at a time, each timed from the call until it answered (the ask is sent before the answer, and the local platform held it by then); ${approval.asks} asks received (one each is right).`,
+    ],
+  };
+};
+
 /** Every target of the issue that this run has numbers for, met or not. */
 export const targetVerdicts = (results: BenchResults): TargetVerdict[] => {
   const verdicts: TargetVerdict[] = [];
@@ -533,6 +569,20 @@ export const targetVerdicts = (results: BenchResults): TargetVerdict[] => {
       met: acc.storeReads <= acc.minutes,
     });
   }
+  if (results.approval) {
+    const { belowThreshold, askP99 } = approvalFigures(results.approval);
+    add(
+      'approval declared, below its threshold: p50 <= 1.05x the same write without it',
+      belowThreshold,
+      belowThreshold <= 1.05,
+    );
+    add(
+      'the ask reaches the team within 1 s of the call (p99, local)',
+      askP99,
+      askP99 <= 1_000,
+      (v) => `p99 ${v.toFixed(0)} ms`,
+    );
+  }
   const project = results.size?.find((s) => s.worker === 'project');
   const bare = results.size?.find((s) => s.worker === 'bare zod');
   if (project && bare) {
@@ -585,6 +635,7 @@ export const allTables = (results: BenchResults): Table[] => [
   ...(results.events ? [eventsTable(results.events, results.settings)] : []),
   ...(results.conversations ? [conversationsTable(results.conversations)] : []),
   ...(results.accounts ? [accountsTable(results.accounts)] : []),
+  ...(results.approval ? [approvalTable(results.approval)] : []),
   ...(results.size ? [sizeTable(results.size)] : []),
   ...(results.sync ? [syncTable(results.sync)] : []),
   ...(results.syncAccounts ? [syncAccountsTable(results.syncAccounts)] : []),

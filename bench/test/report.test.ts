@@ -181,19 +181,36 @@ describe('bench report', () => {
     expect(syncPart?.notes).toEqual(['sync is not ready']);
   });
 
+  it('judges approval: below its threshold within 1.05x the same write, the ask within 1 s at p99', () => {
+    const round = (p50Ms: number) => load(1000 / p50Ms, p50Ms, p50Ms * 3);
+    const approval = {
+      withoutApproval: [round(4), round(4)],
+      belowThreshold: [round(4.1), round(4.3)],
+      askSentMs: [300, 400, 1200],
+      asks: 3,
+    };
+    const verdicts = targetVerdicts(results({ approval }));
+    expect(verdicts).toEqual([
+      { target: expect.stringContaining('below its threshold'), measured: '1.05x', met: true },
+      { target: expect.stringContaining('within 1 s'), measured: 'p99 1200 ms', met: false },
+    ]);
+    expect(allTables(results({ approval })).find((t) => t.title.startsWith('1f.'))?.rows).toHaveLength(3);
+  });
+
   it('runs only the parts --only names, and refuses a part it does not know', () => {
     expect(parseBenchArgs([]).parts).toEqual([
       'size',
       'invocation',
       'conversations',
       'accounts',
+      'approval',
       'memory',
       'sync',
       'lint',
     ]);
     expect(parseBenchArgs(['--only', 'size,sync']).parts).toEqual(['size', 'sync']);
     expect(() => parseBenchArgs(['--only', 'speed'])).toThrow(
-      /--only takes size, invocation, conversations, accounts, memory, sync/,
+      /--only takes size, invocation, conversations, accounts, approval, memory, sync/,
     );
   });
 

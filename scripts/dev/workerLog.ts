@@ -71,6 +71,9 @@ export const DEFERRED_EVENTS = [
   'follow_up_refused',
   'follow_up_ambiguous',
   'follow_up_failed',
+  // An approval (src/approval/): asked in the call, settled in its workflow, which logs the follow-up too.
+  'approval_asked',
+  'approval_settled',
 ] as const;
 export type DeferredEvent = (typeof DEFERRED_EVENTS)[number];
 const DEFERRED = new Set<string>(DEFERRED_EVENTS);

@@ -3,6 +3,7 @@
 // (GET /functions refuses a bad definition, so sync does), and testDefinitions runs them too.
 import type { AnyFunctionDefinition } from '../define.ts';
 import { type CallPolicy, policyOf } from '../policy.ts';
+import { APPROVAL_NEEDS_FEATURE } from '../schema/describe.ts';
 
 /** Whether `value` is a whole number from `min` to `max`. */
 const within = (value: unknown, min: number, max: number) =>
@@ -14,6 +15,8 @@ const within = (value: unknown, min: number, max: number) =>
  */
 export const checkConversationOptions = (definition: AnyFunctionDefinition): void => {
   const { dedupe, later } = definition;
+  // withApproval checks its own option and hands this check the definition without it.
+  if (definition.approval) throw new Error(APPROVAL_NEEDS_FEATURE);
   if (dedupe && !within(dedupe.windowMs ?? 600_000, 1000, 86_400_000)) {
     throw new Error('dedupe.windowMs must be a whole number of milliseconds from 1000 to 86400000 (a day).');
   }

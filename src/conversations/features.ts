@@ -2,6 +2,7 @@
 // it, neither deduplication nor deferral is bundled, and writes and `later` functions run plainly.
 // They plug into the core as a CallFeature (src/call.ts): the pipeline hands them the call.
 import type { Call, CallFeature } from '../call.ts';
+import type { Env } from '../env.ts';
 import { FunctionError } from '../errors.ts';
 import type { RegisteredFunction } from '../registry.ts';
 import { checkedPolicy } from './check.ts';
@@ -9,12 +10,21 @@ import { deduplicated } from './dedupe.ts';
 import { runLater } from './later.ts';
 import { setDeferredRuntime } from './runtime.ts';
 
+/** A path a feature serves beside the functions (`/approvals/*`: it and every path under it), and its method when only one. */
+export type FeatureRoute = [
+  path: string,
+  handler: (request: Request, env: Env, ctx: ExecutionContext) => Response | Promise<Response>,
+  method?: string,
+];
+
 /** Deduplicated writes and deferred calls, as createWorker takes them. */
 export interface ConversationFeatures extends CallFeature {
   /** Each definition's policy, its options checked, as it is translated. */
   check: typeof checkedPolicy;
   /** Gives the Worker's functions and pipeline to its deferred calls' workflow instances. */
   register: typeof setDeferredRuntime;
+  /** Paths a layer over the feature serves (approvals' page, src/approval/); createWorker routes them. */
+  routes?: readonly FeatureRoute[];
 }
 
 const unreadableConversation = () =>

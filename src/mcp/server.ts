@@ -8,7 +8,7 @@ import type { Env } from '../env.ts';
 import { createLogger } from '../log.ts';
 import { newRequestId } from '../respond.ts';
 import { settle } from '../settle.ts';
-import { createTaskResult, declaresTasks, serveTasks, taskWorkflowOf } from './tasks.ts';
+import { approvalWorkflowOf, createTaskResult, declaresTasks, serveTasks, taskWorkflowOf } from './tasks.ts';
 import { toolOf, toolResult } from './tools.ts';
 
 /** How the server introduces itself in `initialize`. */
@@ -27,7 +27,7 @@ const serverFor = (
   const server = new Server(SERVER_INFO, { capabilities: { tools: {} } });
   // With the conversations option and the DeferredCall workflow bound, `later` functions become tasks.
   const workflow = defers ? taskWorkflowOf(env) : undefined;
-  if (workflow) serveTasks(server, workflow, owner);
+  if (workflow) serveTasks(server, workflow, owner, approvalWorkflowOf(env));
   server.setRequestHandler('tools/list', () => ({
     tools: registry.names().flatMap((name) => {
       const fn = registry.get(name);
@@ -41,7 +41,12 @@ const serverFor = (
     const arrivedAt = Date.now();
     // MCP calls act in the first account of the accounts file (docs/mcp.md "Accounts").
     const log = createLogger({ function: fn.name, requestId });
-    const task = workflow && fn.policy?.later && declaresTasks(mcpReq.envelope) ? { owner } : undefined;
+    // A `later` function, or one a person must approve, is a task for a client that takes them (it
+    // completes after the work or the decision); otherwise it runs, or is refused, as a plain call.
+    const task =
+      workflow && (fn.policy?.later || fn.definition.approval) && declaresTasks(mcpReq.envelope)
+        ? { owner }
+        : undefined;
     const run = async () => {
       const { account, platform } = await accounts(env, undefined, log);
       // A copy: coercion writes into the arguments it is given. MCP carries no conversation.

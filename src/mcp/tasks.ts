@@ -33,6 +33,9 @@ export const declaresTasks = (envelope: Envelope): boolean => {
 /** The workflow binding tasks run on, when the Worker has one. */
 export const taskWorkflowOf = (env: Env): Workflow | undefined => (env as { DEFERRED_CALLS?: Workflow }).DEFERRED_CALLS;
 
+/** The workflow an approval's task waits on (src/approval/workflow.ts), when the Worker has one. */
+export const approvalWorkflowOf = (env: Env): Workflow | undefined => (env as { APPROVALS?: Workflow }).APPROVALS;
+
 const iso = (ms: number) => new Date(ms).toISOString();
 
 const envelopeOf = (created: number, updated: number) => ({
@@ -100,7 +103,7 @@ const UpdateParams = TaskParams.extend({ inputResponses: z.record(z.string(), z.
  * that declare it. An unknown id, or another client's, is -32602 alike.
  * @example serveTasks(server, workflow, 'oauth:client-1')
  */
-export const serveTasks = (server: Server, workflow: Workflow, owner: string): void => {
+export const serveTasks = (server: Server, workflow: Workflow, owner: string, approvals?: Workflow): void => {
   server.registerCapabilities({ extensions: { [TASKS_EXTENSION]: {} } });
   const find = async (taskId: string, envelope: Envelope) => {
     if (!declaresTasks(envelope)) {
@@ -113,7 +116,10 @@ export const serveTasks = (server: Server, workflow: Workflow, owner: string): v
     const created = createdAtOf(taskId);
     // Past its ttlMs a task is gone, whatever Workflows still keep of its instance.
     const alive = created !== undefined && Date.now() < created + TASK_TTL_MS;
-    const instance = alive ? await workflow.get(await taskInstanceId(owner, taskId)).catch(() => undefined) : undefined;
+    const id = alive ? await taskInstanceId(owner, taskId) : undefined;
+    // A deferred call's task, or else an approval's (the same id never names both).
+    const instance =
+      id === undefined ? undefined : await workflow.get(id).catch(() => approvals?.get(id).catch(() => undefined));
     if (created === undefined || !instance) throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Unknown task.');
     return { created, instance };
   };

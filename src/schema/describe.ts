@@ -9,6 +9,16 @@ import type { CallPolicy } from '../policy.ts';
 import { fieldText, type JsonSchema, type ParameterInfo, parameterInfo } from './parameters.ts';
 import { isDateField } from './schemaDef.ts';
 
+/** Why a definition with `approval` is refused by a Worker that cannot ask anyone (docs/functions.md "Approval"). */
+export const APPROVAL_NEEDS_FEATURE =
+  "approval needs createWorker's conversations option wrapped by withApproval (agent-functions/approval): without it the function would run unapproved.";
+
+/** The registry's policy for a Worker without the conversations feature: refuses only a definition that needs approval. */
+export const withoutConversations = (definition: AnyFunctionDefinition): CallPolicy | undefined => {
+  if (definition.approval) throw new Error(APPROVAL_NEEDS_FEATURE);
+  return undefined;
+};
+
 /** Everything the platform and tools see of one function: its registration record but the url, and more. */
 export interface FunctionManifest extends Omit<FunctionRecord, 'url'> {
   /** Path of the function on the Worker; the registered url adds the origin and the key. */
@@ -97,7 +107,7 @@ export const translateFunction = (
   name: string,
   definition: AnyFunctionDefinition,
   /** The conversations feature's policy of a definition (src/conversations/check.ts), when it is on. */
-  policyOf?: (definition: AnyFunctionDefinition, parameterNames: readonly string[]) => CallPolicy,
+  policyOf?: (definition: AnyFunctionDefinition, parameterNames: readonly string[]) => CallPolicy | undefined,
 ): { manifest: FunctionManifest; parameters: ParameterInfo[]; dates: Set<string>; policy?: CallPolicy } => {
   if (typeof definition.description !== 'string' || definition.description.trim().length < 10) {
     throw new DefinitionError(

@@ -10,6 +10,8 @@ import { platformFromEnv } from '../platform/client/fromEnv.ts';
 import { functions } from './fixtures/functions/index.ts';
 
 export { AccountStore } from '../accounts/storeObject.ts';
+export { ApprovalDesk } from '../approval/desk.ts';
+export { ApprovalRequest } from '../approval/workflow.ts';
 export { CallLedger } from '../conversations/ledger.ts';
 export { DeferredCall } from '../conversations/workflow.ts';
 export { EventLedger } from '../events/ledger.ts';

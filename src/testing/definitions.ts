@@ -1,6 +1,7 @@
 // The checks every function of a project must pass before it can be synced: one `describe` per
 // function, so a broken new file fails `npm test` by name.
 import { describe, expect, it } from 'vitest';
+import { checkApproval } from '../approval/check.ts';
 import { checkedPolicy } from '../conversations/check.ts';
 import type { AnyFunctionDefinition } from '../define.ts';
 import { FUNCTION_NAME, PARAMETER_TYPES } from '../platform/protocol/function.ts';
@@ -46,9 +47,11 @@ export const testDefinitions = (functions: Record<string, AnyFunctionDefinition>
       expect(description.length, 'shorten the description or the .describe() texts').toBeLessThan(DESCRIPTION_LIMIT);
     });
 
-    it('says consistently what it does in a conversation (effect, dedupe, later)', () => {
+    it('says consistently what it does in a conversation (effect, dedupe, later, approval)', () => {
       const names = describeParameters(name, definition.parameters).map((info) => info.name);
-      expect(() => checkedPolicy(definition, names)).not.toThrow();
+      const { approval, ...rest } = definition;
+      expect(() => checkedPolicy(rest, names)).not.toThrow();
+      if (approval) expect(() => checkApproval(definition, checkedPolicy(rest, names).effect)).not.toThrow();
     });
 
     it('describes every parameter for the model', () => {

@@ -157,6 +157,8 @@ const DEFERRED_WORDS = {
   deferred_refused: 'the work ended in a refusal: the customer gets the failure message',
   deferred_failed: "the work failed after its retries: the customer gets the failure message (see npm run dev's output)",
   deferred_gone: 'the function is no longer served: no follow-up',
+  approval_asked: 'a colleague is asked to approve it (see Waiting for approval): the customer gets the outcome as a message',
+  approval_settled: 'the approval request is decided (or expired)',
   follow_up_opted_out: 'no follow-up: the customer opted out of messages',
   follow_up_cancelled: 'no follow-up: the work finished in time after all',
   follow_up_not_repeated: 'follow-up not sent again: an earlier attempt may have sent it',
@@ -259,6 +261,30 @@ const conversationBar = async () => {
   });
 };
 
+// Approvals waiting for a person (docs/functions.md "Approval"): approve or deny each as the team would.
+const refreshApprovals = async () => {
+  const { approvals = [] } = await (await fetch('/api/approvals')).json();
+  const box = document.querySelector('#approvals');
+  box.textContent = '';
+  if (approvals.length === 0) return;
+  box.append(el('h2', { text: 'Waiting for approval' }));
+  for (const approval of approvals) {
+    const decide = (decision) => async () => {
+      await fetch('/api/approvals', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: approval.code, decision }) });
+      await refreshApprovals();
+      await refreshLog();
+    };
+    const approve = el('button', { type: 'button', text: 'Approve' });
+    approve.addEventListener('click', decide('approve'));
+    const deny = el('button', { type: 'button', text: 'Deny' });
+    deny.addEventListener('click', decide('deny'));
+    box.append(el('div', { class: 'approval', 'data-code': approval.code },
+      el('strong', { text: approval.ask }), ' ',
+      el('span', { class: 'source', text: approval.name + ' · code ' + approval.code + ' · expires ' + when(approval.expiresAt) }), ' ',
+      approve, ' ', deny));
+  }
+};
+
 const load = async () => {
   void conversationBar().catch(() => {});
   await loadAccounts();
@@ -280,7 +306,9 @@ const load = async () => {
   document.body.dataset.ready = 'true';
   await refreshLog();
   // What happens elsewhere (npm run platform -- inbound, a handler's message) appears without a reload.
+  await refreshApprovals().catch(() => {});
   setInterval(() => void refreshLog().catch(() => {}), 2000);
+  setInterval(() => void refreshApprovals().catch(() => {}), 2000);
 };
 load();
 `;
@@ -299,7 +327,7 @@ export const CONSOLE_PAGE = `<!doctype html>
 <div id="conversation"><span id="conversation-id"></span><button type="button" id="new-conversation">New conversation</button></div>
 <main>
 <div id="functions"><p>Loading...</p></div>
-<div id="log"><h2>Activity</h2><p id="log-problem" class="source"></p><table><thead><tr><th>time</th><th>what</th><th>status</th><th>took</th><th>what the model got, what was delivered, messages sent</th></tr></thead><tbody id="calls"></tbody></table></div>
+<div id="log"><div id="approvals"></div><h2>Activity</h2><p id="log-problem" class="source"></p><table><thead><tr><th>time</th><th>what</th><th>status</th><th>took</th><th>what the model got, what was delivered, messages sent</th></tr></thead><tbody id="calls"></tbody></table></div>
 </main>
 <script>${SCRIPT}</script>
 </body>

@@ -208,6 +208,35 @@ export const startConsole = async (options: ConsoleOptions): Promise<RunningCons
     return { items: items.toSorted((a, b) => b.startedAt - a.startedAt), ...problem };
   };
 
+  // The Worker is asked for approvals only once its log showed one asked: a Worker without
+  // approvals is never sent a request it did not expect.
+  let approvalsSeen = false;
+  /** The Worker's pending approvals, or a decision sent to them; the Worker's origin is that of its function urls. */
+  const workerApprovals = async (decision: unknown): Promise<{ status: number; body: unknown }> => {
+    approvalsSeen ||= (options.workerLog?.() ?? []).some(
+      (line) => line.kind === 'deferred' && line.event === 'approval_asked',
+    );
+    if (!approvalsSeen) return { status: 200, body: { approvals: [] } };
+    const listing = await options.functions();
+    const first = (Array.isArray(listing) ? listing : listing.functions)[0];
+    const url = first && (await options.urlOf(first.name));
+    if (!url) return { status: 200, body: { approvals: [] } };
+    try {
+      const response = await fetch(new URL('/approvals', url), {
+        method: decision === undefined ? 'GET' : 'POST',
+        ...(decision === undefined
+          ? {}
+          : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(decision) }),
+        signal: AbortSignal.timeout(10_000),
+      });
+      // A Worker without approvals answers 404: nothing waits.
+      if (response.status === 404) return { status: 200, body: { approvals: [] } };
+      return { status: response.status, body: await response.json() };
+    } catch (error) {
+      return { status: 502, body: { error: `The Worker did not answer (${(error as Error).message}).` } };
+    }
+  };
+
   const server = createServer((request, response) => {
     void (async () => {
       const { pathname } = new URL(request.url ?? '/', 'http://console.invalid');
@@ -247,6 +276,11 @@ export const startConsole = async (options: ConsoleOptions): Promise<RunningCons
             conversations += 1;
           }
           return send(response, 200, { conversation: (await conversationNow()) ?? null });
+        }
+        // Approvals waiting for a person (src/approval/): the Worker's development-only desk, by reply code.
+        if (pathname === '/api/approvals' && (request.method === 'GET' || request.method === 'POST')) {
+          const approvals = await workerApprovals(request.method === 'POST' ? await readJson(request) : undefined);
+          return send(response, approvals.status, approvals.body);
         }
         if (request.method === 'POST' && callName) {
           const input = (await readJson(request)) as { arguments?: unknown; account?: unknown };

@@ -1,0 +1,37 @@
+// What approvals need from the Worker that created them: the deferred runtime (functions, platform
+// client, opt-out check) and who the team is. withApproval's register sets it when the module is
+// evaluated, before any approval's workflow instance runs in that isolate.
+import type { CallAccount } from '../account.ts';
+import type { DeferredRuntime } from '../conversations/runtime.ts';
+import type { Env } from '../env.ts';
+
+/** Where the team is reached on the platform: the contact and its channel. */
+export interface TeamContact {
+  contactId: string;
+  channel: string;
+}
+
+/** Who the team of `account` is on the platform (its settings say, for a client business), or undefined when none is set (approvals are then unavailable). */
+export type TeamContactOf = (
+  env: Env,
+  account: CallAccount,
+) => TeamContact | undefined | Promise<TeamContact | undefined>;
+
+/** The Worker's side of approvals. */
+export interface ApprovalRuntime extends DeferredRuntime {
+  teamContact: TeamContactOf;
+}
+
+// Usually one; tests create several Workers in one isolate.
+const runtimes: ApprovalRuntime[] = [];
+
+/** Called by withApproval's register, once per Worker created in the isolate. */
+export const setApprovalRuntime = (runtime: ApprovalRuntime): void => {
+  runtimes.push(runtime);
+};
+
+/** The latest Worker serving `name` with an approval, or the latest Worker with approvals when no name is given. */
+export const approvalRuntimeFor = (name?: string): ApprovalRuntime | undefined =>
+  name === undefined
+    ? runtimes.at(-1)
+    : runtimes.findLast((runtime) => runtime.registry.get(name)?.definition.approval !== undefined);

@@ -1,0 +1,239 @@
+// An approval's wait and work, durably (docs/decisions/0010-approval-on-workflows.md): one Workflow
+// instance per request waits for the decision event up to the request's expiry, reads the decision
+// from the account's desk (src/approval/desk.ts, the one place it is made), runs the handler at
+// most once when approved (claimed in the call ledger before it runs, so a replayed step never runs
+// it again), and sends the customer one message through the deferred follow-up path: the result,
+// the denial or the expiry. On expiry the team is told too. The instance keeps who decided and when.
+import { WorkflowEntrypoint, type WorkflowEvent, type WorkflowStep } from 'cloudflare:workers';
+import type { ResolvedAccount } from '../accounts/resolve.ts';
+import type { CallSetup } from '../call.ts';
+import type { FollowUpOutcome } from '../conversations/followUp.ts';
+import { sendFollowUp } from '../conversations/followUp.ts';
+import { ATTEMPT_WINDOW_MS } from '../conversations/followUpMark.ts';
+import type { CallLedger } from '../conversations/ledger.ts';
+import type { TaskOutcome } from '../conversations/task.ts';
+import type { Env } from '../env.ts';
+import { FunctionError } from '../errors.ts';
+import { createLogger, type Logger } from '../log.ts';
+import type { RegisteredFunction } from '../registry.ts';
+import { deskOf } from './ask.ts';
+import type { ApprovalState } from './desk.ts';
+import { type ApprovalParams, DECISION_EVENT } from './params.ts';
+import { type ApprovalRuntime, approvalRuntimeFor } from './runtime.ts';
+
+/** The customer's message when the approved work was refused or failed. */
+export const APPROVED_BUT_FAILED =
+  'Your request was approved, but it could not be carried out just now. A colleague will be in touch about it.';
+/** The customer's message when the approved work may or may not have happened: never run again. */
+export const APPROVED_OUTCOME_UNKNOWN =
+  'Your request was approved. A colleague will confirm to you once it has gone through.';
+
+/** What an instance keeps: the decision, who made it and when, what the work did, and the customer's message. */
+export interface ApprovalOutcome {
+  decision: ApprovalState | 'gone';
+  decidedBy: string | null;
+  decidedAt: number | null;
+  work: 'done' | 'refused' | 'failed' | 'unknown' | 'not_run';
+  message: FollowUpOutcome | 'failed' | 'none';
+  /** An MCP task's outcome, as tasks/get reads it (src/mcp/tasks.ts). */
+  task?: { outcome: TaskOutcome; finishedAt: number };
+}
+
+/** One run of the work as the ledger keeps it: what it did and what the customer is told. */
+type WorkDone = { work: 'done' | 'refused' | 'unknown'; text?: string; kept?: string };
+/** What the ledger keeps of the one run: its result, its refusal, or that it may have happened. */
+type Kept =
+  | { work: 'done'; value: unknown }
+  | { work: 'refused'; status?: number; code?: string; message?: string }
+  | { work: 'unknown' };
+
+const LEASE_MARGIN_MS = 30_000;
+const RUN_KEY = 'run';
+
+/** Whether a failed run may still have had its effect (as src/conversations/dedupe.ts reads it). */
+const mayHaveApplied = (error: unknown): boolean =>
+  !(error instanceof FunctionError) || error.status === 504 || error.mayHaveApplied;
+
+const textOf = <A>(message: string | ((args: A) => string), args: A): string =>
+  typeof message === 'function' ? message(args) : message;
+
+/** The workflow wrangler.toml binds as APPROVALS (class_name "ApprovalRequest"); export it from worker.ts. */
+export class ApprovalRequest extends WorkflowEntrypoint<Env, ApprovalParams> {
+  override async run(event: WorkflowEvent<ApprovalParams>, step: WorkflowStep): Promise<ApprovalOutcome> {
+    const { name, args, conversation, account, expiresAt, requestId } = event.payload;
+    const id = event.instanceId;
+    const log = createLogger({ function: name, requestId, approval: id });
+    const runtime = approvalRuntimeFor(name);
+    const fn = runtime?.registry.get(name);
+    const approval = fn?.definition.approval;
+    const desk = deskOf(this.env, account);
+    // The account the call came through: its platform client, settings and team.
+    const from = runtime && (await (async () => runtime.accounts(this.env, account, log))().catch(() => undefined));
+    if (!runtime || !fn || !approval || !desk || !from) {
+      log.error('approval_gone', { hint: 'the function, its approval option or its account is no longer deployed' });
+      return { decision: 'gone', decidedBy: null, decidedAt: null, work: 'not_run', message: 'none' };
+    }
+    // The wait ends with the event or at the expiry; either way the desk says what was decided.
+    await step
+      .waitForEvent(DECISION_EVENT, { type: DECISION_EVENT, timeout: Math.max(1_000, expiresAt - Date.now()) })
+      .catch(() => undefined);
+    const decided = await step.do('settle', async () => {
+      const view = await desk.settle(id);
+      return { state: view?.state ?? 'withdrawn', by: view?.decidedBy ?? null, at: view?.decidedAt ?? null };
+    });
+    log.info('approval_settled', { decision: decided.state, decidedBy: decided.by, decidedAt: decided.at });
+    const outcome: ApprovalOutcome = {
+      decision: decided.state,
+      decidedBy: decided.by,
+      decidedAt: decided.at,
+      work: 'not_run',
+      message: 'none',
+    };
+    const task = event.payload.task;
+    const finishTask = (taskOutcome: TaskOutcome): ApprovalOutcome => ({
+      ...outcome,
+      task: { outcome: taskOutcome, finishedAt: Date.now() },
+    });
+    // What the customer is told of the one run.
+    const told = (kept: Kept): string =>
+      kept.work === 'done'
+        ? approval.message(kept.value as never, args as never)
+        : kept.work === 'refused'
+          ? APPROVED_BUT_FAILED
+          : APPROVED_OUTCOME_UNKNOWN;
+    let text: string;
+    if (decided.state === 'approved') {
+      const done = await step
+        .do(
+          'work',
+          { retries: { limit: 3, delay: '5 seconds', backoff: 'exponential' }, timeout: fn.manifest.timeoutMs + 5_000 },
+          async (): Promise<WorkDone> => {
+            const kept = await this.runOnce(fn, runtime, from, event.payload, id, log);
+            // A task keeps the result for its client; a customer is told in words (computed again on a replay).
+            return task ? { work: kept.work, kept: JSON.stringify(kept) } : { work: kept.work, text: told(kept) };
+          },
+        )
+        .catch((error: unknown): WorkDone & { failed: true } => {
+          log.error('approval_work_failed', { error: error instanceof Error ? error.name : typeof error });
+          return { work: 'unknown', text: APPROVED_BUT_FAILED, failed: true };
+        });
+      outcome.work = 'failed' in done ? 'failed' : done.work;
+      text = done.text ?? APPROVED_BUT_FAILED;
+      if (task) {
+        const kept = done.kept ? (JSON.parse(done.kept) as Kept) : undefined;
+        return finishTask(
+          kept?.work === 'done'
+            ? { ok: true, value: kept.value ?? null }
+            : kept?.work === 'refused'
+              ? {
+                  ok: false,
+                  status: kept.status ?? 422,
+                  code: kept.code ?? 'refused',
+                  message: kept.message ?? APPROVED_BUT_FAILED,
+                }
+              : { ok: false, failed: true },
+        );
+      }
+    } else if (task && (decided.state === 'denied' || decided.state === 'expired')) {
+      const denied = decided.state === 'denied';
+      return finishTask({
+        ok: false,
+        status: 403,
+        code: denied ? 'approval_denied' : 'approval_expired',
+        message: denied
+          ? 'A colleague did not approve this, so nothing was done. Tell the customer it was not approved.'
+          : 'Nobody approved this in time, so nothing was done. Tell the customer, and that they may ask again.',
+      });
+    } else if (decided.state === 'denied') {
+      text = textOf(approval.denied, args as never);
+    } else if (decided.state === 'expired') {
+      text = textOf(approval.expired, args as never);
+      await step
+        .do('tell team', { retries: { limit: 3, delay: '5 seconds', backoff: 'exponential' } }, async () => {
+          const team = await runtime.teamContact(this.env, from.account);
+          if (!team) return 'none';
+          const ask = approval.ask(args as never);
+          return sendFollowUp(
+            runtime,
+            this.env,
+            log,
+            `${id}-team`,
+            from,
+            team,
+            `Expired (${event.payload.code}), nobody decided in time: ${ask} The customer has been told.`,
+          );
+        })
+        .catch((error: unknown) => {
+          log.error('approval_expiry_not_told', { error: error instanceof Error ? error.name : typeof error });
+        });
+    } else {
+      // Withdrawn: the call itself answered that approval was unavailable; nobody waits for a message.
+      return outcome;
+    }
+    if (!conversation) return outcome;
+    try {
+      outcome.message = await step.do(
+        'message',
+        { retries: { limit: 5, delay: '5 seconds', backoff: 'exponential' } },
+        () => sendFollowUp(runtime, this.env, log, id, from, conversation, text),
+      );
+    } catch (error) {
+      outcome.message = 'failed';
+      log.error('follow_up_failed', { error: error instanceof Error ? error.name : typeof error });
+    }
+    return outcome;
+  }
+
+  /**
+   * Runs the approved handler at most once: the run is claimed in the ledger `approval-<id>` before
+   * it starts; a replay finds the claim and never runs it again (its outcome, or unknown after a crash).
+   */
+  private async runOnce(
+    fn: RegisteredFunction,
+    runtime: ApprovalRuntime,
+    from: ResolvedAccount,
+    params: ApprovalParams,
+    id: string,
+    log: Logger,
+  ): Promise<Kept> {
+    const namespace = (this.env as { CALL_LEDGER?: DurableObjectNamespace<CallLedger> }).CALL_LEDGER;
+    if (!namespace) throw new Error('CALL_LEDGER is not bound: an approved write cannot run at most once');
+    const ledger = namespace.getByName(`approval-${id}`);
+    const claim = await ledger.claim(RUN_KEY, fn.manifest.timeoutMs + LEASE_MARGIN_MS, 0, ATTEMPT_WINDOW_MS);
+    // A replay: what the one run kept, never a second run.
+    if (claim.verdict === 'done') return JSON.parse(claim.answer) as Kept;
+    if (claim.verdict !== 'run') {
+      log.warn('approval_work_unknown', { hint: 'an earlier attempt may have done it; it is not run again' });
+      return { work: 'unknown' };
+    }
+    let kept: Kept;
+    try {
+      const setup = this.setup(from, params.requestId, log);
+      const value = await runtime.execute(fn, setup, () => ({
+        args: structuredClone(params.args),
+        conversation: params.conversation,
+      }));
+      kept = { work: 'done', value: value ?? null };
+      log.info('approval_work_done');
+    } catch (error) {
+      if (error instanceof FunctionError && error.status < 500 && !error.mayHaveApplied) {
+        log.warn('approval_work_refused', { code: error.code });
+        kept = { work: 'refused', status: error.status, code: error.code, message: error.message };
+      } else if (mayHaveApplied(error)) {
+        log.error('approval_work_unknown', { error: error instanceof Error ? error.name : typeof error });
+        kept = { work: 'unknown' };
+      } else {
+        // A clear failure that changed nothing: the key is free again and the step retries.
+        await Promise.resolve(ledger.release(RUN_KEY)).catch(() => {});
+        throw error;
+      }
+    }
+    await ledger.complete(RUN_KEY, JSON.stringify(kept), ATTEMPT_WINDOW_MS);
+    return kept;
+  }
+
+  /** What the approved run happens under: no request (it was answered), the call's account and request id. */
+  private setup({ account, platform }: ResolvedAccount, requestId: string, log: Logger): CallSetup {
+    return { env: this.env, ctx: this.ctx, requestId, log, arrivedAt: Date.now(), account, platform, deferred: true };
+  }
+}
