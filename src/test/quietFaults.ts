@@ -5,7 +5,7 @@
 //   the step's retry handles it: the faults tests throw ExpectedFault (expectedFault.ts), and the
 //   Workflows engine re-throws it as an Error whose message opens with its name;
 // - introspectWorkflow's dispose() ends the instances a test left (cloudflare:test), and the
-//   engines log that they were aborted, or never started.
+//   engines log that they were aborted, never started, or that a wait for an event timed out.
 import { ExpectedFault } from './expectedFault.ts';
 
 type Write = (chunk: unknown, ...rest: unknown[]) => boolean;
@@ -19,6 +19,8 @@ const EXPECTED = [
   'jsg.Error: Aborting engine: User called terminate',
   'stack = Error: Engine was never started',
   'stack = Error: instance.not_found',
+  // An approval's wait (step.waitForEvent) that a test's dispose() ended before its timeout.
+  'stack = WorkflowTimeoutError: Execution timed out',
 ];
 
 /** workerd's text with the log entries of injected faults and of disposed instances left out. */

@@ -17,6 +17,7 @@ import type { Env } from '../../env.ts';
 import { createPlatformClient } from '../../platform/client/client.ts';
 import { ORIGIN, withEnv } from '../../testing/call.ts';
 import { mockOutbound } from '../../testing/outbound.ts';
+import { ExpectedFault } from '../expectedFault.ts';
 import { env } from '../helpers.ts';
 
 const PLATFORM = 'https://platform.approval-faults.test';
@@ -45,7 +46,7 @@ const worker = createWorker({
           // Every third approved run crashes after its write, before the step keeps its result.
           if (result.i % 3 === 0 && bump(told, result.i) === 1) {
             injected.crashesAfterRun++;
-            throw new Error('isolate crashed');
+            throw new ExpectedFault('isolate crashed');
           }
           return `refunded ${result.i}`;
         },
@@ -61,7 +62,7 @@ const worker = createWorker({
     const i = Number(contactId.slice(3));
     if (i % 5 === 0 && bump(checks, i) === 1) {
       injected.checkCrashes++;
-      throw new Error('opt-out list unreachable');
+      throw new ExpectedFault('opt-out list unreachable');
     }
     return true;
   },
@@ -83,12 +84,12 @@ const lossy = {
         const n = first ? wakes++ : 2;
         if (n % 3 === 0) {
           injected.lostEvents++;
-          throw new Error('connection lost before delivery');
+          throw new ExpectedFault('connection lost before delivery');
         }
         await instance.sendEvent(event);
         if (n % 3 === 1) {
           injected.lostEventAnswers++;
-          throw new Error('connection lost after delivery');
+          throw new ExpectedFault('connection lost after delivery');
         }
       },
     });
@@ -147,7 +148,7 @@ describe('approval faults', () => {
       await workflows.modifyAll(async (m) => {
         await m.disableRetryDelays();
         // Every instance's settle step fails once before it runs (a crash), and is retried.
-        await m.mockStepError({ name: 'settle' }, new Error('isolate crashed'), 1);
+        await m.mockStepError({ name: 'settle' }, new ExpectedFault('isolate crashed'), 1);
       });
       for (let start = 0; start < CALLS; start += BATCH) {
         const batch = Array.from({ length: BATCH }, (_, k) => start + k).filter((i) => i < CALLS);
