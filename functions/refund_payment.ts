@@ -37,9 +37,14 @@ export default defineFunction({
   vars: ['STORE_API_URL'],
   // Money paid back is not taken back: destructive, and a second call pays again.
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
-  handler: async ({ orderNumber, amountEuros, reason }, { env, signal, log }) => {
-    if (!env.STORE_API_URL || !env.STORE_API_KEY) {
-      log.error('store_not_configured', { hint: 'set STORE_API_URL (var) and STORE_API_KEY (secret)' });
+  handler: async ({ orderNumber, amountEuros, reason }, { env, signal, log, account }) => {
+    // Each client business has its own store: the account's settings, else the Worker's.
+    const storeUrl = account.settings.storeApiUrl ?? env.STORE_API_URL;
+    const storeKey = account.secret('STORE_API_KEY');
+    if (!storeUrl || !storeKey) {
+      log.error('store_not_configured', {
+        hint: "set storeApiUrl in the account's settings (or the var STORE_API_URL) and its secret STORE_API_KEY",
+      });
       throw new FunctionError(
         503,
         'not_configured',
@@ -47,9 +52,9 @@ export default defineFunction({
       );
     }
     const number = orderNumber.replace(/^#/, '');
-    const response = await fetch(refundUrl(env.STORE_API_URL, number), {
+    const response = await fetch(refundUrl(storeUrl, number), {
       method: 'POST',
-      headers: { authorization: `Bearer ${env.STORE_API_KEY}`, 'content-type': 'application/json' },
+      headers: { authorization: `Bearer ${storeKey}`, 'content-type': 'application/json' },
       body: JSON.stringify({ amountCents: Math.round(amountEuros * 100), reason: reason ?? null }),
       redirect: 'manual',
       signal,
