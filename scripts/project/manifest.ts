@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import type { FunctionRecord } from 'agent-functions/platform';
 import { functionRecord } from 'agent-functions/platform';
 import { functionUrl, manifestKey } from 'agent-functions/worker';
@@ -76,7 +78,8 @@ export const readFromWorker = async (
   // The registries first, here: a file whose name is no function name is named with what is wrong,
   // where wrangler's build step would only say "there are likely more logs above" (there are none).
   try {
-    generate(root);
+    // A folder with no functions/ is no project: wrangler then says what is missing.
+    if (existsSync(join(root, 'functions'))) generate(root);
   } catch (error) {
     throw new ManifestError(`The Worker was not built: ${(error as Error).message}`);
   }

@@ -40,9 +40,10 @@ export const unavailable = (): FunctionError =>
     'This needs a colleague to approve it, and approval is not available right now, so nothing was done. Tell the customer you cannot do it at this moment and that a colleague can help later.',
   );
 
+// 409, a refusal the contract lets a function give (docs/platform-contract.md §4): not in this context.
 const notHere = () =>
   new FunctionError(
-    403,
+    409,
     'approval_needs_conversation',
     "This needs a person's approval, which can only be asked for in a customer conversation on the messaging platform. Nothing was done: do not call it again here.",
   );

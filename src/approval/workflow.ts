@@ -138,7 +138,7 @@ export class ApprovalRequest extends WorkflowEntrypoint<Env, ApprovalParams> {
       const denied = decided.state === 'denied';
       return finishTask({
         ok: false,
-        status: 403,
+        status: 409,
         code: denied ? 'approval_denied' : 'approval_expired',
         message: denied
           ? 'A colleague did not approve this, so nothing was done. Tell the customer it was not approved.'

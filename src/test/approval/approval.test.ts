@@ -299,7 +299,7 @@ describe('approval: bad input and faults', () => {
 
   it('under MCP, or without a conversation, approval is refused clearly and nothing runs', async () => {
     const response = await call('refund_order', { orderNumber: '1', amountCents: 50_000 });
-    expect(response.status).toBe(403);
+    expect(response.status).toBe(409);
     expect(((await response.json()) as { error: { code: string } }).error.code).toBe('approval_needs_conversation');
     expect(runs).toEqual([]);
     expect(sent).toEqual([]);

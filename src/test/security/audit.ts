@@ -7,6 +7,18 @@ import { setLogSink } from '../../log.ts';
 /** Statuses docs/platform-contract.md §4 lists (503 and 429 are left out: the fuzz env is configured and unlimited). */
 export const CONTRACT_STATUSES = new Set([200, 400, 401, 404, 405, 408, 413, 422, 500, 504]);
 
+/**
+ * The refusals a feature gives on its handler's behalf, documented with the feature
+ * (docs/functions.md): a write in progress or of unknown outcome, and an approval that cannot be
+ * asked here or now. The handler did not run; the status is one a handler may answer (§4).
+ */
+export const FEATURE_REFUSALS: Readonly<Record<string, number>> = {
+  call_in_progress: 409,
+  outcome_unknown: 409,
+  approval_needs_conversation: 409,
+  approval_unavailable: 503,
+};
+
 /** One request as the fuzzer built it, with what the oracle knows about its answer. */
 export interface Sent {
   /** The registered function the path names, if any. */
@@ -124,7 +136,9 @@ export const violations = async (v: Verdict): Promise<string[]> => {
   if (!requestId) found.push('no X-Request-Id');
   // A handler may refuse with a status of its own choosing (FunctionError); the runtime may not.
   const handlerThrew = v.ran.some((run) => run.threw);
-  if (!CONTRACT_STATUSES.has(response.status) && !handlerThrew)
+  const code = /"code":"([a-z_]+)"/.exec(text)?.[1];
+  const featureRefused = code !== undefined && FEATURE_REFUSALS[code] === response.status;
+  if (!CONTRACT_STATUSES.has(response.status) && !handlerThrew && !featureRefused)
     found.push(`status ${response.status} is not in docs/platform-contract.md §4`);
   if (sent.expected !== undefined && response.status !== sent.expected)
     found.push(`status ${response.status}, the contract says ${sent.expected}`);

@@ -3,10 +3,13 @@
 // createWorker with an env we choose; the shipped functions go through the real entry.
 // "Shipped" is whatever the entry serves (#shipped-functions): the framework's fixture functions in
 // its own suite, a project's functions/ in the end-to-end suite (e2e/vitest.config.ts).
+
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { functions as shipped } from '#shipped-functions';
+import { withApproval } from '../../approval/feature.ts';
 import { misspelledParameter } from '../../args.ts';
+import { conversationFeatures } from '../../conversations/features.ts';
 import { type AnyFunctionDefinition, DEFAULT_BODY_LIMIT } from '../../define.ts';
 import { signWebhook } from '../../platform/protocol/signature.ts';
 import { createRegistry } from '../../registry.ts';
@@ -46,7 +49,12 @@ const FAKE_PLATFORM_API_KEY = 'pk_live_fuzz_9d2f6c1e0b7a';
 const testNames = Object.keys(TEST_FUNCTIONS) as TestFunctionName[];
 const shippedNames = Object.keys(shipped);
 const testRegistry = createRegistry(TEST_FUNCTIONS);
-const shippedRegistry = createRegistry(shipped);
+// The entry serves its functions with withApproval over the conversations feature (worker.ts): the
+// same checks here, so a function that declares an approval translates as it does there.
+const shippedRegistry = createRegistry(
+  shipped,
+  withApproval(conversationFeatures, { teamContact: () => undefined }).check,
+);
 /**
  * A shipped function's arguments from the examples its manifest shows the model: with them the
  * fuzzer reaches handlers whose schemas its generator cannot satisfy (patterns, like a booking
