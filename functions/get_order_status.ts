@@ -1,6 +1,7 @@
 import { defineFunction, FunctionError, safeEqual } from 'agent-functions';
 import { z } from 'zod';
 import { emailSchema, normalizeEmail } from '../lib/customer.ts';
+import { storeOf } from '../lib/store.ts';
 
 // The store's API as this example assumes it: GET {STORE_API_URL}/orders/{number} with
 // "Authorization: Bearer {STORE_API_KEY}", answering the order below or 404. Adapt these lines
@@ -75,20 +76,13 @@ export default defineFunction({
   // A slow store: past 2.5 s the agent hears the interim answer, and the customer gets the status as a
   // message when the store answers (the look-up goes on, retried, as deferred work).
   timeoutMs: DEFERRED_TIMEOUT_MS,
-  handler: async ({ orderNumber, email }, { env, signal, log, deferred, account }) => {
-    // Each client business has its own store: the account's settings, else the Worker's.
-    const storeUrl = account.settings.storeApiUrl ?? env.STORE_API_URL;
-    const storeKey = account.secret('STORE_API_KEY');
-    if (!storeUrl || !storeKey) {
-      log.error('store_not_configured', {
-        hint: "set storeApiUrl in the account's settings (or the var STORE_API_URL) and its secret STORE_API_KEY",
-      });
-      throw new FunctionError(
-        503,
-        'not_configured',
-        'Order look-up is not set up yet. Tell the customer you cannot check orders right now and offer to pass them to a colleague.',
-      );
-    }
+  handler: async ({ orderNumber, email }, context) => {
+    const { env, signal, log, deferred } = context;
+    // Each client business has its own store.
+    const { url: storeUrl, key: storeKey } = storeOf(
+      context,
+      'Order look-up is not set up yet. Tell the customer you cannot check orders right now and offer to pass them to a colleague.',
+    );
     const number = orderNumber.replace(/^#/, '');
     let response: Response;
     try {

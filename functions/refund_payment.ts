@@ -1,5 +1,6 @@
 import { defineFunction, FunctionError } from 'agent-functions';
 import { z } from 'zod';
+import { storeOf } from '../lib/store.ts';
 
 // The store's refunds API as this example assumes it: POST {STORE_API_URL}/orders/{number}/refunds
 // with "Authorization: Bearer {STORE_API_KEY}" and { amountCents, reason }, answering { id } (201)
@@ -37,20 +38,13 @@ export default defineFunction({
   vars: ['STORE_API_URL'],
   // Money paid back is not taken back: destructive, and a second call pays again.
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
-  handler: async ({ orderNumber, amountEuros, reason }, { env, signal, log, account }) => {
-    // Each client business has its own store: the account's settings, else the Worker's.
-    const storeUrl = account.settings.storeApiUrl ?? env.STORE_API_URL;
-    const storeKey = account.secret('STORE_API_KEY');
-    if (!storeUrl || !storeKey) {
-      log.error('store_not_configured', {
-        hint: "set storeApiUrl in the account's settings (or the var STORE_API_URL) and its secret STORE_API_KEY",
-      });
-      throw new FunctionError(
-        503,
-        'not_configured',
-        'Refunds are not set up yet. Tell the customer you cannot refund right now and offer to pass them to a colleague.',
-      );
-    }
+  handler: async ({ orderNumber, amountEuros, reason }, context) => {
+    const { signal, log } = context;
+    // Each client business has its own store.
+    const { url: storeUrl, key: storeKey } = storeOf(
+      context,
+      'Refunds are not set up yet. Tell the customer you cannot refund right now and offer to pass them to a colleague.',
+    );
     const number = orderNumber.replace(/^#/, '');
     const response = await fetch(refundUrl(storeUrl, number), {
       method: 'POST',
