@@ -324,7 +324,8 @@ describe('the first hour, as the README walks it', () => {
       try {
         const init = sh(`npm run init -- ${project}`);
         expect(init.status, init.output).toBe(0);
-        const install = spawnSync('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund'], {
+        // Offline: the project's lockfile is the clone's, so npm's cache holds every package.
+        const install = spawnSync('npm', ['install', '--offline', '--no-audit', '--no-fund'], {
           cwd: project,
           env: userEnv(),
           encoding: 'utf8',

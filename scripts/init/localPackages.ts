@@ -1,10 +1,11 @@
 // `agent-functions init --local-packages` (the checkout's `npm run init -- <dir>`): until the
 // packages are on the registry (docs/publishing.md), a project made from a clone installs this
 // checkout's agent-functions and agent-functions-cli, packed with `npm pack` into its packages/
-// folder and named as `file:` dependencies. Everything else comes from the registry, or from npm's
-// cache offline.
+// folder and named as `file:` dependencies. Its package-lock.json is the checkout's, less the
+// workspace's own packages, so everything else installs at the versions the checkout installed,
+// from npm's cache, with no network (`npm install --offline`).
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -82,4 +83,45 @@ export const packLocalPackages = (dir: string, checkout = checkoutRoot()): Local
     return `file:${PACKAGES_DIR}/${found.filename}`;
   };
   return { framework: file('agent-functions'), cli: file('agent-functions-cli') };
+};
+
+/** What writeLocalLockfile takes of the new project's package.json. */
+interface ProjectPackage {
+  name: string;
+  version: string;
+  dependencies?: Record<string, string>;
+  devDependencies?: Record<string, string>;
+  engines?: Record<string, string>;
+}
+
+/**
+ * Writes `<dir>/package-lock.json` from the checkout's: the same registry packages at the same
+ * versions and integrity, without the workspace's own packages (src, scripts, bench, e2e) and their
+ * links, and with the project's package.json as its root. npm then resolves the two `file:`
+ * tarballs itself and needs the registry for nothing the checkout's install already cached.
+ * Nothing is written when the checkout has no lockfile.
+ * @example writeLocalLockfile('/home/ada/my-agent', JSON.parse(readFileSync('/home/ada/my-agent/package.json', 'utf8')))
+ */
+export const writeLocalLockfile = (dir: string, project: ProjectPackage, checkout = checkoutRoot()): void => {
+  const source = checkout && join(checkout, 'package-lock.json');
+  if (!source || !existsSync(source)) return;
+  const lock = JSON.parse(readFileSync(source, 'utf8')) as {
+    packages?: Record<string, { link?: boolean }>;
+  } & Record<string, unknown>;
+  const workspace = /^(src|scripts|bench|e2e)(\/|$)/;
+  const packages = Object.fromEntries(
+    Object.entries(lock.packages ?? {}).filter(
+      ([path, entry]) =>
+        path !== '' && !workspace.test(path) && !entry.link && !/^node_modules\/agent-functions(-cli)?$/.test(path),
+    ),
+  );
+  const root = {
+    name: project.name,
+    version: project.version,
+    ...(project.dependencies ? { dependencies: project.dependencies } : {}),
+    ...(project.devDependencies ? { devDependencies: project.devDependencies } : {}),
+    ...(project.engines ? { engines: project.engines } : {}),
+  };
+  const written = { ...lock, name: project.name, version: project.version, packages: { '': root, ...packages } };
+  writeFileSync(join(dir, 'package-lock.json'), `${JSON.stringify(written, null, 2)}\n`);
 };

@@ -1,10 +1,10 @@
 // `agent-functions init <dir> [--no-examples]`: a new project in a new (or empty) folder, either the
 // example project of this package's template or a bare one with a single function. It writes files
 // only: the next steps it prints install and test them.
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { styleText } from 'node:util';
-import { type LocalPackages, PACKAGES_DIR, packLocalPackages } from './localPackages.ts';
+import { type LocalPackages, PACKAGES_DIR, packLocalPackages, writeLocalLockfile } from './localPackages.ts';
 import { newProject, projectName } from './project.ts';
 import { ownTemplate } from './template.ts';
 
@@ -97,6 +97,8 @@ export const main = (
     }
   }
   const files = init(dir, { examples, ...(local ? { local } : {}) });
+  // The checkout's versions, so the new project installs from npm's cache, offline.
+  if (local) writeLocalLockfile(dir, JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')));
   const functions = files.filter((path) => /^functions\/[^_/][^/]*\.ts$/.test(path) && !path.endsWith('.prompts.ts'));
   const what = examples ? `the examples (${functions.length} functions)` : `one function, ${functions[0]}`;
   const packed = local
