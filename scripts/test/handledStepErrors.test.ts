@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { withoutHandled } from '../vitestSetup.ts';
+import { withoutHandled } from '../local/handledStepErrors.ts';
 
 const entry = (stack: string) =>
   `uncaught exception; source = Uncaught (in promise); stack = ${stack}\n    at step (file:///w.js:1:1)\n`;
