@@ -3,13 +3,20 @@
 
 import type { z } from 'zod';
 import { _safeParseAsync, type $ZodErrorClass, type $ZodIssue, config, util } from 'zod/v4/core';
-import type { ReadArguments } from './call.ts';
-import { takeConversation } from './conversation.ts';
+import { type Conversation, takeConversation } from './conversation.ts';
 import { type ArgumentProblem, FunctionError } from './errors.ts';
 import { ACCOUNT_QUERY, KEY_QUERY } from './keys.ts';
 import { PLATFORM_ADDED_KEY } from './platform/protocol/contract.ts';
 import type { ParameterInfo } from './schema/parameters.ts';
 import { unwrap } from './schema/schemaDef.ts';
+
+/** What an argument source read: the raw arguments, and the conversation the platform named. */
+export interface ReadArguments {
+  args: Record<string, unknown>;
+  conversation?: Conversation | undefined;
+  /** Identifiers the platform sent that could not be read (docs/platform-contract.md §9), for the log. */
+  unreadable?: readonly string[] | undefined;
+}
 
 /** Object keys under which platforms wrap the arguments (docs/platform-contract.md §4, assumption A). */
 export const ENVELOPE_KEYS = ['arguments', 'args', 'parameters', 'input'] as const;

@@ -4,6 +4,7 @@
 // approval, MCP) plug in above it through CallFeature and never reach into the pipeline.
 import type { AccountPlatform, CallAccount } from './account.ts';
 import type { AccountResolver } from './accounts/resolve.ts';
+import type { ReadArguments } from './args.ts';
 import type { Conversation } from './conversation.ts';
 import type { Env } from './env.ts';
 import type { Logger } from './log.ts';
@@ -40,14 +41,6 @@ export interface CallSetup {
   task?: TaskRequest | undefined;
   /** Deferred work in its workflow: no deduplication, no deferral again. */
   deferred?: boolean | undefined;
-}
-
-/** What an argument source read: the raw arguments, and the conversation the platform named. */
-export interface ReadArguments {
-  args: Record<string, unknown>;
-  conversation?: Conversation | undefined;
-  /** Identifiers the platform sent that could not be read (docs/platform-contract.md §9), for the log. */
-  unreadable?: readonly string[] | undefined;
 }
 
 /** Where one call's raw arguments come from (the HTTP request, an MCP `tools/call`, a workflow's params), before `deadline`. */
