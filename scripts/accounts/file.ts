@@ -1,5 +1,5 @@
 // Edits of the accounts file (platform.accounts.json) that keep it valid by the schema sync reads
-// it with (scripts/sync/accounts.ts), and keep what else it holds ($schema, key order).
+// it with (scripts/project/accounts.ts), and keep what else it holds ($schema, key order).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { type AccountConfig, type AccountsConfig, DEFAULT_CONFIG, parseAccountsConfig } from '../project/accounts.ts';
 

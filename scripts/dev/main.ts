@@ -166,7 +166,7 @@ export const main = async (argv: string[]): Promise<number> => {
       CLOUDFLARE_CF_FETCH_ENABLED: process.env.CLOUDFLARE_CF_FETCH_ENABLED ?? 'false',
       // .env holds sync's settings (scripts/dev/vars.ts); .dev.vars is still read.
       CLOUDFLARE_LOAD_DEV_VARS_FROM_DOT_ENV: 'false',
-      // scripts/generate.ts leaves out a function file that does not build.
+      // The registries leave out a function file that does not build (scripts/project/generated.ts).
       AGENT_FUNCTIONS_DEV: '1',
       // A build for development whatever the shell says: a NODE_ENV=production build has no
       // development mode, so the keyless local Worker would answer 503 (src/env.ts).

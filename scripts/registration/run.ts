@@ -52,7 +52,7 @@ export interface SyncIo {
     options: { maxResponseBytes: number; onRetry: (info: RetryInfo) => void },
   ) => AccountApi;
   /**
-   * GETs the deployed Worker's manifest after applying (default: global fetch; scripts/sync/workerCheck.ts);
+   * GETs the deployed Worker's manifest after applying (default: global fetch; scripts/registration/workerCheck.ts);
    * false skips the check (dev, whose Worker in development mode serves its manifest to anyone).
    */
   fetchWorker?: typeof fetch | false;

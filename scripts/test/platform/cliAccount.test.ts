@@ -115,7 +115,7 @@ describe('the platform CLI plays any account of a running npm run dev', () => {
         }),
       });
     }
-    // A project whose npm run dev runs: its state names the accounts it plays (scripts/dev/state.ts).
+    // A project whose npm run dev runs: its state names the accounts it plays (scripts/project/devState.ts).
     project = mkdtempSync(join(tmpdir(), 'platform-cli-'));
     writeFileSync(join(project, 'wrangler.toml'), 'name = "x"\n');
     mkdirSync(join(project, '.wrangler'));
