@@ -1,6 +1,6 @@
 import { defineFunction, FunctionError, safeEqual } from 'agent-functions';
 import { z } from 'zod';
-import { emailSchema, normalizeEmail } from '../lib/customer.ts';
+import { emailSchema, normalizeEmail, orderNumberSchema } from '../lib/customer.ts';
 import { storeOf } from '../lib/store.ts';
 
 // The store's API as this example assumes it: GET {STORE_API_URL}/orders/{number} with
@@ -59,14 +59,7 @@ export default defineFunction({
   description:
     "Looks up the status of the customer's order in the shop: whether it is being prepared, on its way (with the carrier and tracking) or delivered. Call it when the customer asks where their order is. It needs both the order number and the email address the order was placed with. Not for a complaint about an order: use handoff_to_human.",
   parameters: z.object({
-    orderNumber: z
-      .string()
-      .trim()
-      .min(1)
-      .max(32)
-      .regex(/^#?[A-Za-z0-9-]+$/, 'an order number has only letters, digits and dashes')
-      .describe('The order number from the confirmation email, like "10452" or "#10452"')
-      .meta({ examples: ['10452'] }),
+    orderNumber: orderNumberSchema('The order number from the confirmation email, like "10452" or "#10452"'),
     email: emailSchema('The email address the order was placed with'),
   }),
   secrets: ['STORE_API_KEY'],

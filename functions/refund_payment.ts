@@ -1,5 +1,6 @@
 import { defineFunction, FunctionError } from 'agent-functions';
 import { z } from 'zod';
+import { orderNumberSchema } from '../lib/customer.ts';
 import { storeOf } from '../lib/store.ts';
 
 // The store's refunds API as this example assumes it: POST {STORE_API_URL}/orders/{number}/refunds
@@ -19,14 +20,7 @@ export default defineFunction({
   description:
     "Pays money back to the customer's original payment method for a purchase, when they ask for a refund or want their money back after a return, and you know the purchase's number and the amount. Call it once per refund: a second call would pay again. A colleague approves refunds above 100 euros first: then tell the customer it is with a colleague. Not for delivery status (get_order_status), nor for a complaint without a refund request (handoff_to_human).",
   parameters: z.object({
-    orderNumber: z
-      .string()
-      .trim()
-      .min(1)
-      .max(32)
-      .regex(/^#?[A-Za-z0-9-]+$/, 'an order number has only letters, digits and dashes')
-      .describe('The number on the purchase confirmation, like "10452"')
-      .meta({ examples: ['10452'] }),
+    orderNumber: orderNumberSchema('The number on the purchase confirmation, like "10452"'),
     amountEuros: z
       .number()
       .positive()

@@ -28,5 +28,16 @@ export const phoneSchema = (description: string) =>
 /** An email argument, compared case-insensitively. */
 export const emailSchema = (description: string) => z.email().max(254).describe(description);
 
+/** An order number as the shop prints it ("10452" or "#10452"). */
+export const orderNumberSchema = (description: string) =>
+  z
+    .string()
+    .trim()
+    .min(1)
+    .max(32)
+    .regex(/^#?[A-Za-z0-9-]+$/, 'an order number has only letters, digits and dashes')
+    .describe(description)
+    .meta({ examples: ['10452'] });
+
 /** The one form of an email address used for comparison. */
 export const normalizeEmail = (text: string): string => text.trim().toLowerCase();

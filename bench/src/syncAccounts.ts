@@ -12,7 +12,7 @@ import { eventTypes } from '../../scripts/project/generated.ts';
 import type { ServedFunction } from '../../scripts/project/manifest.ts';
 import { accountApi } from '../../scripts/registration/accountApi.ts';
 import { runSync } from '../../scripts/registration/run.ts';
-import { loadBenchModules } from './benchModules.ts';
+import { servedFunctions } from './syncBench.ts';
 
 const ORIGIN = 'https://bench.example.dev';
 const SECRET = 'bench-functions-secret-0123456789';
@@ -50,17 +50,6 @@ const sink = () =>
       done();
     },
   });
-
-/** The manifest of `count` generated functions, translated by the project's own registry. */
-const servedFunctions = async (count: number): Promise<ServedFunction[]> => {
-  const { benchFunctions, createRegistry } = await loadBenchModules();
-  const registry = createRegistry(benchFunctions(count));
-  return registry.names().map((name) => {
-    const manifest = registry.get(name)?.manifest;
-    if (!manifest) throw new Error(`no manifest for ${name}`);
-    return { name, description: manifest.description, parameters: manifest.parameters, path: manifest.path };
-  });
-};
 
 const accountName = (i: number) => (i === 0 ? 'agency' : `client-${String(i).padStart(3, '0')}`);
 const keyVariable = (i: number) => `BENCH_KEY_${i}`;

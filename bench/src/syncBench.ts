@@ -24,7 +24,7 @@ export interface SyncRunResult {
 }
 
 /** The manifest of `count` generated functions, translated by the project's own registry. */
-const servedFunctions = async (count: number): Promise<ServedFunction[]> => {
+export const servedFunctions = async (count: number): Promise<ServedFunction[]> => {
   const { benchFunctions, createRegistry } = await loadBenchModules();
   const registry = createRegistry(benchFunctions(count));
   return registry.names().map((name) => {

@@ -42,7 +42,7 @@ export interface AccountsOption {
   list: readonly AccountEntry[];
   /** The file's top-level settings: every account's defaults. */
   settings?: Record<string, unknown> | undefined;
-  /** Reads an account's record from the key store (readStoredAccount of agent-functions/accounts). */
+  /** Reads an account's record from the key store (readStoredAccount of agent-functions/accounts, which keeps its answers a minute). */
   store?: ((env: Env, name: string) => Promise<StoredAccount | undefined>) | undefined;
 }
 
@@ -90,7 +90,7 @@ const readVar = (env: Env, name: string | undefined): string => {
   return typeof value === 'string' ? value.trim() : '';
 };
 
-/** Store reads kept per isolate: at most one per account a minute (docs/performance.md). */
+/** How long a resolved account is kept per isolate: its store is read at most once a minute (docs/performance.md). */
 const STORE_TTL_MS = 60_000;
 
 /**
@@ -104,24 +104,11 @@ export const accountResolver = (option: AccountsOption, platform: PlatformFactor
   // Settings merged once per entry; an account only in the store has the defaults.
   const settingsOf = new Map(option.list.map((e) => [e.name, Object.freeze({ ...defaults, ...e.settings })]));
   const bare = Object.freeze({ ...defaults });
-  const stored = new Map<string, { at: number; record: Promise<StoredAccount | undefined> }>();
-  const fromStore = (env: Env, name: string): Promise<StoredAccount | undefined> => {
-    if (!option.store) return Promise.resolve(undefined);
-    const now = Date.now();
-    const kept = stored.get(name);
-    if (kept && now - kept.at < STORE_TTL_MS) return kept.record;
-    const record = option.store(env, name);
-    stored.set(name, { at: now, record });
-    // A failed read is not kept: the next call asks again.
-    record.catch(() => stored.delete(name));
-    return record;
-  };
-
   const resolve = async (env: Env, name: string, log: Logger): Promise<ResolvedAccount> => {
     const entry = byName.get(name);
     // The env's key wins; without it (a stored-key account, or a variable not set yet) the store's.
     const envKey = readVar(env, entry?.apiKeyEnv);
-    const record = envKey ? undefined : await fromStore(env, name);
+    const record = envKey || !option.store ? undefined : await option.store(env, name);
     if (!entry && !record) {
       log.warn('unknown_account', { hint: 'a url names an account this Worker does not serve (removed?)' });
       throw unknownAccount();
@@ -151,8 +138,13 @@ export const accountResolver = (option: AccountsOption, platform: PlatformFactor
   };
 
   // Resolved accounts, per environment (one per isolate in production) and name, for a minute: a
-  // call through an account already seen costs a map look-up, with no await.
-  const resolved = new WeakMap<Env, Map<string, { at: number; value: ResolvedAccount }>>();
+  // call through an account already seen costs a map look-up, with no await; calls that arrive while
+  // one is being resolved wait for that one, so the store is asked once. A refusal is not kept (the
+  // store keeps its own answer for a minute: readStoredAccount).
+  const resolved = new WeakMap<
+    Env,
+    Map<string, { at: number; value?: ResolvedAccount; pending: Promise<ResolvedAccount> }>
+  >();
   return (env, requested, log) => {
     const name = requested ?? first;
     if (name === undefined) throw unknownAccount();
@@ -163,12 +155,23 @@ export const accountResolver = (option: AccountsOption, platform: PlatformFactor
     }
     const now = Date.now();
     const kept = byEnv.get(name);
-    if (kept && now - kept.at < STORE_TTL_MS) return kept.value;
-    return resolve(env, name, log).then((value) => {
-      // Bounded: an isolate serving more accounts than this starts over.
-      if (byEnv.size >= 4096) byEnv.clear();
-      byEnv.set(name, { at: now, value });
-      return value;
-    });
+    if (kept && now - kept.at < STORE_TTL_MS) return kept.value ?? kept.pending;
+    // Bounded: an isolate serving more accounts than this starts over.
+    if (byEnv.size >= 4096) byEnv.clear();
+    const entry: { at: number; value?: ResolvedAccount; pending: Promise<ResolvedAccount> } = {
+      at: now,
+      pending: resolve(env, name, log).then(
+        (value) => {
+          entry.value = value;
+          return value;
+        },
+        (error: unknown) => {
+          if (byEnv.get(name) === entry) byEnv.delete(name);
+          throw error;
+        },
+      ),
+    };
+    byEnv.set(name, entry);
+    return entry.pending;
   };
 };
