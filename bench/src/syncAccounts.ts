@@ -9,7 +9,6 @@ import { startEmulator } from '../../scripts/emulator/emulator.ts';
 import type { AccountOptions } from '../../scripts/emulator/state.ts';
 import type { AccountsConfig } from '../../scripts/project/accounts.ts';
 import { eventTypes } from '../../scripts/project/generated.ts';
-import type { ServedFunction } from '../../scripts/project/manifest.ts';
 import { accountApi } from '../../scripts/registration/accountApi.ts';
 import { runSync } from '../../scripts/registration/run.ts';
 import { servedFunctions } from './syncBench.ts';
