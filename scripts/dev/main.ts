@@ -6,7 +6,6 @@
 // what the Worker serves.
 // `npm run dev -- --help` for the flags.
 import type { ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -16,13 +15,10 @@ import { functionUrl } from 'agent-functions/worker';
 import { type FSWatcher, watch } from 'chokidar';
 import { findingsOf, lintFunctions } from '../descriptions/index.ts';
 import { loadPrompts, toLintFunction } from '../descriptions/load.ts';
-import { loadDevConfig, runDevSetup } from '../local/config.ts';
-import { accountsLine, type LocalPlatform, setupAccounts, startLocalPlatform } from '../local/platform.ts';
-import { devVars } from '../local/vars.ts';
-import { clearDevState, writeDevState } from '../project/devState.ts';
+import { accountsLine } from '../local/platform.ts';
 import { eventTypes } from '../project/generated.ts';
 import { ManifestError, parseManifest, type ServedFunction } from '../project/manifest.ts';
-import { projectPaths, projectRoot } from '../project/paths.ts';
+import { projectRoot } from '../project/paths.ts';
 import { DEV_HELP, parseDevArgs } from './args.ts';
 import { endGroup, spawnGroup } from './children.ts';
 import { type ConsoleListing, maskKey, type RunningConsole, startConsole } from './console/server.ts';
@@ -33,6 +29,7 @@ import { chooseWorkerPort, hostsOf } from './ports.ts';
 import { accountsDrift, registerOnAccounts } from './register.ts';
 import { buildReporter } from './report.ts';
 import { watchReadAtStart } from './restartNotice.ts';
+import { type DevServices, startServices } from './services.ts';
 import { type MapCache, sourceMapped } from './sourceMapped.ts';
 import { createWorkerLog } from './workerLog.ts';
 
@@ -55,8 +52,7 @@ export const main = async (argv: string[]): Promise<number> => {
   }
   const host = args.ip === '0.0.0.0' || args.ip === '::' ? '127.0.0.1' : args.ip;
 
-  let platform: LocalPlatform | undefined;
-  let stopStandIns: () => Promise<void> = async () => {};
+  let services: DevServices | undefined;
   let consoleServer: RunningConsole | undefined;
   let worker: ChildProcess | undefined;
   let watcher: FSWatcher | undefined;
@@ -65,13 +61,11 @@ export const main = async (argv: string[]): Promise<number> => {
   const stop = async (code = 0) => {
     if (stopping) return;
     stopping = true;
-    clearDevState(projectRoot());
     await Promise.allSettled([
       watcher?.close(),
       restartWatcher?.close(),
       endGroup(worker),
-      platform?.emulator.close(),
-      stopStandIns(),
+      services?.close(),
       consoleServer?.close(),
     ]);
     process.exit(code);
@@ -102,35 +96,15 @@ export const main = async (argv: string[]): Promise<number> => {
   const wranglerArgs = args.portGiven && args.port !== 0 ? args.wrangler : [...args.wrangler, '--port', String(port)];
   const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
-  let standInVars: Record<string, string> = {};
   try {
-    platform = await startLocalPlatform(args.platformPort);
-    // The project's own stand-ins (dev.config.ts), given the local platform to seed.
-    const setup = await runDevSetup(await loadDevConfig(projectPaths().devConfig), {
-      platform: createPlatformClient({ baseUrl: platform.emulator.url, apiKey: platform.agencyKey }),
-      platformUrl: platform.emulator.url,
-      accounts: setupAccounts(platform.accounts),
-    });
-    standInVars = setup.vars;
-    stopStandIns = setup.stop;
+    services = await startServices(projectRoot(), args.platformPort);
   } catch (error) {
     fail((error as Error).message);
     await stop(1);
   }
-  const local = platform as LocalPlatform;
+  const { platform: local, settings, secret } = services as DevServices;
   if (local.note) warn(local.note);
   say(`local platform on ${local.emulator.url} ${accountsLine(local.accounts)}`);
-  writeDevState(projectRoot(), {
-    platformUrl: local.emulator.url,
-    accounts: local.accounts.map(({ name, apiKey, baseUrl }) => ({ name, apiKey, baseUrl })),
-  });
-
-  const settings = devVars(projectRoot(), {
-    platformUrl: local.emulator.url,
-    platformApiKey: local.agencyKey,
-    accounts: local.accounts,
-    standIns: standInVars,
-  });
   for (const note of settings.notes) warn(note);
   const exposure = networkExposure(args.ip, settings.secret !== undefined);
   if (exposure) warn(exposure);
@@ -138,9 +112,6 @@ export const main = async (argv: string[]): Promise<number> => {
     for (const problem of settings.problems) fail(problem);
     await stop(1);
   }
-  // Without a secret in .dev.vars the Worker serves without a key; the registered urls carry keys of
-  // a secret of this session only.
-  const secret = settings.secret ?? randomBytes(24).toString('base64url');
 
   // What the last sync registered, by name. A function the Worker leaves out while its file is
   // still there (it does not build, or wrangler has not reloaded yet) keeps that registration: a
