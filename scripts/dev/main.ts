@@ -8,7 +8,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { styleText } from 'node:util';
 import { createPlatformClient } from 'agent-functions/platform';
 import { functionUrl } from 'agent-functions/worker';
@@ -16,22 +15,19 @@ import { type FSWatcher, watch } from 'chokidar';
 import { findingsOf, lintFunctions } from '../descriptions/index.ts';
 import { loadPrompts, toLintFunction } from '../descriptions/load.ts';
 import { accountsLine } from '../local/platform.ts';
-import { eventTypes } from '../project/generated.ts';
-import { ManifestError, parseManifest, type ServedFunction } from '../project/manifest.ts';
 import { projectRoot } from '../project/paths.ts';
 import { DEV_HELP, parseDevArgs } from './args.ts';
 import { endGroup, spawnGroup } from './children.ts';
 import { type ConsoleListing, maskKey, type RunningConsole, startConsole } from './console/server.ts';
-import { leaveOutUnwritten } from './drafts.ts';
 import { networkExposure } from './exposure.ts';
-import { howToCall, type ServedForCall } from './howToCall.ts';
+import { howToCall } from './howToCall.ts';
 import { chooseWorkerPort, hostsOf } from './ports.ts';
-import { accountsDrift, registerOnAccounts } from './register.ts';
-import { buildReporter } from './report.ts';
 import { watchReadAtStart } from './restartNotice.ts';
 import { type DevServices, startServices } from './services.ts';
 import { type MapCache, sourceMapped } from './sourceMapped.ts';
+import { createSyncLoop, type SyncLoop } from './syncLoop.ts';
 import { createWorkerLog } from './workerLog.ts';
+import { workerManifest } from './workerManifest.ts';
 
 /** `agent-functions dev`: runs until Ctrl-C (or a fatal problem), which ends the process. */
 export const main = async (argv: string[]): Promise<number> => {
@@ -53,6 +49,7 @@ export const main = async (argv: string[]): Promise<number> => {
   const host = args.ip === '0.0.0.0' || args.ip === '::' ? '127.0.0.1' : args.ip;
 
   let services: DevServices | undefined;
+  let loop: SyncLoop | undefined;
   let consoleServer: RunningConsole | undefined;
   let worker: ChildProcess | undefined;
   let watcher: FSWatcher | undefined;
@@ -61,6 +58,7 @@ export const main = async (argv: string[]): Promise<number> => {
   const stop = async (code = 0) => {
     if (stopping) return;
     stopping = true;
+    loop?.close();
     await Promise.allSettled([
       watcher?.close(),
       restartWatcher?.close(),
@@ -113,19 +111,9 @@ export const main = async (argv: string[]): Promise<number> => {
     await stop(1);
   }
 
-  // What the last sync registered, by name. A function the Worker leaves out while its file is
-  // still there (it does not build, or wrangler has not reloaded yet) keeps that registration: a
-  // syntax error never tells the model the function is gone. A removed file is a function gone.
-  let lastGood = new Map<string, ServedFunction>();
-  const withKept = (served: ServedFunction[]): ServedFunction[] => [
-    ...served,
-    ...[...lastGood.values()].filter(
-      (fn) => !served.some((s) => s.name === fn.name) && existsSync(join(projectRoot(), 'functions', `${fn.name}.ts`)),
-    ),
-  ];
-
-  const reportBuilds = buildReporter(projectRoot(), { say, fail, registered: (name) => lastGood.has(name) });
-  await reportBuilds();
+  const manifest = workerManifest(origin);
+  loop = createSyncLoop({ accounts: local.accounts, origin, secret, root: projectRoot(), manifest, say, warn, fail });
+  await loop.reportBuilds();
 
   const wireVars = Object.entries(settings.vars).flatMap(([name, value]) => ['--var', `${name}:${value}`]);
   const workerLog = createWorkerLog();
@@ -172,69 +160,9 @@ export const main = async (argv: string[]): Promise<number> => {
     }
   });
 
-  type ManifestRead = { served: ServedFunction[]; full: ServedForCall[] } | { error: string };
-
-  /** The manifest the running Worker serves, its problem, or undefined while it is (re)starting. */
-  const manifest = async (): Promise<ManifestRead | undefined> => {
-    try {
-      const response = await fetch(`${origin}/functions`, { signal: AbortSignal.timeout(3000) });
-      const text = await response.text();
-      const served = parseManifest(response.status, text);
-      return { served, full: (JSON.parse(text) as { functions: ServedForCall[] }).functions };
-    } catch (error) {
-      return error instanceof ManifestError ? { error: error.message } : undefined;
-    }
-  };
-
-  let current: ManifestRead | undefined;
-  let lastProblem = '';
-  const showProblem = (read: ManifestRead) => {
-    if (!('error' in read) || read.error === lastProblem) return;
-    lastProblem = read.error;
-    fail(`${read.error}\nThe other functions are still served, but nothing is synced until this is fixed.`);
-  };
-
-  // What the last sync registered: the served functions and the event types of events/ (or, for a
-  // file there whose name is not an event type, its message, so the next change looks new).
-  const syncedState = (served: ServedFunction[]): string => {
-    try {
-      return JSON.stringify({ served, events: eventTypes(join(projectRoot(), 'events')) });
-    } catch (error) {
-      return JSON.stringify({ served, events: (error as Error).message });
-    }
-  };
-  let lastSynced = '';
-  const syncNow = async (manifestServed: ServedFunction[]) => {
-    const served = withKept(manifestServed);
-    lastSynced = syncedState(served);
-    lastGood = new Map(served.map((fn) => [fn.name, fn]));
-    try {
-      eventTypes(join(projectRoot(), 'events'));
-    } catch (error) {
-      fail(`${(error as Error).message}\nNothing is synced until this is fixed.`);
-      return;
-    }
-    lastProblem = '';
-    const { synced, note: leftOut } = leaveOutUnwritten(served);
-    if (leftOut) warn(leftOut);
-    const where =
-      local.accounts.length > 1 ? `${local.accounts.length} local accounts` : "the local platform's account";
-    say(`syncing ${synced.length} function(s) to ${where}…`);
-    const { exitCode } = await registerOnAccounts({
-      accounts: local.accounts,
-      origin,
-      secret,
-      served: synced,
-      heading: "The local platform's accounts (npm run dev)",
-      stdout: process.stdout,
-      stderr: process.stderr,
-    });
-    if (exitCode !== 0) fail(`sync ended with exit code ${exitCode}.`);
-  };
-
   const client = createPlatformClient({ baseUrl: local.emulator.url, apiKey: local.agencyKey });
   const consoleFunctions = async (): Promise<ConsoleListing> => {
-    const read = (await manifest()) ?? current;
+    const read = (await manifest()) ?? loop?.current();
     const full = read && 'full' in read ? read.full : [];
     const registered = await client.customFunctions.list().catch(() => []);
     const held = await Promise.all(
@@ -273,6 +201,7 @@ export const main = async (argv: string[]): Promise<number> => {
   };
   // The url the account's agent calls: the first account's has no ?account= (docs/platform-contract.md §10).
   const urlOf = async (name: string, accountName?: string) => {
+    const current = loop?.current();
     const read = current && 'served' in current ? current.served : [];
     const fn = read.find((f) => f.name === name);
     const account = local.accounts.find((a) => a.name === accountName) ?? local.accounts[0];
@@ -297,11 +226,8 @@ export const main = async (argv: string[]): Promise<number> => {
   };
 
   // First sync once the Worker answers.
-  for (let i = 0; i < 240 && !stopping && !current; i++) {
-    current = await manifest();
-    if (!current) await sleep(500);
-  }
-  if (!current) {
+  const first = await loop.waitForWorker();
+  if (!first) {
     fail('the Worker did not answer within 2 minutes.');
     await stop(1);
   } else {
@@ -314,61 +240,19 @@ export const main = async (argv: string[]): Promise<number> => {
       workerLog: workerLog.lines,
     });
     if (consoleServer.note) warn(consoleServer.note);
-    if ('served' in current) {
-      await syncNow(current.served);
-    } else showProblem(current);
-    const served = 'served' in current ? current : undefined;
-    for (const line of await howToCall({
-      origin,
-      secret: settings.secret,
-      consoleUrl: consoleServer.url,
-      functions: served?.full ?? [],
-    })) {
+    await loop.syncCurrent();
+    const functions = 'full' in first ? first.full : [];
+    for (const line of await howToCall({ origin, secret: settings.secret, consoleUrl: consoleServer.url, functions })) {
       console.log(line.startsWith('[') ? styleText('cyan', line) : line);
     }
   }
 
-  /** Compares what the local platform holds with what the Worker serves; on a difference says so and syncs. */
-  const checkDrift = async () => {
-    if (!current || !('served' in current) || stopping) return;
-    const lines = await accountsDrift(local.accounts, withKept(current.served), origin, secret);
-    if (lines.length === 0) return;
-    for (const line of lines) warn(`${line}; syncing again.`);
-    await syncNow(current.served);
-  };
-
-  // On a change in functions/, events/ or lib/, check the files build, then wait for wrangler's
-  // reload to show a new manifest (or a new set of event types), sync it, and check the platform.
-  let timer: NodeJS.Timeout | undefined;
-  let busy = Promise.resolve();
-  const reload = async () => {
-    await reportBuilds();
-    // A change of a handler only leaves the manifest as it was: a few looks, then nothing to sync.
-    await sleep(1000);
-    for (let i = 0; i < 8 && !stopping; i++) {
-      const next = await manifest();
-      if (next) current = next;
-      if (next && 'error' in next) return showProblem(next);
-      if (next && syncedState(withKept(next.served)) !== lastSynced) {
-        await syncNow(next.served);
-        break;
-      }
-      await sleep(1000);
-    }
-    await checkDrift();
-  };
-  const onChange = () => {
-    clearTimeout(timer);
-    timer = setTimeout(() => {
-      busy = busy.then(reload).catch((error: Error) => fail(`after that change: ${error.message.split('\n')[0]}`));
-    }, 300);
-  };
   // chokidar sees every save, also an editor's that writes a new file and renames it over the old
   // (vim, JetBrains' safe write, sed -i), which Node's recursive fs.watch misses after the first.
   const folders = ['functions', 'events', 'lib'].map((folder) => join(projectRoot(), folder)).filter(existsSync);
   if (!stopping && folders.length > 0) {
     watcher = watch(folders, { ignoreInitial: true });
-    watcher.on('all', onChange);
+    watcher.on('all', () => void loop?.onChange());
     watcher.on('error', (error) => warn(`watching ${folders.join(', ')}: ${(error as Error).message}`));
   }
   if (!stopping) restartWatcher = watchReadAtStart(projectRoot(), warn);
