@@ -9,16 +9,13 @@ import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { styleText } from 'node:util';
-import { createPlatformClient } from 'agent-functions/platform';
-import { functionUrl } from 'agent-functions/worker';
 import { type FSWatcher, watch } from 'chokidar';
-import { findingsOf, lintFunctions } from '../descriptions/index.ts';
-import { loadPrompts, toLintFunction } from '../descriptions/load.ts';
 import { accountsLine } from '../local/platform.ts';
 import { projectRoot } from '../project/paths.ts';
 import { DEV_HELP, parseDevArgs } from './args.ts';
 import { endGroup, spawnGroup } from './children.ts';
-import { type ConsoleListing, maskKey, type RunningConsole, startConsole } from './console/server.ts';
+import { type RunningConsole, startConsole } from './console/server.ts';
+import { createConsoleBackend } from './consoleBackend.ts';
 import { networkExposure } from './exposure.ts';
 import { howToCall } from './howToCall.ts';
 import { chooseWorkerPort, hostsOf } from './ports.ts';
@@ -47,6 +44,7 @@ export const main = async (argv: string[]): Promise<number> => {
     process.exit(0);
   }
   const host = args.ip === '0.0.0.0' || args.ip === '::' ? '127.0.0.1' : args.ip;
+  const root = projectRoot();
 
   let services: DevServices | undefined;
   let loop: SyncLoop | undefined;
@@ -95,7 +93,7 @@ export const main = async (argv: string[]): Promise<number> => {
   const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
   try {
-    services = await startServices(projectRoot(), args.platformPort);
+    services = await startServices(root, args.platformPort);
   } catch (error) {
     fail((error as Error).message);
     await stop(1);
@@ -111,14 +109,15 @@ export const main = async (argv: string[]): Promise<number> => {
     await stop(1);
   }
 
+  const { accounts } = local;
   const manifest = workerManifest(origin);
-  loop = createSyncLoop({ accounts: local.accounts, origin, secret, root: projectRoot(), manifest, say, warn, fail });
+  loop = createSyncLoop({ accounts, origin, secret, root, manifest, say, warn, fail });
   await loop.reportBuilds();
 
   const wireVars = Object.entries(settings.vars).flatMap(([name, value]) => ['--var', `${name}:${value}`]);
   const workerLog = createWorkerLog();
   worker = spawnGroup('wrangler', ['dev', ...wireVars, ...wranglerArgs], {
-    cwd: projectRoot(),
+    cwd: root,
     env: {
       ...process.env,
       // No Request.cf lookup: it reaches out to the network at every start, and only warns when offline.
@@ -140,7 +139,7 @@ export const main = async (argv: string[]): Promise<number> => {
   // A handler's error names its place in the project's file, not in wrangler's bundle (sourceMapped.ts).
   const sourceMaps: MapCache = new Map();
   const shown = (chunk: Buffer): Buffer | string =>
-    chunk.includes('"at":"file:') ? sourceMapped(chunk.toString(), projectRoot(), sourceMaps) : chunk;
+    chunk.includes('"at":"file:') ? sourceMapped(chunk.toString(), root, sourceMaps) : chunk;
   worker.stdout?.on('data', (chunk: Buffer) => {
     process.stdout.write(shown(chunk));
     workerLog.feed(chunk);
@@ -160,85 +159,14 @@ export const main = async (argv: string[]): Promise<number> => {
     }
   });
 
-  const client = createPlatformClient({ baseUrl: local.emulator.url, apiKey: local.agencyKey });
-  const consoleFunctions = async (): Promise<ConsoleListing> => {
-    const read = (await manifest()) ?? loop?.current();
-    const full = read && 'full' in read ? read.full : [];
-    const registered = await client.customFunctions.list().catch(() => []);
-    const held = await Promise.all(
-      local.accounts.map(async (account) => ({
-        name: account.name,
-        names: (
-          await createPlatformClient({ baseUrl: account.baseUrl, apiKey: account.apiKey })
-            .customFunctions.list()
-            .catch(() => [])
-        ).map((fn) => fn.name),
-      })),
-    );
-    // A broken definition fails the whole manifest: the console says so rather than "No functions".
-    const problem = read && 'error' in read ? { problem: read.error } : {};
-    const served = read && 'served' in read ? read.served : [];
-    const report = lintFunctions(served.map(toLintFunction), await loadPrompts(projectRoot()).catch(() => undefined));
-    const functions = full.map((fn) => {
-      const remote = registered.find((r) => r.name === fn.name);
-      return {
-        name: fn.name,
-        registered: remote
-          ? { description: remote.description, parameters: remote.parameters, url: maskKey(remote.url) }
-          : null,
-        registeredOn: held.filter((account) => account.names.includes(fn.name)).map((account) => account.name),
-        jsonSchema: fn.jsonSchema ?? {},
-        findings: findingsOf(report, fn.name).map(({ severity, rule, parameter, message, fix }) => ({
-          severity,
-          rule,
-          parameter,
-          message,
-          fix,
-        })),
-      };
-    });
-    return { functions, ...problem };
-  };
-  // The url the account's agent calls: the first account's has no ?account= (docs/platform-contract.md §10).
-  const urlOf = async (name: string, accountName?: string) => {
-    const current = loop?.current();
-    const read = current && 'served' in current ? current.served : [];
-    const fn = read.find((f) => f.name === name);
-    const account = local.accounts.find((a) => a.name === accountName) ?? local.accounts[0];
-    return fn ? functionUrl(origin, fn, secret, account?.first === false ? account.name : undefined) : undefined;
-  };
-
-  // The console's agent talks to one customer of each account, as the platform would say (§9).
-  const customers = new Map<string, Promise<{ contactId: string; conversationId: string; channel: string }>>();
-  const consoleConversation = (accountName?: string) => {
-    const account = local.accounts.find((a) => a.name === accountName) ?? local.accounts[0];
-    if (!account) return Promise.resolve(undefined);
-    const made =
-      customers.get(account.name) ??
-      createPlatformClient({ baseUrl: account.baseUrl, apiKey: account.apiKey })
-        .contacts.create({ name: 'Console customer', phone: '+15555550199', channel: 'whatsapp' })
-        .then((contact) => ({ contactId: contact.id, conversationId: `cv_${contact.id}`, channel: 'whatsapp' }));
-    customers.set(account.name, made);
-    return made.catch((error: unknown) => {
-      customers.delete(account.name);
-      throw error;
-    });
-  };
-
   // First sync once the Worker answers.
   const first = await loop.waitForWorker();
   if (!first) {
     fail('the Worker did not answer within 2 minutes.');
     await stop(1);
   } else {
-    consoleServer = await startConsole({
-      port: args.consolePort ?? 8789,
-      functions: consoleFunctions,
-      urlOf,
-      accounts: local.accounts.map(({ name, baseUrl, apiKey }) => ({ name, url: baseUrl, apiKey })),
-      conversation: consoleConversation,
-      workerLog: workerLog.lines,
-    });
+    const backend = createConsoleBackend({ accounts, origin, secret, root, manifest, current: loop.current });
+    consoleServer = await startConsole({ port: args.consolePort ?? 8789, ...backend, workerLog: workerLog.lines });
     if (consoleServer.note) warn(consoleServer.note);
     await loop.syncCurrent();
     const functions = 'full' in first ? first.full : [];
@@ -249,13 +177,13 @@ export const main = async (argv: string[]): Promise<number> => {
 
   // chokidar sees every save, also an editor's that writes a new file and renames it over the old
   // (vim, JetBrains' safe write, sed -i), which Node's recursive fs.watch misses after the first.
-  const folders = ['functions', 'events', 'lib'].map((folder) => join(projectRoot(), folder)).filter(existsSync);
+  const folders = ['functions', 'events', 'lib'].map((folder) => join(root, folder)).filter(existsSync);
   if (!stopping && folders.length > 0) {
     watcher = watch(folders, { ignoreInitial: true });
     watcher.on('all', () => void loop?.onChange());
     watcher.on('error', (error) => warn(`watching ${folders.join(', ')}: ${(error as Error).message}`));
   }
-  if (!stopping) restartWatcher = watchReadAtStart(projectRoot(), warn);
+  if (!stopping) restartWatcher = watchReadAtStart(root, warn);
   // Dev ends by stop(), which exits the process.
   return new Promise<number>(() => {});
 };
