@@ -1,19 +1,18 @@
 // `npm run dev`: the whole loop on a laptop, no account needed. The local platform (8788, or a free
 // port), the project's own stand-ins (dev.config.ts), the Worker under wrangler dev (8787,
 // development mode) wired to them, the console, and a sync of every function (and the events
-// webhook) to each account of platform.accounts.json on the local platform (scripts/dev/accounts.ts)
+// webhook) to each account of platform.accounts.json on the local platform (scripts/local/accounts.ts)
 // on start and whenever functions/, events/ or lib/ changes, then a check that the platform holds
-// what the Worker serves.
+// what the Worker serves. This file reads the flags and wires the parts, in the order they start:
+// services.ts, syncLoop.ts, wranglerDev.ts, consoleBackend.ts, watchSources.ts.
 // `npm run dev -- --help` for the flags.
 import type { ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { styleText } from 'node:util';
-import { type FSWatcher, watch } from 'chokidar';
+import type { FSWatcher } from 'chokidar';
 import { accountsLine } from '../local/platform.ts';
 import { projectRoot } from '../project/paths.ts';
 import { DEV_HELP, parseDevArgs } from './args.ts';
-import { endGroup, spawnGroup } from './children.ts';
+import { endGroup } from './children.ts';
 import { type RunningConsole, startConsole } from './console/server.ts';
 import { createConsoleBackend } from './consoleBackend.ts';
 import { networkExposure } from './exposure.ts';
@@ -21,10 +20,11 @@ import { howToCall } from './howToCall.ts';
 import { chooseWorkerPort, hostsOf } from './ports.ts';
 import { watchReadAtStart } from './restartNotice.ts';
 import { type DevServices, startServices } from './services.ts';
-import { type MapCache, sourceMapped } from './sourceMapped.ts';
 import { createSyncLoop, type SyncLoop } from './syncLoop.ts';
+import { watchSources } from './watchSources.ts';
 import { createWorkerLog } from './workerLog.ts';
 import { workerManifest } from './workerManifest.ts';
+import { startWranglerDev } from './wranglerDev.ts';
 
 /** `agent-functions dev`: runs until Ctrl-C (or a fatal problem), which ends the process. */
 export const main = async (argv: string[]): Promise<number> => {
@@ -98,9 +98,9 @@ export const main = async (argv: string[]): Promise<number> => {
     fail((error as Error).message);
     await stop(1);
   }
-  const { platform: local, settings, secret } = services as DevServices;
-  if (local.note) warn(local.note);
-  say(`local platform on ${local.emulator.url} ${accountsLine(local.accounts)}`);
+  const { platform, settings, secret } = services as DevServices;
+  if (platform.note) warn(platform.note);
+  say(`local platform on ${platform.emulator.url} ${accountsLine(platform.accounts)}`);
   for (const note of settings.notes) warn(note);
   const exposure = networkExposure(args.ip, settings.secret !== undefined);
   if (exposure) warn(exposure);
@@ -109,45 +109,13 @@ export const main = async (argv: string[]): Promise<number> => {
     await stop(1);
   }
 
-  const { accounts } = local;
+  const { accounts } = platform;
   const manifest = workerManifest(origin);
   loop = createSyncLoop({ accounts, origin, secret, root, manifest, say, warn, fail });
   await loop.reportBuilds();
 
-  const wireVars = Object.entries(settings.vars).flatMap(([name, value]) => ['--var', `${name}:${value}`]);
   const workerLog = createWorkerLog();
-  worker = spawnGroup('wrangler', ['dev', ...wireVars, ...wranglerArgs], {
-    cwd: root,
-    env: {
-      ...process.env,
-      // No Request.cf lookup: it reaches out to the network at every start, and only warns when offline.
-      CLOUDFLARE_CF_FETCH_ENABLED: process.env.CLOUDFLARE_CF_FETCH_ENABLED ?? 'false',
-      // .env holds sync's settings (scripts/dev/vars.ts); .dev.vars is still read.
-      CLOUDFLARE_LOAD_DEV_VARS_FROM_DOT_ENV: 'false',
-      // The registries leave out a function file that does not build (scripts/project/generated.ts).
-      AGENT_FUNCTIONS_DEV: '1',
-      // A build for development whatever the shell says: a NODE_ENV=production build has no
-      // development mode, so the keyless local Worker would answer 503 (src/env.ts).
-      NODE_ENV: 'development',
-      // Its output passes through dev (below): keep wrangler's colours where dev has a terminal.
-      ...(process.stdout.isTTY && !process.env.NO_COLOR ? { FORCE_COLOR: '1' } : {}),
-    },
-    output: 'pipe',
-  });
-  // Everything wrangler prints is printed as it comes; the Worker's own lines also feed the
-  // console (calls from every source, deliveries handled).
-  // A handler's error names its place in the project's file, not in wrangler's bundle (sourceMapped.ts).
-  const sourceMaps: MapCache = new Map();
-  const shown = (chunk: Buffer): Buffer | string =>
-    chunk.includes('"at":"file:') ? sourceMapped(chunk.toString(), root, sourceMaps) : chunk;
-  worker.stdout?.on('data', (chunk: Buffer) => {
-    process.stdout.write(shown(chunk));
-    workerLog.feed(chunk);
-  });
-  worker.stderr?.on('data', (chunk: Buffer) => {
-    process.stderr.write(shown(chunk));
-    workerLog.feed(chunk);
-  });
+  worker = startWranglerDev({ root, vars: settings.vars, args: wranglerArgs, workerLog });
   worker.on('error', (error) => {
     fail(`wrangler dev could not start: ${error.message}`);
     void stop(1);
@@ -175,15 +143,10 @@ export const main = async (argv: string[]): Promise<number> => {
     }
   }
 
-  // chokidar sees every save, also an editor's that writes a new file and renames it over the old
-  // (vim, JetBrains' safe write, sed -i), which Node's recursive fs.watch misses after the first.
-  const folders = ['functions', 'events', 'lib'].map((folder) => join(root, folder)).filter(existsSync);
-  if (!stopping && folders.length > 0) {
-    watcher = watch(folders, { ignoreInitial: true });
-    watcher.on('all', () => void loop?.onChange());
-    watcher.on('error', (error) => warn(`watching ${folders.join(', ')}: ${(error as Error).message}`));
+  if (!stopping) {
+    watcher = watchSources(root, () => void loop?.onChange(), warn);
+    restartWatcher = watchReadAtStart(root, warn);
   }
-  if (!stopping) restartWatcher = watchReadAtStart(root, warn);
   // Dev ends by stop(), which exits the process.
   return new Promise<number>(() => {});
 };
