@@ -1,6 +1,7 @@
 // What dev answers the console, against the real local platform, in process: the functions as the
 // Worker serves them and as each account holds them, the url each account's agent calls, and the
 // customer the console's agent speaks for in each account.
+import { rmSync } from 'node:fs';
 import { createPlatformClient } from 'agent-functions/platform';
 import { functionUrl } from 'agent-functions/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -51,7 +52,10 @@ beforeAll(async () => {
   await register(local.accounts, ['quote_plan']);
   await register([named('agency')], ['cancel_plan', 'quote_plan']);
 });
-afterAll(() => local?.emulator.close());
+afterAll(async () => {
+  await local?.emulator.close();
+  rmSync(root, { recursive: true, force: true });
+});
 
 describe("the console's side of npm run dev", () => {
   it('lists every function the Worker serves, as the first account holds it (key masked) and which accounts hold it', async () => {

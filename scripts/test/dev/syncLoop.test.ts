@@ -21,6 +21,7 @@ afterEach(async () => {
  */
 const start = async (first: ManifestRead, starting = 0) => {
   const root = smallProject();
+  running.push({ close: () => rmSync(root, { recursive: true, force: true }) });
   const local: LocalPlatform = await startLocalPlatform(0, undefined, ACCOUNTS);
   running.push(local.emulator);
   const worker = { read: first, starting, looks: 0 };
