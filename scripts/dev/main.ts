@@ -1,40 +1,30 @@
 // `npm run dev`: the whole loop on a laptop, no account needed. The local platform (8788, or a free
 // port), the project's own stand-ins (dev.config.ts), the Worker under wrangler dev (8787,
 // development mode) wired to them, the console, and a sync of every function (and the events
-// webhook) to each account of platform.accounts.json on the local platform (scripts/dev/accounts.ts)
+// webhook) to each account of platform.accounts.json on the local platform (scripts/local/accounts.ts)
 // on start and whenever functions/, events/ or lib/ changes, then a check that the platform holds
-// what the Worker serves.
+// what the Worker serves. This file reads the flags and wires the parts, in the order they start:
+// services.ts, syncLoop.ts, wranglerDev.ts, consoleBackend.ts, watchSources.ts.
 // `npm run dev -- --help` for the flags.
 import type { ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { styleText } from 'node:util';
-import { createPlatformClient } from 'agent-functions/platform';
-import { functionUrl } from 'agent-functions/worker';
-import { type FSWatcher, watch } from 'chokidar';
-import { findingsOf, lintFunctions } from '../descriptions/index.ts';
-import { loadPrompts, toLintFunction } from '../descriptions/load.ts';
-import { loadDevConfig, runDevSetup } from '../local/config.ts';
-import { accountsLine, type LocalPlatform, setupAccounts, startLocalPlatform } from '../local/platform.ts';
-import { devVars } from '../local/vars.ts';
-import { clearDevState, writeDevState } from '../project/devState.ts';
-import { eventTypes } from '../project/generated.ts';
-import { ManifestError, parseManifest, type ServedFunction } from '../project/manifest.ts';
-import { projectPaths, projectRoot } from '../project/paths.ts';
+import type { FSWatcher } from 'chokidar';
+import { accountsLine } from '../local/platform.ts';
+import { projectRoot } from '../project/paths.ts';
 import { DEV_HELP, parseDevArgs } from './args.ts';
-import { endGroup, spawnGroup } from './children.ts';
-import { type ConsoleListing, maskKey, type RunningConsole, startConsole } from './console/server.ts';
-import { leaveOutUnwritten } from './drafts.ts';
+import { endGroup } from './children.ts';
+import { type RunningConsole, startConsole } from './console/server.ts';
+import { createConsoleBackend } from './consoleBackend.ts';
 import { networkExposure } from './exposure.ts';
-import { howToCall, type ServedForCall } from './howToCall.ts';
+import { howToCall } from './howToCall.ts';
 import { chooseWorkerPort, hostsOf } from './ports.ts';
-import { accountsDrift, registerOnAccounts } from './register.ts';
-import { buildReporter } from './report.ts';
 import { watchReadAtStart } from './restartNotice.ts';
-import { type MapCache, sourceMapped } from './sourceMapped.ts';
+import { type DevServices, startServices } from './services.ts';
+import { createSyncLoop, type SyncLoop } from './syncLoop.ts';
+import { watchSources } from './watchSources.ts';
 import { createWorkerLog } from './workerLog.ts';
+import { workerManifest } from './workerManifest.ts';
+import { startWranglerDev } from './wranglerDev.ts';
 
 /** `agent-functions dev`: runs until Ctrl-C (or a fatal problem), which ends the process. */
 export const main = async (argv: string[]): Promise<number> => {
@@ -54,9 +44,10 @@ export const main = async (argv: string[]): Promise<number> => {
     process.exit(0);
   }
   const host = args.ip === '0.0.0.0' || args.ip === '::' ? '127.0.0.1' : args.ip;
+  const root = projectRoot();
 
-  let platform: LocalPlatform | undefined;
-  let stopStandIns: () => Promise<void> = async () => {};
+  let services: DevServices | undefined;
+  let loop: SyncLoop | undefined;
   let consoleServer: RunningConsole | undefined;
   let worker: ChildProcess | undefined;
   let watcher: FSWatcher | undefined;
@@ -65,13 +56,12 @@ export const main = async (argv: string[]): Promise<number> => {
   const stop = async (code = 0) => {
     if (stopping) return;
     stopping = true;
-    clearDevState(projectRoot());
+    loop?.close();
     await Promise.allSettled([
       watcher?.close(),
       restartWatcher?.close(),
       endGroup(worker),
-      platform?.emulator.close(),
-      stopStandIns(),
+      services?.close(),
       consoleServer?.close(),
     ]);
     process.exit(code);
@@ -102,35 +92,15 @@ export const main = async (argv: string[]): Promise<number> => {
   const wranglerArgs = args.portGiven && args.port !== 0 ? args.wrangler : [...args.wrangler, '--port', String(port)];
   const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
-  let standInVars: Record<string, string> = {};
   try {
-    platform = await startLocalPlatform(args.platformPort);
-    // The project's own stand-ins (dev.config.ts), given the local platform to seed.
-    const setup = await runDevSetup(await loadDevConfig(projectPaths().devConfig), {
-      platform: createPlatformClient({ baseUrl: platform.emulator.url, apiKey: platform.agencyKey }),
-      platformUrl: platform.emulator.url,
-      accounts: setupAccounts(platform.accounts),
-    });
-    standInVars = setup.vars;
-    stopStandIns = setup.stop;
+    services = await startServices(root, args.platformPort);
   } catch (error) {
     fail((error as Error).message);
     await stop(1);
   }
-  const local = platform as LocalPlatform;
-  if (local.note) warn(local.note);
-  say(`local platform on ${local.emulator.url} ${accountsLine(local.accounts)}`);
-  writeDevState(projectRoot(), {
-    platformUrl: local.emulator.url,
-    accounts: local.accounts.map(({ name, apiKey, baseUrl }) => ({ name, apiKey, baseUrl })),
-  });
-
-  const settings = devVars(projectRoot(), {
-    platformUrl: local.emulator.url,
-    platformApiKey: local.agencyKey,
-    accounts: local.accounts,
-    standIns: standInVars,
-  });
+  const { platform, settings, secret } = services as DevServices;
+  if (platform.note) warn(platform.note);
+  say(`local platform on ${platform.emulator.url} ${accountsLine(platform.accounts)}`);
   for (const note of settings.notes) warn(note);
   const exposure = networkExposure(args.ip, settings.secret !== undefined);
   if (exposure) warn(exposure);
@@ -138,58 +108,14 @@ export const main = async (argv: string[]): Promise<number> => {
     for (const problem of settings.problems) fail(problem);
     await stop(1);
   }
-  // Without a secret in .dev.vars the Worker serves without a key; the registered urls carry keys of
-  // a secret of this session only.
-  const secret = settings.secret ?? randomBytes(24).toString('base64url');
 
-  // What the last sync registered, by name. A function the Worker leaves out while its file is
-  // still there (it does not build, or wrangler has not reloaded yet) keeps that registration: a
-  // syntax error never tells the model the function is gone. A removed file is a function gone.
-  let lastGood = new Map<string, ServedFunction>();
-  const withKept = (served: ServedFunction[]): ServedFunction[] => [
-    ...served,
-    ...[...lastGood.values()].filter(
-      (fn) => !served.some((s) => s.name === fn.name) && existsSync(join(projectRoot(), 'functions', `${fn.name}.ts`)),
-    ),
-  ];
+  const { accounts } = platform;
+  const manifest = workerManifest(origin);
+  loop = createSyncLoop({ accounts, origin, secret, root, manifest, say, warn, fail });
+  await loop.reportBuilds();
 
-  const reportBuilds = buildReporter(projectRoot(), { say, fail, registered: (name) => lastGood.has(name) });
-  await reportBuilds();
-
-  const wireVars = Object.entries(settings.vars).flatMap(([name, value]) => ['--var', `${name}:${value}`]);
   const workerLog = createWorkerLog();
-  worker = spawnGroup('wrangler', ['dev', ...wireVars, ...wranglerArgs], {
-    cwd: projectRoot(),
-    env: {
-      ...process.env,
-      // No Request.cf lookup: it reaches out to the network at every start, and only warns when offline.
-      CLOUDFLARE_CF_FETCH_ENABLED: process.env.CLOUDFLARE_CF_FETCH_ENABLED ?? 'false',
-      // .env holds sync's settings (scripts/dev/vars.ts); .dev.vars is still read.
-      CLOUDFLARE_LOAD_DEV_VARS_FROM_DOT_ENV: 'false',
-      // The registries leave out a function file that does not build (scripts/project/generated.ts).
-      AGENT_FUNCTIONS_DEV: '1',
-      // A build for development whatever the shell says: a NODE_ENV=production build has no
-      // development mode, so the keyless local Worker would answer 503 (src/env.ts).
-      NODE_ENV: 'development',
-      // Its output passes through dev (below): keep wrangler's colours where dev has a terminal.
-      ...(process.stdout.isTTY && !process.env.NO_COLOR ? { FORCE_COLOR: '1' } : {}),
-    },
-    output: 'pipe',
-  });
-  // Everything wrangler prints is printed as it comes; the Worker's own lines also feed the
-  // console (calls from every source, deliveries handled).
-  // A handler's error names its place in the project's file, not in wrangler's bundle (sourceMapped.ts).
-  const sourceMaps: MapCache = new Map();
-  const shown = (chunk: Buffer): Buffer | string =>
-    chunk.includes('"at":"file:') ? sourceMapped(chunk.toString(), projectRoot(), sourceMaps) : chunk;
-  worker.stdout?.on('data', (chunk: Buffer) => {
-    process.stdout.write(shown(chunk));
-    workerLog.feed(chunk);
-  });
-  worker.stderr?.on('data', (chunk: Buffer) => {
-    process.stderr.write(shown(chunk));
-    workerLog.feed(chunk);
-  });
+  worker = startWranglerDev({ root, vars: settings.vars, args: wranglerArgs, workerLog });
   worker.on('error', (error) => {
     fail(`wrangler dev could not start: ${error.message}`);
     void stop(1);
@@ -201,206 +127,26 @@ export const main = async (argv: string[]): Promise<number> => {
     }
   });
 
-  type ManifestRead = { served: ServedFunction[]; full: ServedForCall[] } | { error: string };
-
-  /** The manifest the running Worker serves, its problem, or undefined while it is (re)starting. */
-  const manifest = async (): Promise<ManifestRead | undefined> => {
-    try {
-      const response = await fetch(`${origin}/functions`, { signal: AbortSignal.timeout(3000) });
-      const text = await response.text();
-      const served = parseManifest(response.status, text);
-      return { served, full: (JSON.parse(text) as { functions: ServedForCall[] }).functions };
-    } catch (error) {
-      return error instanceof ManifestError ? { error: error.message } : undefined;
-    }
-  };
-
-  let current: ManifestRead | undefined;
-  let lastProblem = '';
-  const showProblem = (read: ManifestRead) => {
-    if (!('error' in read) || read.error === lastProblem) return;
-    lastProblem = read.error;
-    fail(`${read.error}\nThe other functions are still served, but nothing is synced until this is fixed.`);
-  };
-
-  // What the last sync registered: the served functions and the event types of events/ (or, for a
-  // file there whose name is not an event type, its message, so the next change looks new).
-  const syncedState = (served: ServedFunction[]): string => {
-    try {
-      return JSON.stringify({ served, events: eventTypes(join(projectRoot(), 'events')) });
-    } catch (error) {
-      return JSON.stringify({ served, events: (error as Error).message });
-    }
-  };
-  let lastSynced = '';
-  const syncNow = async (manifestServed: ServedFunction[]) => {
-    const served = withKept(manifestServed);
-    lastSynced = syncedState(served);
-    lastGood = new Map(served.map((fn) => [fn.name, fn]));
-    try {
-      eventTypes(join(projectRoot(), 'events'));
-    } catch (error) {
-      fail(`${(error as Error).message}\nNothing is synced until this is fixed.`);
-      return;
-    }
-    lastProblem = '';
-    const { synced, note: leftOut } = leaveOutUnwritten(served);
-    if (leftOut) warn(leftOut);
-    const where =
-      local.accounts.length > 1 ? `${local.accounts.length} local accounts` : "the local platform's account";
-    say(`syncing ${synced.length} function(s) to ${where}…`);
-    const { exitCode } = await registerOnAccounts({
-      accounts: local.accounts,
-      origin,
-      secret,
-      served: synced,
-      heading: "The local platform's accounts (npm run dev)",
-      stdout: process.stdout,
-      stderr: process.stderr,
-    });
-    if (exitCode !== 0) fail(`sync ended with exit code ${exitCode}.`);
-  };
-
-  const client = createPlatformClient({ baseUrl: local.emulator.url, apiKey: local.agencyKey });
-  const consoleFunctions = async (): Promise<ConsoleListing> => {
-    const read = (await manifest()) ?? current;
-    const full = read && 'full' in read ? read.full : [];
-    const registered = await client.customFunctions.list().catch(() => []);
-    const held = await Promise.all(
-      local.accounts.map(async (account) => ({
-        name: account.name,
-        names: (
-          await createPlatformClient({ baseUrl: account.baseUrl, apiKey: account.apiKey })
-            .customFunctions.list()
-            .catch(() => [])
-        ).map((fn) => fn.name),
-      })),
-    );
-    // A broken definition fails the whole manifest: the console says so rather than "No functions".
-    const problem = read && 'error' in read ? { problem: read.error } : {};
-    const served = read && 'served' in read ? read.served : [];
-    const report = lintFunctions(served.map(toLintFunction), await loadPrompts(projectRoot()).catch(() => undefined));
-    const functions = full.map((fn) => {
-      const remote = registered.find((r) => r.name === fn.name);
-      return {
-        name: fn.name,
-        registered: remote
-          ? { description: remote.description, parameters: remote.parameters, url: maskKey(remote.url) }
-          : null,
-        registeredOn: held.filter((account) => account.names.includes(fn.name)).map((account) => account.name),
-        jsonSchema: fn.jsonSchema ?? {},
-        findings: findingsOf(report, fn.name).map(({ severity, rule, parameter, message, fix }) => ({
-          severity,
-          rule,
-          parameter,
-          message,
-          fix,
-        })),
-      };
-    });
-    return { functions, ...problem };
-  };
-  // The url the account's agent calls: the first account's has no ?account= (docs/platform-contract.md §10).
-  const urlOf = async (name: string, accountName?: string) => {
-    const read = current && 'served' in current ? current.served : [];
-    const fn = read.find((f) => f.name === name);
-    const account = local.accounts.find((a) => a.name === accountName) ?? local.accounts[0];
-    return fn ? functionUrl(origin, fn, secret, account?.first === false ? account.name : undefined) : undefined;
-  };
-
-  // The console's agent talks to one customer of each account, as the platform would say (§9).
-  const customers = new Map<string, Promise<{ contactId: string; conversationId: string; channel: string }>>();
-  const consoleConversation = (accountName?: string) => {
-    const account = local.accounts.find((a) => a.name === accountName) ?? local.accounts[0];
-    if (!account) return Promise.resolve(undefined);
-    const made =
-      customers.get(account.name) ??
-      createPlatformClient({ baseUrl: account.baseUrl, apiKey: account.apiKey })
-        .contacts.create({ name: 'Console customer', phone: '+15555550199', channel: 'whatsapp' })
-        .then((contact) => ({ contactId: contact.id, conversationId: `cv_${contact.id}`, channel: 'whatsapp' }));
-    customers.set(account.name, made);
-    return made.catch((error: unknown) => {
-      customers.delete(account.name);
-      throw error;
-    });
-  };
-
   // First sync once the Worker answers.
-  for (let i = 0; i < 240 && !stopping && !current; i++) {
-    current = await manifest();
-    if (!current) await sleep(500);
-  }
-  if (!current) {
+  const first = await loop.waitForWorker();
+  if (!first) {
     fail('the Worker did not answer within 2 minutes.');
     await stop(1);
   } else {
-    consoleServer = await startConsole({
-      port: args.consolePort ?? 8789,
-      functions: consoleFunctions,
-      urlOf,
-      accounts: local.accounts.map(({ name, baseUrl, apiKey }) => ({ name, url: baseUrl, apiKey })),
-      conversation: consoleConversation,
-      workerLog: workerLog.lines,
-    });
+    const backend = createConsoleBackend({ accounts, origin, secret, root, manifest, current: loop.current });
+    consoleServer = await startConsole({ port: args.consolePort ?? 8789, ...backend, workerLog: workerLog.lines });
     if (consoleServer.note) warn(consoleServer.note);
-    if ('served' in current) {
-      await syncNow(current.served);
-    } else showProblem(current);
-    const served = 'served' in current ? current : undefined;
-    for (const line of await howToCall({
-      origin,
-      secret: settings.secret,
-      consoleUrl: consoleServer.url,
-      functions: served?.full ?? [],
-    })) {
+    await loop.syncCurrent();
+    const functions = 'full' in first ? first.full : [];
+    for (const line of await howToCall({ origin, secret: settings.secret, consoleUrl: consoleServer.url, functions })) {
       console.log(line.startsWith('[') ? styleText('cyan', line) : line);
     }
   }
 
-  /** Compares what the local platform holds with what the Worker serves; on a difference says so and syncs. */
-  const checkDrift = async () => {
-    if (!current || !('served' in current) || stopping) return;
-    const lines = await accountsDrift(local.accounts, withKept(current.served), origin, secret);
-    if (lines.length === 0) return;
-    for (const line of lines) warn(`${line}; syncing again.`);
-    await syncNow(current.served);
-  };
-
-  // On a change in functions/, events/ or lib/, check the files build, then wait for wrangler's
-  // reload to show a new manifest (or a new set of event types), sync it, and check the platform.
-  let timer: NodeJS.Timeout | undefined;
-  let busy = Promise.resolve();
-  const reload = async () => {
-    await reportBuilds();
-    // A change of a handler only leaves the manifest as it was: a few looks, then nothing to sync.
-    await sleep(1000);
-    for (let i = 0; i < 8 && !stopping; i++) {
-      const next = await manifest();
-      if (next) current = next;
-      if (next && 'error' in next) return showProblem(next);
-      if (next && syncedState(withKept(next.served)) !== lastSynced) {
-        await syncNow(next.served);
-        break;
-      }
-      await sleep(1000);
-    }
-    await checkDrift();
-  };
-  const onChange = () => {
-    clearTimeout(timer);
-    timer = setTimeout(() => {
-      busy = busy.then(reload).catch((error: Error) => fail(`after that change: ${error.message.split('\n')[0]}`));
-    }, 300);
-  };
-  // chokidar sees every save, also an editor's that writes a new file and renames it over the old
-  // (vim, JetBrains' safe write, sed -i), which Node's recursive fs.watch misses after the first.
-  const folders = ['functions', 'events', 'lib'].map((folder) => join(projectRoot(), folder)).filter(existsSync);
-  if (!stopping && folders.length > 0) {
-    watcher = watch(folders, { ignoreInitial: true });
-    watcher.on('all', onChange);
-    watcher.on('error', (error) => warn(`watching ${folders.join(', ')}: ${(error as Error).message}`));
+  if (!stopping) {
+    watcher = watchSources(root, () => void loop?.onChange(), warn);
+    restartWatcher = watchReadAtStart(root, warn);
   }
-  if (!stopping) restartWatcher = watchReadAtStart(projectRoot(), warn);
   // Dev ends by stop(), which exits the process.
   return new Promise<number>(() => {});
 };

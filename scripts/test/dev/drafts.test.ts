@@ -24,7 +24,7 @@ describe("dev's sync with one unwritten function", () => {
     expect(note).not.toContain('price_plan');
     const stdout = capture();
     const stderr = capture();
-    // As dev runs it (scripts/dev/main.ts): the local platform's account, no lint, the manifest given.
+    // As dev runs it (scripts/dev/register.ts, from syncLoop.ts): the local platform's account, no lint, the manifest given.
     const run = await runSync(['--prune'], {
       env: {
         PLATFORM_BASE_URL: platform.url,

@@ -1,0 +1,64 @@
+// What `npm run dev` runs beside the Worker: the local platform with the accounts of
+// platform.accounts.json, the project's own stand-ins (dev.config.ts), dev's state for the
+// project's other commands (.wrangler/dev.json), and the settings the Worker gets from all of it.
+import { randomBytes } from 'node:crypto';
+import { createPlatformClient } from 'agent-functions/platform';
+import { loadDevConfig, runDevSetup } from '../local/config.ts';
+import { type LocalPlatform, setupAccounts, startLocalPlatform } from '../local/platform.ts';
+import { type DevVars, devVars } from '../local/vars.ts';
+import { loadAccountsConfig } from '../project/accounts.ts';
+import { clearDevState, writeDevState } from '../project/devState.ts';
+import { projectPaths } from '../project/paths.ts';
+
+export interface DevServices {
+  platform: LocalPlatform;
+  /** The local Worker's settings: its --vars, .dev.vars's secret, the notes and the problems. */
+  settings: DevVars;
+  /** The secret the registered urls' keys come from: .dev.vars's, or else one of this session only. */
+  secret: string;
+  /** Stops the stand-ins and the local platform, and forgets dev's state. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the local platform (on `platformPort`; undefined: the default, or a free port when it is
+ * taken) and the stand-ins of the project at `root`, and records dev's state. On a failure nothing
+ * it started is left running, and the error says what failed in one line.
+ * @example const services = await startServices(projectRoot(), args.platformPort); await services.close();
+ */
+export const startServices = async (root: string, platformPort: number | undefined): Promise<DevServices> => {
+  const paths = projectPaths(root);
+  const platform = await startLocalPlatform(platformPort, undefined, loadAccountsConfig(paths.accounts()));
+  let setup: Awaited<ReturnType<typeof runDevSetup>>;
+  try {
+    setup = await runDevSetup(await loadDevConfig(paths.devConfig), {
+      platform: createPlatformClient({ baseUrl: platform.emulator.url, apiKey: platform.agencyKey }),
+      platformUrl: platform.emulator.url,
+      accounts: setupAccounts(platform.accounts),
+    });
+  } catch (error) {
+    await platform.emulator.close();
+    throw error;
+  }
+  writeDevState(root, {
+    platformUrl: platform.emulator.url,
+    accounts: platform.accounts.map(({ name, apiKey, baseUrl }) => ({ name, apiKey, baseUrl })),
+  });
+  const settings = devVars(root, {
+    platformUrl: platform.emulator.url,
+    platformApiKey: platform.agencyKey,
+    accounts: platform.accounts,
+    standIns: setup.vars,
+  });
+  return {
+    platform,
+    settings,
+    // Without a secret in .dev.vars the Worker serves without a key; the registered urls carry keys of
+    // a secret of this session only.
+    secret: settings.secret ?? randomBytes(24).toString('base64url'),
+    close: async () => {
+      clearDevState(root);
+      await Promise.allSettled([platform.emulator.close(), setup.stop()]);
+    },
+  };
+};
