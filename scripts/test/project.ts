@@ -32,7 +32,11 @@ export const copyProject = (files: Record<string, string> = {}): string => {
   const dir = mkdtempSync(join(tmpdir(), 'agent-functions-'));
   cpSync(PROJECT_ROOT, dir, {
     recursive: true,
-    filter: (source) => !LEFT_OUT.has(relative(PROJECT_ROOT, source).split('/')[0] ?? ''),
+    filter: (source) => {
+      const [top = '', ...below] = relative(PROJECT_ROOT, source).split('/');
+      // The packages' builds and installs too (src/dist, scripts/dist): the copy never reads them.
+      return !LEFT_OUT.has(top) && !below.some((part) => part === 'dist' || part === 'node_modules');
+    },
   });
   symlinkSync(join(PROJECT_ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
   for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
