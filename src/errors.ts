@@ -45,6 +45,25 @@ export class FunctionError extends Error {
   }
 }
 
+/** How a refusal over the Worker's own setup ends: nothing the customer said can fix it. */
+export const NOT_FIXABLE =
+  'This is a configuration problem, not something the customer can fix: tell them you cannot do this right now.';
+
+/**
+ * The 401 of a key that is missing or wrong, and of an account the Worker does not serve: names,
+ * accounts and methods all look alike to a caller without the name's key for that account.
+ */
+export const unauthorized = (): FunctionError =>
+  new FunctionError(401, 'unauthorized', `The function key is missing or wrong. ${NOT_FIXABLE}`);
+
+/** The 503 of a function whose setup is incomplete (`what` is not configured), failing closed. */
+export const notConfigured = (what: string): FunctionError =>
+  new FunctionError(
+    503,
+    'not_configured',
+    `This function is not available right now: ${what} is not configured. Tell the customer you cannot do this at the moment.`,
+  );
+
 /** The JSON body of every error answer: `{"error": {"code", "message", "requestId", ...}}`. */
 export const errorBody = (
   error: FunctionError,

@@ -9,7 +9,7 @@ import { isThenable } from './call.ts';
 import type { FunctionContext } from './define.ts';
 import { DEFAULT_BODY_LIMIT } from './define.ts';
 import { type Env, isDevelopment, type WithProcess } from './env.ts';
-import { FunctionError } from './errors.ts';
+import { FunctionError, notConfigured, unauthorized } from './errors.ts';
 import { ACCOUNT_QUERY, isFunctionKey, KEY_HEADER, KEY_QUERY } from './keys.ts';
 import type { Logger } from './log.ts';
 import type { PlatformClient } from './platform/client/client.ts';
@@ -37,14 +37,6 @@ export const presentedKey = (request: Request, url: URL): string | null =>
 
 let warnedOpen = false;
 
-/** Names, methods and missing functions all look alike to a caller without the name's key. */
-const unauthorized = () =>
-  new FunctionError(
-    401,
-    'unauthorized',
-    'The function key is missing or wrong. This is a configuration problem, not something the customer can fix: tell them you cannot do this right now.',
-  );
-
 /** What authorise reads of a request under /functions/. */
 export interface FunctionRequest {
   request: Request;
@@ -70,11 +62,7 @@ const checkKey = async (name: string, account: string | undefined, { request, ur
     log.error('functions_secret_missing', {
       hint: 'FUNCTIONS_SECRET is unset on this Worker, so every function answers 503: npx wrangler secret put FUNCTIONS_SECRET (or npm run secrets -- put), with the value sync uses.',
     });
-    throw new FunctionError(
-      503,
-      'not_configured',
-      'This function is not available right now: the service is not configured. Tell the customer you cannot do this at the moment.',
-    );
+    throw notConfigured('the service');
   }
   // Keys are derived from the name, so a key for a name never deployed verifies too: only its
   // holder learns (with a 404) that the function is gone.

@@ -4,7 +4,7 @@
 // know is a 401 like a wrong key, never the first account.
 import type { AccountPlatform, AccountSettings, CallAccount } from '../account.ts';
 import type { Env } from '../env.ts';
-import { FunctionError } from '../errors.ts';
+import { FunctionError, unauthorized } from '../errors.ts';
 import type { Logger } from '../log.ts';
 import type { PlatformClient } from '../platform/client/client.ts';
 import type { PlatformAccess } from '../platform/client/fromEnv.ts';
@@ -64,13 +64,6 @@ export type AccountResolver = (
   log: Logger,
 ) => ResolvedAccount | Promise<ResolvedAccount>;
 
-const unknownAccount = () =>
-  new FunctionError(
-    401,
-    'unauthorized',
-    'The function key is missing or wrong. This is a configuration problem, not something the customer can fix: tell them you cannot do this right now.',
-  );
-
 const notConfigured = (log: Logger, account: string, missing: readonly string[]) => {
   // The log says which account; the model reads what is missing (names of settings, never a value).
   log.error('account_not_configured', {
@@ -111,7 +104,7 @@ export const accountResolver = (option: AccountsOption, platform: PlatformFactor
     const record = envKey || !option.store ? undefined : await option.store(env, name);
     if (!entry && !record) {
       log.warn('unknown_account', { hint: 'a url names an account this Worker does not serve (removed?)' });
-      throw unknownAccount();
+      throw unauthorized();
     }
     const apiKey = envKey || record?.apiKey || '';
     const baseUrlEnv = entry?.baseUrlEnv ?? 'PLATFORM_BASE_URL';
@@ -147,7 +140,7 @@ export const accountResolver = (option: AccountsOption, platform: PlatformFactor
   >();
   return (env, requested, log) => {
     const name = requested ?? first;
-    if (name === undefined) throw unknownAccount();
+    if (name === undefined) throw unauthorized();
     let byEnv = resolved.get(env);
     if (!byEnv) {
       byEnv = new Map();
