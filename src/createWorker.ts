@@ -2,7 +2,7 @@
 // itty-router (the CLI's local platform uses it): six paths need no router, and the table costs about
 // 0.3 KiB gzip less in every deployed Worker (docs/performance.md, the framework's share).
 import type { AccountStoreService } from './accounts/admin.ts';
-import { type AccountsOption, accountResolver, DEFAULT_ACCOUNTS, type PlatformFactory } from './accounts/resolve.ts';
+import { type AccountsService, ONE_ACCOUNT, type PlatformFactory } from './accounts/resolve.ts';
 import { bearerToken } from './bearerToken.ts';
 import type { CallFeature, Pipeline } from './call.ts';
 import type { ConversationFeatures } from './conversations/features.ts';
@@ -53,12 +53,13 @@ export interface WorkerOptions {
    */
   platform?: PlatformFactory;
   /**
-   * The platform accounts this Worker serves (generated/accounts.ts, from platform.accounts.json):
-   * each call acts in the account its url names (docs/platform-contract.md §10). Without it, one
-   * account, "default", from PLATFORM_API_KEY and PLATFORM_BASE_URL.
-   * @example createWorker({ functions, accounts: { ...accounts, store: readStoredAccount } })
+   * The platform accounts this Worker serves (`serveAccounts` of agent-functions/accounts over
+   * generated/accounts.ts, from platform.accounts.json): each call acts in the account its url
+   * names (docs/platform-contract.md §10). Without it, one account, "default", from
+   * PLATFORM_API_KEY and PLATFORM_BASE_URL, and none of the accounts file's resolver is bundled.
+   * @example createWorker({ functions, accounts: serveAccounts({ ...accounts, store: readStoredAccount }) })
    */
-  accounts?: AccountsOption;
+  accounts?: AccountsService;
   /** Serves `GET /openapi.json` (guarded like the manifest) when given src/openapi.ts's `openApiDocument`. */
   openapi?: (functions: FunctionManifest[], serverUrl: string) => object;
   /**
@@ -106,10 +107,10 @@ export interface AgentWorker {
  */
 export const createWorker = (options: WorkerOptions): AgentWorker => {
   const registry = createRegistry(options.functions, options.conversations?.check);
-  const accountsOption = options.accounts ?? DEFAULT_ACCOUNTS;
-  const accounts = accountResolver(accountsOption, options.platform);
+  const served = options.accounts ?? ONE_ACCOUNT;
+  const accounts = served.resolver(options.platform);
   // The account of a url without one: the first of the accounts file.
-  const firstAccount = accountsOption.list[0]?.name;
+  const firstAccount = served.first;
   const feature: CallFeature | undefined = options.conversations;
   const pipeline: Pipeline = {
     registry,

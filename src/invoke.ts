@@ -9,7 +9,7 @@ import { isThenable } from './call.ts';
 import type { FunctionContext } from './define.ts';
 import { DEFAULT_BODY_LIMIT } from './define.ts';
 import { type Env, isDevelopment, type WithProcess } from './env.ts';
-import { FunctionError, notConfigured, unauthorized } from './errors.ts';
+import { FunctionError, notConfigured, platformUnreachable, unauthorized } from './errors.ts';
 import { ACCOUNT_QUERY, isFunctionKey, KEY_HEADER, KEY_QUERY } from './keys.ts';
 import type { Logger } from './log.ts';
 import type { PlatformClient } from './platform/client/client.ts';
@@ -18,16 +18,15 @@ import { checkRateLimit } from './ratelimit.ts';
 import type { RegisteredFunction, Registry } from './registry.ts';
 import { checkSignature, namesConversation } from './signed.ts';
 
-const platformNotEnabled = (log: Logger) => {
-  log.error('platform_not_enabled', {
-    hint: 'a handler used context.platform: pass platform: platformFromEnv (from agent-functions/platform) to createWorker in worker.ts',
-  });
-  return new FunctionError(
-    503,
-    'platform_not_configured',
-    'This function cannot reach the messaging platform: the Worker is not set up for it. Tell the customer you cannot do this right now.',
+const platformNotEnabled = (log: Logger) =>
+  platformUnreachable(
+    log,
+    'platform_not_enabled',
+    {
+      hint: 'a handler used context.platform: pass platform: platformFromEnv (from agent-functions/platform) to createWorker in worker.ts',
+    },
+    'the Worker is not set up for it',
   );
-};
 
 const ALLOWED_METHODS = 'GET, POST';
 
