@@ -1,7 +1,8 @@
 // Definition -> what the platform sees (docs/platform-contract.md §5): the name, the enriched description,
 // the flat parameter map, the url path and the JSON Schema. The Worker's manifest, its 422
 // messages and the sync command all read this one module, so they cannot disagree.
-import { z } from 'zod';
+import type { z } from 'zod';
+import { toJSONSchema } from 'zod/v4/core';
 import type { AnyFunctionDefinition, Effect, FunctionAnnotations } from '../define.ts';
 import { DEFAULT_TIMEOUT_MS, SETTING_NAME } from '../define.ts';
 import type { FunctionRecord } from '../platform/protocol/function.ts';
@@ -59,7 +60,7 @@ export const functionPath = (name: string): string => `/functions/${name}`;
 /** The JSON Schema of the arguments the model sends (input side: defaults make a field optional). */
 export const inputJsonSchema = (name: string, schema: z.ZodType): JsonSchema => {
   try {
-    return z.toJSONSchema(schema, {
+    return toJSONSchema(schema, {
       io: 'input',
       // Dates arrive as ISO strings; the runtime turns them into Date before validation.
       unrepresentable: ({ zodSchema }) =>
