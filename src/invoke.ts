@@ -89,7 +89,7 @@ export const authorise = async (
     !fn &&
     (globalThis as WithProcess).process?.env.NODE_ENV !== 'production' &&
     isDevelopment(inv.env) &&
-    registry.unbuilt(name)
+    registry.unbuilt?.(name)
   ) {
     // Under npm run dev a file that does not build keeps its registration (dev says why): the
     // model is to try again, not to give it up. A name with no file is a 404, as in production.
