@@ -4,7 +4,7 @@
 import type { AccountStoreService } from './accounts/admin.ts';
 import { type AccountsService, ONE_ACCOUNT, type PlatformFactory } from './accounts/resolve.ts';
 import { bearerToken } from './bearerToken.ts';
-import type { CallFeature, Pipeline } from './call.ts';
+import type { FeatureRoute, Pipeline, RoutedRequest } from './call.ts';
 import type { ConversationFeatures } from './conversations/features.ts';
 import type { MayMessage } from './conversations/runtime.ts';
 import type { AnyFunctionDefinition } from './define.ts';
@@ -21,10 +21,9 @@ import { DefinitionError, type FunctionManifest } from './schema/describe.ts';
 import { settle } from './settle.ts';
 
 type Fetch = (request: Request, env: Env, ctx: ExecutionContext) => Promise<Response>;
-type RoutedRequest = Request & { requestId: string };
-type Handler = (request: RoutedRequest, env: Env, ctx: ExecutionContext) => Response | Promise<Response>;
-/** A path (`/oauth/*`: it and every path under it; trailing slashes do not count), its method (any when unset) and its handler. */
-type Route = [path: string, handler: Handler, method?: string];
+/** A path (`/oauth/*`: it and every path under it; trailing slashes do not count), its handler and its method (any when unset). */
+type Route = FeatureRoute;
+type Handler = Route[1];
 
 const matches = (route: string, path: string): boolean =>
   route.endsWith('/*') ? path === route.slice(0, -2) || path.startsWith(route.slice(0, -1)) : path === route;
@@ -111,21 +110,16 @@ export const createWorker = (options: WorkerOptions): AgentWorker => {
   const accounts = served.resolver(options.platform);
   // The account of a url without one: the first of the accounts file.
   const firstAccount = served.first;
-  const feature: CallFeature | undefined = options.conversations;
+  const feature = options.conversations;
   const pipeline: Pipeline = {
     registry,
     accounts,
     execute: (fn, setup, source) => execute(fn, setup, source, feature),
     defers: feature !== undefined,
   };
-  // Deferred calls' workflow instances run in this same Worker and need its functions.
-  options.conversations?.register({
-    registry,
-    accounts,
-    // The work runs plainly in its instance: no deduplication, no deferral again.
-    execute: (fn, setup, source) => execute(fn, setup, source),
-    mayMessage: options.mayMessage,
-  });
+  // Deferred calls' workflow instances run in this same Worker and need its functions. Their work
+  // runs plainly (no deduplication, no deferral again): execute skips the feature for deferred work.
+  feature?.register({ ...pipeline, mayMessage: options.mayMessage });
   // Every path but those under /functions/, tried in order; the first that matches answers.
   const routes: Route[] = [];
 
@@ -201,19 +195,9 @@ export const createWorker = (options: WorkerOptions): AgentWorker => {
     },
   ]);
 
-  // A feature's own pages (approvals: /approvals/<token>).
-  for (const route of options.conversations?.routes ?? []) routes.push(route);
-
+  // The features' own paths (approvals' pages, each account's events endpoint, the account store).
   const { events } = options;
-  for (const route of events?.routes ?? []) {
-    routes.push([route.path, (request, env) => route.receive(request, env, request.requestId)]);
-  }
-
-  const { accountStore } = options;
-  if (accountStore) {
-    const serveAccounts: Handler = (request, env) => accountStore.serve(request, env, request.requestId);
-    routes.push(['/accounts', serveAccounts], ['/accounts/*', serveAccounts]);
-  }
+  for (const opted of [options.conversations, events, options.accountStore]) routes.push(...(opted?.routes ?? []));
 
   const { mcp } = options;
   if (mcp) {
