@@ -35,12 +35,6 @@ export interface McpModule {
 
 const FUNCTIONS_PREFIX = '/functions/';
 
-const manifestAllowed = async (request: Request, env: Env): Promise<boolean> => {
-  if ((globalThis as WithProcess).process?.env.NODE_ENV !== 'production' && isDevelopment(env)) return true;
-  const token = bearerToken(request);
-  return Boolean(env.FUNCTIONS_SECRET && token && (await isManifestKey(env.FUNCTIONS_SECRET, token)));
-};
-
 /** What the project's worker.ts hands the framework; a feature is an option, so an unused one is not bundled. */
 export interface WorkerOptions {
   /** The functions to serve, `{ name: definition }` (generated/functions.ts lists functions/). */
@@ -125,7 +119,12 @@ export const createWorker = (options: WorkerOptions): AgentWorker => {
 
   // The manifest and the OpenAPI document derived from it: same guard, same error for a broken definition.
   const manifests = async (request: RoutedRequest, env: Env) => {
-    if (!(await manifestAllowed(request, env))) {
+    const token = bearerToken(request);
+    // Keyless under npm run dev, spelled out so a production bundle drops it (src/env.ts).
+    const allowed =
+      ((globalThis as WithProcess).process?.env.NODE_ENV !== 'production' && isDevelopment(env)) ||
+      (env.FUNCTIONS_SECRET && token && (await isManifestKey(env.FUNCTIONS_SECRET, token)));
+    if (!allowed) {
       throw new FunctionError(
         401,
         'unauthorized',
@@ -144,8 +143,14 @@ export const createWorker = (options: WorkerOptions): AgentWorker => {
   // Paths under /functions/ never reach the router (fetch below), so this is "/functions" alone.
   routes.push([
     '/functions',
-    async (request, env) => jsonResponse({ functions: await manifests(request, env) }, 200, request.requestId),
-    'GET',
+    async (request, env) => {
+      if (request.method !== 'GET') {
+        throw new FunctionError(405, 'method_not_allowed', 'The manifest is read with GET.', {
+          headers: { Allow: 'GET' },
+        });
+      }
+      return jsonResponse({ functions: await manifests(request, env) }, 200, request.requestId);
+    },
   ]);
 
   const { openapi } = options;
@@ -162,9 +167,9 @@ export const createWorker = (options: WorkerOptions): AgentWorker => {
   const serveFunction = async (request: Request, url: URL, env: Env, ctx: ExecutionContext): Promise<Response> => {
     const arrivedAt = Date.now();
     const requestId = newRequestId();
-    // The caller's own id is kept beside ours, sanitised, never in its place.
-    const callerId = callerRequestId(request);
-    const base = callerId ? { requestId, callerRequestId: callerId } : { requestId };
+    // The caller's own id is kept beside ours, sanitised, never in its place (a log line leaves it
+    // out when there is none).
+    const base = { requestId, callerRequestId: callerRequestId(request) };
     // Bound to the function and account once they are known: the invocation line names both.
     let log = createLogger(base);
     const outcome = await settle(
@@ -185,15 +190,6 @@ export const createWorker = (options: WorkerOptions): AgentWorker => {
     );
     return outcome.ok ? jsonResponse(outcome.value, 200, requestId) : errorResponse(outcome.error, requestId);
   };
-
-  routes.push([
-    '/functions',
-    () => {
-      throw new FunctionError(405, 'method_not_allowed', 'The manifest is read with GET.', {
-        headers: { Allow: 'GET' },
-      });
-    },
-  ]);
 
   // The features' own paths (approvals' pages, each account's events endpoint, the account store).
   const { events } = options;

@@ -108,11 +108,7 @@ export const accountNotConfigured = (
 export const errorBody = (
   error: FunctionError,
   requestId: string,
-): { error: { code: string; message: string; details?: ArgumentProblem[]; requestId: string } } => ({
-  error: {
-    code: error.code,
-    message: error.message,
-    ...(error.details ? { details: error.details } : {}),
-    requestId,
-  },
+): { error: { code: string; message: string; details: ArgumentProblem[] | undefined; requestId: string } } => ({
+  // JSON leaves `details` out when there are none.
+  error: { code: error.code, message: error.message, details: error.details, requestId },
 });

@@ -179,7 +179,8 @@ const raceDeadline = async (
   timeoutMs: number,
   onExpired: (reason: DOMException) => void,
 ): Promise<unknown> => {
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  // Set at once: a promise's executor runs before the constructor returns.
+  let timer!: ReturnType<typeof setTimeout>;
   const expired = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
       // Settle the race first: a handler that rejects as soon as its signal fires must not win it.
@@ -196,7 +197,7 @@ const raceDeadline = async (
   try {
     return await Promise.race([result, expired]);
   } finally {
-    if (timer !== undefined) clearTimeout(timer);
+    clearTimeout(timer);
   }
 };
 

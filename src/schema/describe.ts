@@ -98,9 +98,8 @@ export const parameterLine = (info: ParameterInfo): string => `- ${fieldText(inf
 
 /** The author's description followed by the compact parameter list. */
 export const enrichedDescription = (description: string, parameters: ParameterInfo[]): string => {
-  const base = description.trim();
-  if (parameters.length === 0) return `${base}\n\nParameters: none.`;
-  return `${base}\n\nParameters:\n${parameters.map(parameterLine).join('\n')}`;
+  const lines = parameters.map((info) => `\n${parameterLine(info)}`).join('');
+  return `${description.trim()}\n\nParameters:${lines || ' none.'}`;
 };
 
 /** The manifest and the parameter details the runtime needs (which fields are dates), from one JSON Schema pass. */
