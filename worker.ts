@@ -1,7 +1,7 @@
 // The Worker entry (wrangler.toml `main`), yours to edit: it hands the framework your functions and
 // exports the Durable Object classes wrangler.toml binds. Remove an export with its binding.
 
-import { accountStore, readStoredAccount } from 'agent-functions/accounts';
+import { accountStore, readStoredAccount, serveAccounts } from 'agent-functions/accounts';
 import { withApproval } from 'agent-functions/approval';
 import { conversationFeatures } from 'agent-functions/conversations';
 import { openApiDocument } from 'agent-functions/openapi';
@@ -29,7 +29,8 @@ export { OptOutList } from './lib/optOuts.ts';
 // on the DEFERRED_CALLS workflow (docs/functions.md); drop it with CALL_LEDGER and DEFERRED_CALLS.
 // accounts: the platform accounts of platform.accounts.json (generated/accounts.ts); each call
 // acts in the account its url names (docs/sync-and-accounts.md); store: the key of an account
-// without apiKeyEnv, from the account store (ACCOUNT_STORE, ACCOUNTS_SECRET).
+// without apiKeyEnv, from the account store (ACCOUNT_STORE, ACCOUNTS_SECRET). Drop it for one
+// account from PLATFORM_API_KEY and PLATFORM_BASE_URL, and none of it is bundled.
 // accountStore: the account store's admin endpoint (/accounts), which npm run accounts uses to store
 // client accounts' keys; drop it (and store above) with ACCOUNT_STORE when every key is a Worker variable.
 // withApproval: functions with `approval` (refund_payment above 100 EUR) ask the team first, on the
@@ -38,7 +39,7 @@ export { OptOutList } from './lib/optOuts.ts';
 // customer (a deferred call's follow-up) goes through, in the call's account.
 export default createWorker({
   functions,
-  accounts: { ...accounts, store: readStoredAccount },
+  accounts: serveAccounts({ ...accounts, store: readStoredAccount }),
   platform: platformFromEnv,
   openapi: openApiDocument,
   events,

@@ -95,8 +95,12 @@ describe('benchmark Workers on workerd', () => {
   it('bundles no optional feature into a project that does not turn it on', () => {
     // The framework as a project gets it: the built package, one module per source file.
     expect(projectInputs).toContain('src/dist/createWorker.js');
+    // No optional feature's module: nor the accounts of an accounts file (src/accounts/serve.ts) or
+    // the account store, since a Worker of one account keeps only the default of accounts/resolve.ts.
     const optional = projectInputs.filter((file) =>
-      /^src\/dist\/(platform\/client\/|openapi|mcp\/|events\/)|@modelcontextprotocol|workers-oauth-provider/.test(file),
+      /^src\/dist\/(platform\/client\/|openapi|mcp\/|events\/|conversations\/|approval\/|accounts\/(?!resolve\.js))|@modelcontextprotocol|workers-oauth-provider/.test(
+        file,
+      ),
     );
     expect(optional).toEqual([]);
   });

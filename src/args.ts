@@ -91,17 +91,10 @@ export const readBody = async (request: Request, limit: number, deadline: number
   } finally {
     clearTimeout(timer);
   }
-  let bytes = chunks[0] ?? new Uint8Array(0);
-  if (chunks.length > 1) {
-    bytes = new Uint8Array(size);
-    let offset = 0;
-    for (const chunk of chunks) {
-      bytes.set(chunk, offset);
-      offset += chunk.byteLength;
-    }
-  }
+  // Decoded as one stream: a character split between two chunks is read whole.
+  const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
   try {
-    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
+    return chunks.map((chunk) => decoder.decode(chunk, { stream: true })).join('') + decoder.decode();
   } catch {
     throw new FunctionError(
       400,
@@ -111,21 +104,16 @@ export const readBody = async (request: Request, limit: number, deadline: number
   }
 };
 
-const fromSearchParams = (params: URLSearchParams, infos: ParameterInfo[]): Record<string, unknown> => {
-  const arrays = new Set(infos.filter((i) => i.type === 'array').map((i) => i.name));
-  const args: Record<string, unknown> = {};
-  for (const key of new Set(params.keys())) {
-    if (RESERVED_QUERY.has(key)) continue;
-    const values = params.getAll(key);
-    Object.defineProperty(args, key, {
-      value: arrays.has(key) ? values : values[values.length - 1],
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
-  }
-  return args;
-};
+// fromEntries defines each key as its own property: "__proto__" is an argument, not a prototype.
+const fromSearchParams = (params: URLSearchParams, infos: ParameterInfo[]): Record<string, unknown> =>
+  Object.fromEntries(
+    [...new Set(params.keys())]
+      .filter((key) => !RESERVED_QUERY.has(key))
+      .map((key) => {
+        const values = params.getAll(key);
+        return [key, byName(infos).get(key)?.type === 'array' ? values : values[values.length - 1]];
+      }),
+  );
 
 /** Takes the arguments out of `{"arguments": {...}}` and its kin, unless the schema declares that key. */
 const unwrapEnvelope = (body: Record<string, unknown>, infos: ParameterInfo[]): Record<string, unknown> => {

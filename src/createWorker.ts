@@ -2,9 +2,9 @@
 // itty-router (the CLI's local platform uses it): six paths need no router, and the table costs about
 // 0.3 KiB gzip less in every deployed Worker (docs/performance.md, the framework's share).
 import type { AccountStoreService } from './accounts/admin.ts';
-import { type AccountsOption, accountResolver, DEFAULT_ACCOUNTS, type PlatformFactory } from './accounts/resolve.ts';
+import { type AccountsService, ONE_ACCOUNT, type PlatformFactory } from './accounts/resolve.ts';
 import { bearerToken } from './bearerToken.ts';
-import type { CallFeature, Pipeline } from './call.ts';
+import type { FeatureRoute, Pipeline, RoutedRequest } from './call.ts';
 import type { ConversationFeatures } from './conversations/features.ts';
 import type { MayMessage } from './conversations/runtime.ts';
 import type { AnyFunctionDefinition } from './define.ts';
@@ -21,10 +21,9 @@ import { DefinitionError, type FunctionManifest } from './schema/describe.ts';
 import { settle } from './settle.ts';
 
 type Fetch = (request: Request, env: Env, ctx: ExecutionContext) => Promise<Response>;
-type RoutedRequest = Request & { requestId: string };
-type Handler = (request: RoutedRequest, env: Env, ctx: ExecutionContext) => Response | Promise<Response>;
-/** A path (`/oauth/*`: it and every path under it; trailing slashes do not count), its method (any when unset) and its handler. */
-type Route = [path: string, handler: Handler, method?: string];
+/** A path (`/oauth/*`: it and every path under it; trailing slashes do not count), its handler and its method (any when unset). */
+type Route = FeatureRoute;
+type Handler = Route[1];
 
 const matches = (route: string, path: string): boolean =>
   route.endsWith('/*') ? path === route.slice(0, -2) || path.startsWith(route.slice(0, -1)) : path === route;
@@ -35,12 +34,6 @@ export interface McpModule {
 }
 
 const FUNCTIONS_PREFIX = '/functions/';
-
-const manifestAllowed = async (request: Request, env: Env): Promise<boolean> => {
-  if ((globalThis as WithProcess).process?.env.NODE_ENV !== 'production' && isDevelopment(env)) return true;
-  const token = bearerToken(request);
-  return Boolean(env.FUNCTIONS_SECRET && token && (await isManifestKey(env.FUNCTIONS_SECRET, token)));
-};
 
 /** What the project's worker.ts hands the framework; a feature is an option, so an unused one is not bundled. */
 export interface WorkerOptions {
@@ -53,12 +46,13 @@ export interface WorkerOptions {
    */
   platform?: PlatformFactory;
   /**
-   * The platform accounts this Worker serves (generated/accounts.ts, from platform.accounts.json):
-   * each call acts in the account its url names (docs/platform-contract.md §10). Without it, one
-   * account, "default", from PLATFORM_API_KEY and PLATFORM_BASE_URL.
-   * @example createWorker({ functions, accounts: { ...accounts, store: readStoredAccount } })
+   * The platform accounts this Worker serves (`serveAccounts` of agent-functions/accounts over
+   * generated/accounts.ts, from platform.accounts.json): each call acts in the account its url
+   * names (docs/platform-contract.md §10). Without it, one account, "default", from
+   * PLATFORM_API_KEY and PLATFORM_BASE_URL, and none of the accounts file's resolver is bundled.
+   * @example createWorker({ functions, accounts: serveAccounts({ ...accounts, store: readStoredAccount }) })
    */
-  accounts?: AccountsOption;
+  accounts?: AccountsService;
   /** Serves `GET /openapi.json` (guarded like the manifest) when given src/openapi.ts's `openApiDocument`. */
   openapi?: (functions: FunctionManifest[], serverUrl: string) => object;
   /**
@@ -106,31 +100,31 @@ export interface AgentWorker {
  */
 export const createWorker = (options: WorkerOptions): AgentWorker => {
   const registry = createRegistry(options.functions, options.conversations?.check);
-  const accountsOption = options.accounts ?? DEFAULT_ACCOUNTS;
-  const accounts = accountResolver(accountsOption, options.platform);
+  const served = options.accounts ?? ONE_ACCOUNT;
+  const accounts = served.resolver(options.platform);
   // The account of a url without one: the first of the accounts file.
-  const firstAccount = accountsOption.list[0]?.name;
-  const feature: CallFeature | undefined = options.conversations;
+  const firstAccount = served.first;
+  const feature = options.conversations;
   const pipeline: Pipeline = {
     registry,
     accounts,
     execute: (fn, setup, source) => execute(fn, setup, source, feature),
     defers: feature !== undefined,
   };
-  // Deferred calls' workflow instances run in this same Worker and need its functions.
-  options.conversations?.register({
-    registry,
-    accounts,
-    // The work runs plainly in its instance: no deduplication, no deferral again.
-    execute: (fn, setup, source) => execute(fn, setup, source),
-    mayMessage: options.mayMessage,
-  });
+  // Deferred calls' workflow instances run in this same Worker and need its functions. Their work
+  // runs plainly (no deduplication, no deferral again): execute skips the feature for deferred work.
+  feature?.register({ ...pipeline, mayMessage: options.mayMessage });
   // Every path but those under /functions/, tried in order; the first that matches answers.
   const routes: Route[] = [];
 
   // The manifest and the OpenAPI document derived from it: same guard, same error for a broken definition.
   const manifests = async (request: RoutedRequest, env: Env) => {
-    if (!(await manifestAllowed(request, env))) {
+    const token = bearerToken(request);
+    // Keyless under npm run dev, spelled out so a production bundle drops it (src/env.ts).
+    const allowed =
+      ((globalThis as WithProcess).process?.env.NODE_ENV !== 'production' && isDevelopment(env)) ||
+      (env.FUNCTIONS_SECRET && token && (await isManifestKey(env.FUNCTIONS_SECRET, token)));
+    if (!allowed) {
       throw new FunctionError(
         401,
         'unauthorized',
@@ -149,8 +143,14 @@ export const createWorker = (options: WorkerOptions): AgentWorker => {
   // Paths under /functions/ never reach the router (fetch below), so this is "/functions" alone.
   routes.push([
     '/functions',
-    async (request, env) => jsonResponse({ functions: await manifests(request, env) }, 200, request.requestId),
-    'GET',
+    async (request, env) => {
+      if (request.method !== 'GET') {
+        throw new FunctionError(405, 'method_not_allowed', 'The manifest is read with GET.', {
+          headers: { Allow: 'GET' },
+        });
+      }
+      return jsonResponse({ functions: await manifests(request, env) }, 200, request.requestId);
+    },
   ]);
 
   const { openapi } = options;
@@ -167,9 +167,9 @@ export const createWorker = (options: WorkerOptions): AgentWorker => {
   const serveFunction = async (request: Request, url: URL, env: Env, ctx: ExecutionContext): Promise<Response> => {
     const arrivedAt = Date.now();
     const requestId = newRequestId();
-    // The caller's own id is kept beside ours, sanitised, never in its place.
-    const callerId = callerRequestId(request);
-    const base = callerId ? { requestId, callerRequestId: callerId } : { requestId };
+    // The caller's own id is kept beside ours, sanitised, never in its place (a log line leaves it
+    // out when there is none).
+    const base = { requestId, callerRequestId: callerRequestId(request) };
     // Bound to the function and account once they are known: the invocation line names both.
     let log = createLogger(base);
     const outcome = await settle(
@@ -191,28 +191,9 @@ export const createWorker = (options: WorkerOptions): AgentWorker => {
     return outcome.ok ? jsonResponse(outcome.value, 200, requestId) : errorResponse(outcome.error, requestId);
   };
 
-  routes.push([
-    '/functions',
-    () => {
-      throw new FunctionError(405, 'method_not_allowed', 'The manifest is read with GET.', {
-        headers: { Allow: 'GET' },
-      });
-    },
-  ]);
-
-  // A feature's own pages (approvals: /approvals/<token>).
-  for (const route of options.conversations?.routes ?? []) routes.push(route);
-
+  // The features' own paths (approvals' pages, each account's events endpoint, the account store).
   const { events } = options;
-  for (const route of events?.routes ?? []) {
-    routes.push([route.path, (request, env) => route.receive(request, env, request.requestId)]);
-  }
-
-  const { accountStore } = options;
-  if (accountStore) {
-    const serveAccounts: Handler = (request, env) => accountStore.serve(request, env, request.requestId);
-    routes.push(['/accounts', serveAccounts], ['/accounts/*', serveAccounts]);
-  }
+  for (const opted of [options.conversations, events, options.accountStore]) routes.push(...(opted?.routes ?? []));
 
   const { mcp } = options;
   if (mcp) {

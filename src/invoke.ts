@@ -9,7 +9,7 @@ import { isThenable } from './call.ts';
 import type { FunctionContext } from './define.ts';
 import { DEFAULT_BODY_LIMIT } from './define.ts';
 import { type Env, isDevelopment, type WithProcess } from './env.ts';
-import { FunctionError } from './errors.ts';
+import { FunctionError, notConfigured, platformUnreachable, unauthorized } from './errors.ts';
 import { ACCOUNT_QUERY, isFunctionKey, KEY_HEADER, KEY_QUERY } from './keys.ts';
 import type { Logger } from './log.ts';
 import type { PlatformClient } from './platform/client/client.ts';
@@ -18,16 +18,15 @@ import { checkRateLimit } from './ratelimit.ts';
 import type { RegisteredFunction, Registry } from './registry.ts';
 import { checkSignature, namesConversation } from './signed.ts';
 
-const platformNotEnabled = (log: Logger) => {
-  log.error('platform_not_enabled', {
-    hint: 'a handler used context.platform: pass platform: platformFromEnv (from agent-functions/platform) to createWorker in worker.ts',
-  });
-  return new FunctionError(
-    503,
-    'platform_not_configured',
-    'This function cannot reach the messaging platform: the Worker is not set up for it. Tell the customer you cannot do this right now.',
+const platformNotEnabled = (log: Logger) =>
+  platformUnreachable(
+    log,
+    'platform_not_enabled',
+    {
+      hint: 'a handler used context.platform: pass platform: platformFromEnv (from agent-functions/platform) to createWorker in worker.ts',
+    },
+    'the Worker is not set up for it',
   );
-};
 
 const ALLOWED_METHODS = 'GET, POST';
 
@@ -36,14 +35,6 @@ export const presentedKey = (request: Request, url: URL): string | null =>
   url.searchParams.get(KEY_QUERY) ?? request.headers.get(KEY_HEADER) ?? bearerToken(request) ?? null;
 
 let warnedOpen = false;
-
-/** Names, methods and missing functions all look alike to a caller without the name's key. */
-const unauthorized = () =>
-  new FunctionError(
-    401,
-    'unauthorized',
-    'The function key is missing or wrong. This is a configuration problem, not something the customer can fix: tell them you cannot do this right now.',
-  );
 
 /** What authorise reads of a request under /functions/. */
 export interface FunctionRequest {
@@ -70,11 +61,7 @@ const checkKey = async (name: string, account: string | undefined, { request, ur
     log.error('functions_secret_missing', {
       hint: 'FUNCTIONS_SECRET is unset on this Worker, so every function answers 503: npx wrangler secret put FUNCTIONS_SECRET (or npm run secrets -- put), with the value sync uses.',
     });
-    throw new FunctionError(
-      503,
-      'not_configured',
-      'This function is not available right now: the service is not configured. Tell the customer you cannot do this at the moment.',
-    );
+    throw notConfigured('the service');
   }
   // Keys are derived from the name, so a key for a name never deployed verifies too: only its
   // holder learns (with a 404) that the function is gone.
@@ -102,7 +89,7 @@ export const authorise = async (
     !fn &&
     (globalThis as WithProcess).process?.env.NODE_ENV !== 'production' &&
     isDevelopment(inv.env) &&
-    registry.unbuilt(name)
+    registry.unbuilt?.(name)
   ) {
     // Under npm run dev a file that does not build keeps its registration (dev says why): the
     // model is to try again, not to give it up. A name with no file is a 404, as in production.
@@ -192,7 +179,8 @@ const raceDeadline = async (
   timeoutMs: number,
   onExpired: (reason: DOMException) => void,
 ): Promise<unknown> => {
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  // Set at once: a promise's executor runs before the constructor returns.
+  let timer!: ReturnType<typeof setTimeout>;
   const expired = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
       // Settle the race first: a handler that rejects as soon as its signal fires must not win it.
@@ -209,7 +197,7 @@ const raceDeadline = async (
   try {
     return await Promise.race([result, expired]);
   } finally {
-    if (timer !== undefined) clearTimeout(timer);
+    clearTimeout(timer);
   }
 };
 

@@ -1,7 +1,7 @@
 // Optional per-function rate limiting, so a leaked url cannot run up the bill of a paid API that a
 // function calls. Counts live in Cloudflare's rate-limiting binding (wrangler.toml [[ratelimits]]).
 import type { Env } from './env.ts';
-import { FunctionError } from './errors.ts';
+import { FunctionError, notConfigured } from './errors.ts';
 import type { RegisteredFunction } from './registry.ts';
 
 /** Seconds a refused caller is told to wait: the `period` of FUNCTION_RATE_LIMIT in wrangler.toml. */
@@ -18,11 +18,7 @@ export const checkRateLimit = async (fn: RegisteredFunction, request: Request, e
   const limiter = env.FUNCTION_RATE_LIMIT;
   if (!limiter) {
     // Fail closed: the author asked for a limit, so an unlimited run is the bill they feared.
-    throw new FunctionError(
-      503,
-      'not_configured',
-      'This function is not available right now: its rate limit is not configured. Tell the customer you cannot do this at the moment.',
-    );
+    throw notConfigured('its rate limit');
   }
   // cf-connecting-ip is set by Cloudflare's edge; a client cannot choose it in production.
   const key = option.key === 'caller' ? `${fn.name}:${request.headers.get('cf-connecting-ip') ?? 'unknown'}` : fn.name;

@@ -2,6 +2,7 @@
 // stays flat however many functions there are.
 
 import type { AnyFunctionDefinition } from './define.ts';
+import type { WithProcess } from './env.ts';
 import type { CallPolicy } from './policy.ts';
 import { type FunctionManifest, translateFunction, withoutConversations } from './schema/describe.ts';
 import type { ParameterInfo } from './schema/parameters.ts';
@@ -23,8 +24,11 @@ export interface RegisteredFunction {
 export interface Registry {
   get(name: string): RegisteredFunction | undefined;
   names(): string[];
-  /** Under `npm run dev`: whether `name` is a function file that does not build (src/unbuilt.ts). */
-  unbuilt(name: string): boolean;
+  /**
+   * Under `npm run dev`: whether `name` is a function file that does not build (src/unbuilt.ts).
+   * Absent from a production bundle, where nothing is marked.
+   */
+  unbuilt?(name: string): boolean;
 }
 
 /**
@@ -53,6 +57,9 @@ export const createRegistry = (
       return entry;
     },
     names: () => Object.keys(definitions).sort(),
-    unbuilt: (name) => isUnbuilt(definitions, name),
+    // Spelled out, so a production bundle drops it (src/env.ts).
+    ...((globalThis as WithProcess).process?.env.NODE_ENV !== 'production'
+      ? { unbuilt: (name: string) => isUnbuilt(definitions, name) }
+      : {}),
   };
 };

@@ -13,20 +13,14 @@
 // - with a signing secret set, only a signed body names a conversation: the ids of an unsigned
 //   call, or of a query string no signature covers, could be anyone's (docs/security.md).
 import type { Env } from './env.ts';
-import { FunctionError } from './errors.ts';
+import { FunctionError, NOT_FIXABLE, notConfigured } from './errors.ts';
 import { KEY_QUERY } from './keys.ts';
 import { SIGNATURE_HEADER, TIMESTAMP_HEADER } from './platform/protocol/contract.ts';
 import { verifyWebhook } from './platform/protocol/signature.ts';
 
-/** Query parameters that are never arguments: the function key. */
-const NOT_ARGUMENTS = new Set([KEY_QUERY]);
-
-/** Whether the call's arguments come from its query string, which no signature covers. */
+/** Whether the call's arguments come from its query string, which no signature covers (the function key is no argument). */
 const argumentsInQuery = (request: Request, url: URL, body: string): boolean =>
-  (request.method === 'GET' || body.trim() === '') && [...url.searchParams.keys()].some((k) => !NOT_ARGUMENTS.has(k));
-
-const NOT_FIXABLE =
-  'This is a configuration problem, not something the customer can fix: tell them you cannot do this right now.';
+  (request.method === 'GET' || body.trim() === '') && [...url.searchParams.keys()].some((k) => k !== KEY_QUERY);
 
 const refuse = (message: string) => new FunctionError(401, 'bad_signature', `${message} ${NOT_FIXABLE}`);
 
@@ -59,11 +53,7 @@ export const checkSignature = (request: Request, url: URL, env: Env, body: strin
   if (!secret) {
     if (!required) return;
     // Fail closed: the operator asked for signatures, and none can be checked.
-    throw new FunctionError(
-      503,
-      'not_configured',
-      'This function is not available right now: the service is not configured. Tell the customer you cannot do this at the moment.',
-    );
+    throw notConfigured('the service');
   }
   const timestamp = request.headers.get(TIMESTAMP_HEADER);
   const signature = request.headers.get(SIGNATURE_HEADER);
@@ -76,17 +66,9 @@ export const checkSignature = (request: Request, url: URL, env: Env, body: strin
       'The operator requires every call to be signed, and a signature covers the body only: send the arguments as a JSON body (POST), not in the query string.',
     );
   }
-  return verifyPresented(secret, timestamp, signature, body);
-};
-
-const verifyPresented = async (
-  secret: string,
-  timestamp: string | null,
-  signature: string | null,
-  body: string,
-): Promise<void> => {
-  const verdict = await verifyWebhook(secret, timestamp, signature, body);
-  if (verdict !== 'ok') {
-    throw refuse(`The request signature is ${verdict === 'stale' ? 'too old or in the future' : 'not valid'}.`);
-  }
+  return verifyWebhook(secret, timestamp, signature, body).then((verdict) => {
+    if (verdict !== 'ok') {
+      throw refuse(`The request signature is ${verdict === 'stale' ? 'too old or in the future' : 'not valid'}.`);
+    }
+  });
 };

@@ -1,7 +1,7 @@
 // agent-functions/worker: the Worker over a project's functions (worker.ts calls createWorker),
 // and what tools outside the Worker derive from the same definitions: manifests, keys and urls.
 
-export type { AccountEntry, AccountsOption, StoredAccount } from './accounts/resolve.ts';
+export type { AccountEntry, AccountsOption, AccountsService, StoredAccount } from './accounts/resolve.ts';
 export type { AgentWorker, McpModule, WorkerOptions } from './createWorker.ts';
 export { createWorker } from './createWorker.ts';
 export { isDevelopment } from './env.ts';

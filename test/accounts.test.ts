@@ -2,6 +2,7 @@
 // (docs/sync-and-accounts.md "Which account a call acts in"), with that account's settings, its
 // own calendar and its own team.
 import { reset } from 'cloudflare:test';
+import { serveAccounts } from 'agent-functions/accounts';
 import { conversationFeatures } from 'agent-functions/conversations';
 import { platformFromEnv } from 'agent-functions/platform';
 import { mockOutbound, type Outbound, withEnv } from 'agent-functions/testing';
@@ -15,7 +16,7 @@ import { platformEnv } from './helpers.ts';
 const CLIENT_B = 'https://b.platform.test';
 const worker = createWorker({
   functions,
-  accounts: {
+  accounts: serveAccounts({
     list: [
       { name: 'default', apiKeyEnv: 'PLATFORM_API_KEY', baseUrlEnv: 'PLATFORM_BASE_URL' },
       {
@@ -25,7 +26,7 @@ const worker = createWorker({
         settings: { handoffContactId: 'ct_team_b', handoffChannel: 'sms', timezone: 'Asia/Tokyo' },
       },
     ],
-  },
+  }),
   platform: platformFromEnv,
   conversations: conversationFeatures,
   mayMessage,

@@ -3,6 +3,7 @@
 // that takes one millisecond, like a Durable Object round trip; it counts its reads, which
 // GET /bench/store-reads answers, so the bench can check each account is read at most once a minute.
 import type { Env } from 'agent-functions';
+import { serveAccounts } from 'agent-functions/accounts';
 import { type AccountEntry, createWorker } from 'agent-functions/worker';
 import { ACCOUNTS } from './accountsScale.ts';
 import { functions } from './projectFunctions.ts';
@@ -20,7 +21,7 @@ const reads = new Map<string, number>();
 
 const worker = createWorker({
   functions,
-  accounts: {
+  accounts: serveAccounts({
     list,
     settings: { timezone: 'Europe/London' },
     store: async (_env, name) => {
@@ -28,7 +29,7 @@ const worker = createWorker({
       await new Promise((resolve) => setTimeout(resolve, 1));
       return { apiKey: `key-of-${name}`, secrets: {}, updatedAt: 0 };
     },
-  },
+  }),
 });
 
 export default {

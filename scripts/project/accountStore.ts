@@ -63,7 +63,7 @@ export const storeClient = (origin: string, secret: string, fetchImpl: typeof fe
     }
     if (response.status === 404) {
       throw new StoreError(
-        `The Worker at ${base} serves no account store (404): pass \`accountStore\` (agent-functions/accounts) to createWorker in worker.ts (and \`store: readStoredAccount\` in its \`accounts\`), bind ACCOUNT_STORE in wrangler.toml, and deploy.`,
+        `The Worker at ${base} serves no account store (404): pass \`accountStore\` (agent-functions/accounts) to createWorker in worker.ts (and \`store: readStoredAccount\` in its \`accounts: serveAccounts(...)\`), bind ACCOUNT_STORE in wrangler.toml, and deploy.`,
       );
     }
     throw new StoreError(`The account store at ${base} answered ${response.status}: ${message}`);

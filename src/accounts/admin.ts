@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { readBody } from '../args.ts';
 import { bearerToken } from '../bearerToken.ts';
+import type { FeatureRoute, RoutedRequest } from '../call.ts';
 import type { Env } from '../env.ts';
 import { FunctionError } from '../errors.ts';
 import { isAccountsKey } from '../keys.ts';
@@ -105,68 +106,69 @@ const put = async (request: Request, env: Env, name: string, requestId: string):
   return jsonResponse(summary(name, stored), 200, requestId);
 };
 
-/** What createWorker's `accountStore` option takes: the handler of every path under /accounts. */
+/** What createWorker's `accountStore` option takes: the route of /accounts and every path under it. */
 export interface AccountStoreService {
-  serve(request: Request, env: Env, requestId: string): Promise<Response>;
+  routes: readonly FeatureRoute[];
 }
+
+/** Answers every request under /accounts. */
+const serveAccounts = async (request: RoutedRequest, env: Env): Promise<Response> => {
+  const { requestId } = request;
+  // Every refusal of the key is the same 401, whatever was wrong with it.
+  if (!(await authorised(request, env))) throw unauthorized();
+  const problem = storeProblem(env);
+  if (problem) throw new FunctionError(503, 'not_configured', problem);
+  const url = new URL(request.url);
+  const [, , encoded, sub, ...rest] = url.pathname.replace(/\/+$/, '').split('/');
+  if (encoded === undefined) {
+    if (request.method !== 'GET')
+      throw new FunctionError(405, 'method_not_allowed', 'GET /accounts lists the stored accounts.', {
+        headers: { Allow: 'GET' },
+      });
+    return jsonResponse({ accounts: await listStoredAccounts(env) }, 200, requestId);
+  }
+  let name = encoded;
+  try {
+    name = decodeURIComponent(encoded);
+  } catch {
+    // A malformed escape is not a name: refused just below.
+  }
+  if (!ACCOUNT_NAME.test(name)) {
+    throw new FunctionError(
+      400,
+      'bad_account_name',
+      `"${name.slice(0, 64)}" is not an account name: a short label such as "client-acme".`,
+    );
+  }
+  if (sub === 'platform') return relay(request, env, name, `/${rest.join('/')}`, url, requestId);
+  if (sub !== undefined)
+    throw new FunctionError(
+      404,
+      'not_found',
+      'Nothing is served here: /accounts/<name> or /accounts/<name>/platform/v1/...',
+    );
+  if (request.method === 'PUT') return put(request, env, name, requestId);
+  if (request.method === 'GET') {
+    const stored = await readStoredAccount(env, name);
+    if (!stored) throw (await hasStoredRecord(env, name)) ? unreadable(name) : notStored(name);
+    return jsonResponse(summary(name, stored), 200, requestId);
+  }
+  if (request.method === 'DELETE') {
+    const removed = await removeStoredAccount(env, name);
+    return jsonResponse({ name, stored: false, removed }, 200, requestId);
+  }
+  throw new FunctionError(
+    405,
+    'method_not_allowed',
+    'An account is read with GET, stored with PUT and removed with DELETE.',
+    {
+      headers: { Allow: 'GET, PUT, DELETE' },
+    },
+  );
+};
 
 /**
  * The admin routes of the account store, for createWorker's `accountStore` option.
  * @example createWorker({ functions, accountStore })
  */
-export const accountStore: AccountStoreService = {
-  /** Answers every request under /accounts. */
-  async serve(request: Request, env: Env, requestId: string): Promise<Response> {
-    // Every refusal of the key is the same 401, whatever was wrong with it.
-    if (!(await authorised(request, env))) throw unauthorized();
-    const problem = storeProblem(env);
-    if (problem) throw new FunctionError(503, 'not_configured', problem);
-    const url = new URL(request.url);
-    const [, , encoded, sub, ...rest] = url.pathname.replace(/\/+$/, '').split('/');
-    if (encoded === undefined) {
-      if (request.method !== 'GET')
-        throw new FunctionError(405, 'method_not_allowed', 'GET /accounts lists the stored accounts.', {
-          headers: { Allow: 'GET' },
-        });
-      return jsonResponse({ accounts: await listStoredAccounts(env) }, 200, requestId);
-    }
-    let name = encoded;
-    try {
-      name = decodeURIComponent(encoded);
-    } catch {
-      // A malformed escape is not a name: refused just below.
-    }
-    if (!ACCOUNT_NAME.test(name)) {
-      throw new FunctionError(
-        400,
-        'bad_account_name',
-        `"${name.slice(0, 64)}" is not an account name: a short label such as "client-acme".`,
-      );
-    }
-    if (sub === 'platform') return relay(request, env, name, `/${rest.join('/')}`, url, requestId);
-    if (sub !== undefined)
-      throw new FunctionError(
-        404,
-        'not_found',
-        'Nothing is served here: /accounts/<name> or /accounts/<name>/platform/v1/...',
-      );
-    if (request.method === 'PUT') return put(request, env, name, requestId);
-    if (request.method === 'GET') {
-      const stored = await readStoredAccount(env, name);
-      if (!stored) throw (await hasStoredRecord(env, name)) ? unreadable(name) : notStored(name);
-      return jsonResponse(summary(name, stored), 200, requestId);
-    }
-    if (request.method === 'DELETE') {
-      const removed = await removeStoredAccount(env, name);
-      return jsonResponse({ name, stored: false, removed }, 200, requestId);
-    }
-    throw new FunctionError(
-      405,
-      'method_not_allowed',
-      'An account is read with GET, stored with PUT and removed with DELETE.',
-      {
-        headers: { Allow: 'GET, PUT, DELETE' },
-      },
-    );
-  },
-};
+export const accountStore: AccountStoreService = { routes: [['/accounts/*', serveAccounts]] };

@@ -1,10 +1,11 @@
-// Which account a call acts in, and with what (docs/platform-contract.md §10): the accounts file's
-// entry (generated/accounts.ts) or the key store's record, its settings, and its platform client.
-// The url already proved the name (its key is bound to it, src/keys.ts); a name the Worker does not
-// know is a 401 like a wrong key, never the first account.
-import type { AccountPlatform, AccountSettings, CallAccount } from '../account.ts';
+// Which account a call acts in, and with what (docs/platform-contract.md §10): its settings and its
+// platform client. The url already proved the name (its key is bound to it, src/keys.ts); a name the
+// Worker does not know is a 401 like a wrong key, never the first account. Here: the shapes and the
+// one account of a Worker without the accounts option; the accounts file's resolver, which a Worker
+// opts in to, is src/accounts/serve.ts.
+import { type AccountPlatform, type AccountSettings, type CallAccount, DEFAULT_ACCOUNT } from '../account.ts';
 import type { Env } from '../env.ts';
-import { FunctionError } from '../errors.ts';
+import { unauthorized } from '../errors.ts';
 import type { Logger } from '../log.ts';
 import type { PlatformClient } from '../platform/client/client.ts';
 import type { PlatformAccess } from '../platform/client/fromEnv.ts';
@@ -33,8 +34,12 @@ export interface StoredAccount {
   updatedAt: number;
 }
 
-/** Makes a platform client (platformFromEnv of agent-functions/platform). */
-export type PlatformFactory = (env: Env, signal: AbortSignal, access?: PlatformAccess) => PlatformClient;
+/**
+ * Makes a platform client (platformFromEnv of agent-functions/platform): with `access`, an account's
+ * of the accounts option; without, the default account's from PLATFORM_BASE_URL and
+ * PLATFORM_API_KEY, which it reads itself (a 503 when one is unset, logged on `log`).
+ */
+export type PlatformFactory = (env: Env, signal: AbortSignal, access?: PlatformAccess, log?: Logger) => PlatformClient;
 
 /** The accounts a Worker serves: createWorker's `accounts` option (generated/accounts.ts). */
 export interface AccountsOption {
@@ -46,10 +51,17 @@ export interface AccountsOption {
   store?: ((env: Env, name: string) => Promise<StoredAccount | undefined>) | undefined;
 }
 
-/** Without an accounts option: one account, from PLATFORM_API_KEY and PLATFORM_BASE_URL. */
-export const DEFAULT_ACCOUNTS: AccountsOption = {
-  list: [{ name: 'default', apiKeyEnv: 'PLATFORM_API_KEY', baseUrlEnv: 'PLATFORM_BASE_URL' }],
-};
+/**
+ * createWorker's `accounts` option, made by `serveAccounts`: the accounts file's first account, and
+ * the resolver over the Worker's platform option. Opt-in, so a Worker serving one account bundles
+ * only the small default (`ONE_ACCOUNT`).
+ */
+export interface AccountsService {
+  /** The first account's name: the account of a url that names none. */
+  readonly first: string | undefined;
+  /** Finds a call's account; `platform` is createWorker's platform option. */
+  resolver(platform: PlatformFactory | undefined): AccountResolver;
+}
 
 /** A call's account with what its platform client needs. */
 export interface ResolvedAccount {
@@ -64,114 +76,35 @@ export type AccountResolver = (
   log: Logger,
 ) => ResolvedAccount | Promise<ResolvedAccount>;
 
-const unknownAccount = () =>
-  new FunctionError(
-    401,
-    'unauthorized',
-    'The function key is missing or wrong. This is a configuration problem, not something the customer can fix: tell them you cannot do this right now.',
-  );
-
-const notConfigured = (log: Logger, account: string, missing: readonly string[]) => {
-  // The log says which account; the model reads what is missing (names of settings, never a value).
-  log.error('account_not_configured', {
-    account,
-    missing: missing.join(', '),
-    hint: 'set the variable the accounts file names for this account, or store its key: npm run accounts -- rotate <name>',
-  });
-  return new FunctionError(
-    503,
-    'platform_not_configured',
-    `This function cannot reach the messaging platform: ${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} not set on the Worker. Tell the customer you cannot do this right now.`,
-  );
+/** The 401 of a url naming an account the Worker does not serve, and the log line that says so. */
+export const refuseUnknown = (log: Logger): never => {
+  log.warn('unknown_account', { hint: 'a url names an account this Worker does not serve (removed?)' });
+  throw unauthorized();
 };
 
-const readVar = (env: Env, name: string | undefined): string => {
+/** A Worker variable's value, trimmed; empty when it is unset or not text. */
+export const readVar = (env: Env, name: string | undefined): string => {
   const value = name ? (env as Record<string, unknown>)[name] : undefined;
   return typeof value === 'string' ? value.trim() : '';
 };
 
-/** How long a resolved account is kept per isolate: its store is read at most once a minute (docs/performance.md). */
-const STORE_TTL_MS = 60_000;
+const NO_SETTINGS = Object.freeze({}) as AccountSettings;
 
 /**
- * The resolver of a Worker's accounts; `platform` is createWorker's platform option.
- * @example const resolve = accountResolver(DEFAULT_ACCOUNTS, platformFromEnv)
+ * The accounts of a Worker without the accounts option: one account, "default"; a url naming any
+ * other account is a 401. Its platform client is the `platform` option's own from PLATFORM_BASE_URL
+ * and PLATFORM_API_KEY (called without access, it reads them, and answers the 503 when one is
+ * unset), so a Worker without that option bundles nothing of it either.
  */
-export const accountResolver = (option: AccountsOption, platform: PlatformFactory | undefined): AccountResolver => {
-  const byName = new Map(option.list.map((entry) => [entry.name, entry]));
-  const first = option.list[0]?.name;
-  const defaults = option.settings ?? {};
-  // Settings merged once per entry; an account only in the store has the defaults.
-  const settingsOf = new Map(option.list.map((e) => [e.name, Object.freeze({ ...defaults, ...e.settings })]));
-  const bare = Object.freeze({ ...defaults });
-  const resolve = async (env: Env, name: string, log: Logger): Promise<ResolvedAccount> => {
-    const entry = byName.get(name);
-    // The env's key wins; without it (a stored-key account, or a variable not set yet) the store's.
-    const envKey = readVar(env, entry?.apiKeyEnv);
-    const record = envKey || !option.store ? undefined : await option.store(env, name);
-    if (!entry && !record) {
-      log.warn('unknown_account', { hint: 'a url names an account this Worker does not serve (removed?)' });
-      throw unknownAccount();
-    }
-    const apiKey = envKey || record?.apiKey || '';
-    const baseUrlEnv = entry?.baseUrlEnv ?? 'PLATFORM_BASE_URL';
-    const baseUrl = entry?.baseUrl ?? (record?.baseUrl || readVar(env, baseUrlEnv));
-    const keyPlacement = entry?.keyPlacement ?? record?.keyPlacement;
-    const secrets = record?.secrets ?? {};
-    const account: CallAccount = {
-      name,
-      settings: (settingsOf.get(name) ?? bare) as AccountSettings,
-      secret: (key) => (Object.hasOwn(secrets, key) ? secrets[key] : readVar(env, key) || undefined),
-    };
-    const missing = [
-      ...(baseUrl ? [] : [baseUrlEnv]),
-      ...(apiKey ? [] : [entry?.apiKeyEnv ?? "this account's stored key"]),
-    ];
-    const access = { baseUrl, apiKey, ...(keyPlacement ? { keyPlacement } : {}) };
-    const make: AccountPlatform | undefined =
-      platform &&
-      ((signal, callLog) => {
-        if (missing.length > 0) throw notConfigured(callLog, name, missing);
-        return platform(env, signal, access);
-      });
-    return { account, platform: make };
-  };
-
-  // Resolved accounts, per environment (one per isolate in production) and name, for a minute: a
-  // call through an account already seen costs a map look-up, with no await; calls that arrive while
-  // one is being resolved wait for that one, so the store is asked once. A refusal is not kept (the
-  // store keeps its own answer for a minute: readStoredAccount).
-  const resolved = new WeakMap<
-    Env,
-    Map<string, { at: number; value?: ResolvedAccount; pending: Promise<ResolvedAccount> }>
-  >();
-  return (env, requested, log) => {
-    const name = requested ?? first;
-    if (name === undefined) throw unknownAccount();
-    let byEnv = resolved.get(env);
-    if (!byEnv) {
-      byEnv = new Map();
-      resolved.set(env, byEnv);
-    }
-    const now = Date.now();
-    const kept = byEnv.get(name);
-    if (kept && now - kept.at < STORE_TTL_MS) return kept.value ?? kept.pending;
-    // Bounded: an isolate serving more accounts than this starts over.
-    if (byEnv.size >= 4096) byEnv.clear();
-    const entry: { at: number; value?: ResolvedAccount; pending: Promise<ResolvedAccount> } = {
-      at: now,
-      pending: resolve(env, name, log).then(
-        (value) => {
-          entry.value = value;
-          return value;
-        },
-        (error: unknown) => {
-          if (byEnv.get(name) === entry) byEnv.delete(name);
-          throw error;
-        },
-      ),
-    };
-    byEnv.set(name, entry);
-    return entry.pending;
-  };
+export const ONE_ACCOUNT: AccountsService = {
+  first: DEFAULT_ACCOUNT,
+  resolver:
+    (platform) =>
+    (env, name = DEFAULT_ACCOUNT, log) => {
+      if (name !== DEFAULT_ACCOUNT) refuseUnknown(log);
+      return {
+        account: { name, settings: NO_SETTINGS, secret: (key) => readVar(env, key) || undefined },
+        platform: platform && ((signal, callLog) => platform(env, signal, undefined, callLog)),
+      };
+    },
 };

@@ -1,21 +1,13 @@
 // The conversation features a Worker opts in to (createWorker's `conversations` option): without
 // it, neither deduplication nor deferral is bundled, and writes and `later` functions run plainly.
 // They plug into the core as a CallFeature (src/call.ts): the pipeline hands them the call.
-import type { Call, CallFeature } from '../call.ts';
-import type { Env } from '../env.ts';
+import type { Call, CallFeature, FeatureRoute } from '../call.ts';
 import { FunctionError } from '../errors.ts';
 import type { RegisteredFunction } from '../registry.ts';
 import { checkedPolicy } from './check.ts';
 import { deduplicated } from './dedupe.ts';
 import { runLater } from './later.ts';
 import { setDeferredRuntime } from './runtime.ts';
-
-/** A path a feature serves beside the functions (`/approvals/*`: it and every path under it), and its method when only one. */
-export type FeatureRoute = [
-  path: string,
-  handler: (request: Request, env: Env, ctx: ExecutionContext) => Response | Promise<Response>,
-  method?: string,
-];
 
 /** Deduplicated writes and deferred calls, as createWorker takes them. */
 export interface ConversationFeatures extends CallFeature {

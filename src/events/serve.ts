@@ -1,6 +1,7 @@
 // The events feature as one object the Worker takes: one route per account for fetch, the consumer
 // for queue. Only the generated events registry imports this, and only when events/ has files, so
 // a project without events bundles none of it.
+import type { FeatureRoute } from '../call.ts';
 import type { Env } from '../env.ts';
 import { createLogger } from '../log.ts';
 import { EVENT_NAME } from '../platform/protocol/contract.ts';
@@ -9,11 +10,8 @@ import { consumeDeliveries } from './consumer.ts';
 import type { AnyEventDefinition } from './define.ts';
 import { receiveDelivery } from './endpoint.ts';
 
-/** One path the Worker routes to the events feature, and what answers it. */
-export interface EventsRoute {
-  path: string;
-  receive(request: Request, env: Env, requestId: string): Promise<Response>;
-}
+/** One path the Worker routes to the events feature (one per account), and what answers it. */
+export type EventsRoute = FeatureRoute;
 
 /** What the Worker needs of the events feature. */
 export interface EventsService {
@@ -47,16 +45,18 @@ export const serveEvents = (
   const types = new Set(byType.keys());
   return {
     types: () => [...types].sort(),
-    routes: accounts.map((account) => ({
-      path: account.path,
-      receive: (request, env, requestId) =>
-        receiveDelivery(request, env, {
-          types,
-          account,
-          log: createLogger({ route: 'events', account: account.name, requestId }),
-          requestId,
-        }),
-    })),
+    routes: accounts.map(
+      (account): EventsRoute => [
+        account.path,
+        (request, env) =>
+          receiveDelivery(request, env, {
+            types,
+            account,
+            log: createLogger({ route: 'events', account: account.name, requestId: request.requestId }),
+            requestId: request.requestId,
+          }),
+      ],
+    ),
     queue: (batch, env, ctx) => consumeDeliveries(batch, env, ctx, byType, accounts),
   };
 };

@@ -1,7 +1,8 @@
 // Definition -> what the platform sees (docs/platform-contract.md §5): the name, the enriched description,
 // the flat parameter map, the url path and the JSON Schema. The Worker's manifest, its 422
 // messages and the sync command all read this one module, so they cannot disagree.
-import { z } from 'zod';
+import type { z } from 'zod';
+import { toJSONSchema } from 'zod/v4/core';
 import type { AnyFunctionDefinition, Effect, FunctionAnnotations } from '../define.ts';
 import { DEFAULT_TIMEOUT_MS, SETTING_NAME } from '../define.ts';
 import type { FunctionRecord } from '../platform/protocol/function.ts';
@@ -59,7 +60,7 @@ export const functionPath = (name: string): string => `/functions/${name}`;
 /** The JSON Schema of the arguments the model sends (input side: defaults make a field optional). */
 export const inputJsonSchema = (name: string, schema: z.ZodType): JsonSchema => {
   try {
-    return z.toJSONSchema(schema, {
+    return toJSONSchema(schema, {
       io: 'input',
       // Dates arrive as ISO strings; the runtime turns them into Date before validation.
       unrepresentable: ({ zodSchema }) =>
@@ -97,9 +98,8 @@ export const parameterLine = (info: ParameterInfo): string => `- ${fieldText(inf
 
 /** The author's description followed by the compact parameter list. */
 export const enrichedDescription = (description: string, parameters: ParameterInfo[]): string => {
-  const base = description.trim();
-  if (parameters.length === 0) return `${base}\n\nParameters: none.`;
-  return `${base}\n\nParameters:\n${parameters.map(parameterLine).join('\n')}`;
+  const lines = parameters.map((info) => `\n${parameterLine(info)}`).join('');
+  return `${description.trim()}\n\nParameters:${lines || ' none.'}`;
 };
 
 /** The manifest and the parameter details the runtime needs (which fields are dates), from one JSON Schema pass. */

@@ -116,41 +116,27 @@ const quote = (value: unknown) => JSON.stringify(value);
 const bound = (value: number | undefined) =>
   value === undefined || Math.abs(value) >= Number.MAX_SAFE_INTEGER ? undefined : value;
 
-const numberWords = (schema: JsonSchema, whole: boolean): string[] => {
-  const s = { ...schema, minimum: bound(schema.minimum), maximum: bound(schema.maximum) };
+/** A number's constraints in words, and an example within them. */
+const describeNumber = (schema: JsonSchema, whole: boolean): Described => {
+  const min = bound(schema.minimum);
+  const max = bound(schema.maximum);
+  const { exclusiveMinimum: above, exclusiveMaximum: below, multipleOf: step } = schema;
   const words: string[] = [];
   if (whole) words.push('whole number');
-  const low =
-    s.minimum !== undefined
-      ? `${s.minimum}`
-      : s.exclusiveMinimum !== undefined
-        ? `more than ${s.exclusiveMinimum}`
-        : undefined;
-  const high =
-    s.maximum !== undefined
-      ? `${s.maximum}`
-      : s.exclusiveMaximum !== undefined
-        ? `less than ${s.exclusiveMaximum}`
-        : undefined;
-  if (s.minimum !== undefined && s.maximum !== undefined) words.push(`from ${low} to ${high}`);
+  if (min !== undefined && max !== undefined) words.push(`from ${min} to ${max}`);
   else {
     const parts = [
-      low && (s.minimum !== undefined ? `at least ${low}` : low),
-      high && (s.maximum !== undefined ? `at most ${high}` : high),
+      min !== undefined ? `at least ${min}` : above !== undefined && `more than ${above}`,
+      max !== undefined ? `at most ${max}` : below !== undefined && `less than ${below}`,
     ].filter(Boolean);
     if (parts.length) words.push(parts.join(' and '));
   }
-  if (s.multipleOf !== undefined && !(whole && s.multipleOf === 1)) words.push(`a multiple of ${s.multipleOf}`);
-  return words;
-};
-
-const numberExample = (schema: JsonSchema, whole: boolean): number => {
-  const s = { ...schema, minimum: bound(schema.minimum), maximum: bound(schema.maximum) };
-  let value = s.minimum ?? (s.exclusiveMinimum !== undefined ? s.exclusiveMinimum + 1 : 1);
-  const high = s.maximum ?? (s.exclusiveMaximum !== undefined ? s.exclusiveMaximum - (whole ? 1 : 0.01) : undefined);
-  if (high !== undefined && value > high) value = high;
-  if (s.multipleOf) value = Math.ceil(value / s.multipleOf) * s.multipleOf;
-  return whole ? Math.ceil(value) : value;
+  if (step !== undefined && !(whole && step === 1)) words.push(`a multiple of ${step}`);
+  let value = min ?? (above !== undefined ? above + 1 : 1);
+  const top = max ?? (below !== undefined ? below - (whole ? 1 : 0.01) : undefined);
+  if (top !== undefined && value > top) value = top;
+  if (step) value = Math.ceil(value / step) * step;
+  return { words, example: whole ? Math.ceil(value) : value };
 };
 
 const lengthWords = (min: number | undefined, max: number | undefined, singular: string): string[] => {
@@ -175,9 +161,9 @@ interface Translation {
   nullable: boolean;
   whole: boolean;
   constraints: string[];
-  description?: string;
-  default?: unknown;
-  example?: unknown;
+  description: string | undefined;
+  default: unknown;
+  example: unknown;
 }
 
 /** What each item of a list (or value of a record) must be, for "each ...". */
@@ -185,23 +171,21 @@ const memberWords = (t: Translation) => [...t.constraints, ...(t.nullable ? ['or
 
 /** One member of a union (or the only one) in words, with an example and its values when it is an enum. */
 interface Described {
-  whole: boolean;
   words: string[];
   example: unknown;
   values?: unknown[];
 }
 
 // Members are never null here: flatten() has taken null out.
-const memberType = (schema: JsonSchema) => typeNameOf(schema) as ParameterType | undefined;
+const memberType = typeNameOf as (schema: JsonSchema) => ParameterType | undefined;
 
 /** Describes one member schema of a known type: constraints in words and an example. */
 const describeMember = (s: JsonSchema, type: ParameterType | undefined, root: JsonSchema, depth: number): Described => {
-  const whole = s.type === 'integer';
   const values = s.enum ?? (s.const !== undefined ? [s.const] : undefined);
-  if (values) return { whole, words: [valueWords(values)], example: values[0], values };
+  if (values) return { words: [valueWords(values)], example: values[0], values };
   switch (type) {
     case 'number':
-      return { whole, words: numberWords(s, whole), example: numberExample(s, whole) };
+      return describeNumber(s, s.type === 'integer');
     case 'string': {
       const words = s.format ? [FORMAT_WORDS[s.format] ?? `format ${s.format}`] : [];
       words.push(...lengthWords(s.minLength, s.maxLength, 'character'));
@@ -209,10 +193,10 @@ const describeMember = (s: JsonSchema, type: ParameterType | undefined, root: Js
       // No example for a pattern: a wrong guess would mislead more than none.
       const plain = 'text'.padEnd(s.minLength ?? 0, 'x').slice(0, s.maxLength ?? undefined);
       const example = s.format ? FORMAT_EXAMPLES[s.format] : s.pattern ? undefined : plain;
-      return { whole, words, example };
+      return { words, example };
     }
     case 'boolean':
-      return { whole, words: ['true or false'], example: true };
+      return { words: ['true or false'], example: true };
     case 'array': {
       const item = s.items && depth < MAX_DEPTH ? translate(s.items, root, depth + 1) : undefined;
       const [itemType] = item?.types ?? [];
@@ -223,12 +207,12 @@ const describeMember = (s: JsonSchema, type: ParameterType | undefined, root: Js
         ...(itemWords ? [`each ${itemWords}`] : []),
       ];
       const example = item?.example === undefined ? undefined : Array(Math.max(s.minItems ?? 1, 1)).fill(item.example);
-      return { whole, words, example };
+      return { words, example };
     }
     case 'object':
-      return depth < MAX_DEPTH ? describeFields(s, root, depth) : { whole, words: ['an object'], example: undefined };
+      return depth < MAX_DEPTH ? describeFields(s, root, depth) : { words: ['an object'], example: undefined };
     default:
-      return { whole, words: ['any value'], example: undefined };
+      return { words: ['any value'], example: undefined };
   }
 };
 
@@ -245,13 +229,13 @@ const describeFields = (s: JsonSchema, root: JsonSchema, depth: number): Describ
     const each = value && memberWords(value);
     const [valueType] = value?.types ?? [];
     const words = value ? `an object of named ${valueType ?? 'value'}s${each ? `, each ${each}` : ''}` : 'an object';
-    return { whole: false, words: [words], example: undefined };
+    return { words: [words], example: undefined };
   }
   const complete = fields.every((f) => !f.required || f.example !== undefined);
   const example = complete
     ? Object.fromEntries(fields.filter((f) => f.required).map((f) => [f.name, f.example]))
     : undefined;
-  return { whole: false, words: [`{${fields.map((f) => fieldText(f, true)).join('; ')}}`], example };
+  return { words: [`{${fields.map((f) => fieldText(f, true)).join('; ')}}`], example };
 };
 
 /** One schema, nested or not, in one pass: its types, constraints in words and an example. */
@@ -275,11 +259,12 @@ const translate = (property: JsonSchema, root: JsonSchema, depth: number): Trans
   return {
     types: members.length ? types : new Set([undefined]),
     nullable,
-    whole: described.some((d) => d.whole),
+    whole: members.some((m) => m.type === 'integer'),
     constraints,
-    ...(description ? { description } : {}),
-    ...(schema.default !== undefined ? { default: schema.default } : {}),
-    ...(example !== undefined ? { example } : {}),
+    // toField leaves out what is undefined.
+    description,
+    default: schema.default,
+    example,
   };
 };
 
@@ -287,10 +272,10 @@ const translate = (property: JsonSchema, root: JsonSchema, depth: number): Trans
 type Field = Omit<ParameterInfo, 'type'> & { type: string };
 
 const toField = (name: string, required: boolean, t: Translation): Field => {
-  const types = [...t.types].map((type) => type ?? 'any value');
   return {
     name,
-    type: [...new Set(types)].join(' or '),
+    // The types are a set: each is named once.
+    type: [...t.types].map((type) => type ?? 'any value').join(' or '),
     required,
     nullable: t.nullable,
     whole: t.whole,

@@ -13,6 +13,7 @@ import { callWith, eventsPlatform, platformEnv } from '../helpers.ts';
 
 const SECRET = 'test-functions-secret';
 
+import { serveAccounts } from 'agent-functions/accounts';
 import { hang, mockOutbound, type Outbound } from 'agent-functions/testing';
 
 const STORE = 'https://store.test/api/orders/';
@@ -229,7 +230,9 @@ describe('get_order_status with a slow store, in a conversation', () => {
     // worker.ts's parts with the docs' agency layout: the first account is "agency".
     const agency = createWorker({
       functions,
-      accounts: { list: [{ name: 'agency', apiKeyEnv: 'PLATFORM_API_KEY', baseUrlEnv: 'PLATFORM_BASE_URL' }] },
+      accounts: serveAccounts({
+        list: [{ name: 'agency', apiKeyEnv: 'PLATFORM_API_KEY', baseUrlEnv: 'PLATFORM_BASE_URL' }],
+      }),
       platform: platformFromEnv,
       conversations: conversationFeatures,
       mayMessage,

@@ -1,19 +1,30 @@
 // The client a function gets as `context.platform`: the call's account's (src/accounts/resolve.ts
-// hands its address and key), or, called directly, the one of PLATFORM_BASE_URL and PLATFORM_API_KEY.
+// hands its address and key), or, without them (the one account of a Worker without the accounts
+// option, or called directly), the one of PLATFORM_BASE_URL and PLATFORM_API_KEY.
+import { DEFAULT_ACCOUNT } from '../../account.ts';
 import type { Env } from '../../env.ts';
-import { FunctionError } from '../../errors.ts';
+import { accountNotConfigured } from '../../errors.ts';
+import type { Logger } from '../../log.ts';
 import { createPlatformClient, type PlatformClient, type PlatformClientOptions } from './client.ts';
 
 /** How the platform is reached with one account's key: its address, key and key placement. */
 export type PlatformAccess = Pick<PlatformClientOptions, 'baseUrl' | 'apiKey' | 'keyPlacement'>;
 
+const read = (value: unknown): string => (typeof value === 'string' ? value.trim() : '');
+
 /**
- * A platform client for `access` (an account's address, key and key placement), else from
- * PLATFORM_BASE_URL and PLATFORM_API_KEY, aborted with `signal`; a 503 that names the missing
- * setting when either is unset (the model reads the message, the author the log).
+ * A platform client for `access` (an account's address, key and key placement), else for the
+ * default account from PLATFORM_BASE_URL and PLATFORM_API_KEY, aborted with `signal`; a 503 that
+ * names the missing setting when either is unset (the model reads the message; with `log`, the
+ * author reads which account in the log, as for any account).
  * @example const platform = platformFromEnv(env, signal)
  */
-export const platformFromEnv = (env: Env, signal?: AbortSignal, access?: PlatformAccess): PlatformClient => {
+export const platformFromEnv = (
+  env: Env,
+  signal?: AbortSignal,
+  access?: PlatformAccess,
+  log?: Logger,
+): PlatformClient => {
   if (access) {
     return createPlatformClient({
       baseUrl: access.baseUrl,
@@ -22,17 +33,12 @@ export const platformFromEnv = (env: Env, signal?: AbortSignal, access?: Platfor
       ...(signal ? { signal } : {}),
     });
   }
-  const missing = (['PLATFORM_BASE_URL', 'PLATFORM_API_KEY'] as const).filter((name) => !env[name]);
-  if (missing.length > 0 || !env.PLATFORM_BASE_URL || !env.PLATFORM_API_KEY) {
-    throw new FunctionError(
-      503,
-      'platform_not_configured',
-      `This function cannot reach the messaging platform: ${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} not set on the Worker. Tell the customer you cannot do this right now.`,
-    );
+  // Trimmed, as every account's settings are: a key pasted with its newline is still the key.
+  const baseUrl = read(env.PLATFORM_BASE_URL);
+  const apiKey = read(env.PLATFORM_API_KEY);
+  if (!baseUrl || !apiKey) {
+    const missing = [...(baseUrl ? [] : ['PLATFORM_BASE_URL']), ...(apiKey ? [] : ['PLATFORM_API_KEY'])];
+    throw accountNotConfigured(log, DEFAULT_ACCOUNT, missing);
   }
-  return createPlatformClient({
-    baseUrl: env.PLATFORM_BASE_URL,
-    apiKey: env.PLATFORM_API_KEY,
-    ...(signal ? { signal } : {}),
-  });
+  return createPlatformClient({ baseUrl, apiKey, ...(signal ? { signal } : {}) });
 };

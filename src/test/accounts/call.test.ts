@@ -6,6 +6,7 @@ import { env } from 'cloudflare:workers';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { accountStore } from '../../accounts/admin.ts';
+import { serveAccounts } from '../../accounts/serve.ts';
 import { forgetStoredAccount, readStoredAccount } from '../../accounts/store.ts';
 import { createWorker } from '../../createWorker.ts';
 import { defineFunction } from '../../define.ts';
@@ -30,14 +31,14 @@ const count_contacts = defineFunction({
 const worker = createWorker({
   functions: { count_contacts },
   platform: platformFromEnv,
-  accounts: {
+  accounts: serveAccounts({
     list: [
       { name: 'agency', apiKeyEnv: 'AGENCY_KEY', baseUrl: 'https://agency.platform.test' },
       // Listed without apiKeyEnv, never stored: its key is missing.
       { name: 'client-unkeyed', baseUrl: 'https://acme.platform.test' },
     ],
     store: readStoredAccount,
-  },
+  }),
   accountStore,
 });
 const testEnv = { ...(env as Env), AGENCY_KEY: 'pk_agency' } as Env;

@@ -3,6 +3,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { StoredAccount } from '../../accounts/resolve.ts';
+import { serveAccounts } from '../../accounts/serve.ts';
 import { createWorker } from '../../createWorker.ts';
 import { defineFunction } from '../../define.ts';
 import type { Env } from '../../env.ts';
@@ -45,7 +46,7 @@ const worker = createWorker({
     }),
   },
   platform: platformFromEnv,
-  accounts: {
+  accounts: serveAccounts({
     list: [
       {
         name: 'agency',
@@ -66,7 +67,7 @@ const worker = createWorker({
       storeReads++;
       return stored[name];
     },
-  },
+  }),
 });
 const environment = { ...env, CLIENT_B_KEY: 'key-of-b', SHOP_API_KEY: 'worker-shop-key' } as Env;
 const as = (account?: string) => withEnv(worker, environment, account);
@@ -174,17 +175,36 @@ describe('a call acts in its account', () => {
   });
 });
 
-it('keeps the plain urls working for a Worker with no accounts option (one account, "default")', async () => {
+describe('a Worker with no accounts option (one account, "default")', () => {
   const plain = createWorker({
     functions: {
       who: defineFunction({
         description: 'Says which account, for the tests.',
         parameters: z.object({}),
         effect: 'read',
-        handler: (_args, { account }) => ({ account: account.name }),
+        handler: (_args, { account }) => ({ account: account.name, settings: account.settings }),
       }),
     },
   });
-  const response = await withEnv(plain, env as Env).call('who', {});
-  expect(await response.json()).toEqual({ account: 'default' });
+
+  it('keeps the plain urls working', async () => {
+    const response = await withEnv(plain, env as Env).call('who', {});
+    expect(await response.json()).toEqual({ account: 'default', settings: {} });
+    // "default" named in the url is the same account.
+    expect(await (await withEnv(plain, env as Env, 'default').call('who', {})).json()).toEqual({
+      account: 'default',
+      settings: {},
+    });
+  });
+
+  it('refuses a url naming another account with 401, never acting as "default", and logs it', async () => {
+    const key = await functionKey(SECRET, 'who', 'client-b');
+    const response = await withEnv(plain, env as Env).send(`/functions/who?${ACCOUNT_QUERY}=client-b&key=${key}`, {
+      method: 'POST',
+      body: '{}',
+    });
+    expect(response.status).toBe(401);
+    expect((await errorOf(response)).code).toBe('unauthorized');
+    expect(logs.find((l) => l.event === 'unknown_account')).toMatchObject({ account: 'client-b', function: 'who' });
+  });
 });

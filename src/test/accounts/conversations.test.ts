@@ -4,6 +4,7 @@
 import { introspectWorkflow } from 'cloudflare:test';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { serveAccounts } from '../../accounts/serve.ts';
 import { conversationFeatures } from '../../conversations/features.ts';
 import { createWorker } from '../../createWorker.ts';
 import { defineFunction } from '../../define.ts';
@@ -21,12 +22,12 @@ const sent: Array<{ origin: string; key: string | null; contactId: string; text:
 const worker = createWorker({
   conversations: conversationFeatures,
   platform: platformFromEnv,
-  accounts: {
+  accounts: serveAccounts({
     list: [
       { name: 'agency', apiKeyEnv: 'PLATFORM_API_KEY', baseUrlEnv: 'PLATFORM_BASE_URL' },
       { name: 'client-b', apiKeyEnv: 'CLIENT_B_KEY', baseUrl: 'https://b.platform.test' },
     ],
-  },
+  }),
   functions: {
     acct_book: defineFunction({
       description: 'Books a table for the tests: a write, so repeats in a conversation do not run.',

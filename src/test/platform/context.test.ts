@@ -77,17 +77,39 @@ describe('context.platform', () => {
     expect(await sent?.json()).toEqual({ name: 'Ada', phone: '+14155550123', channel: 'whatsapp' });
   });
 
-  it('answers 503 naming the missing secret when PLATFORM_API_KEY is unset', async () => {
+  it('answers 503 naming the missing secret when PLATFORM_API_KEY is unset, and logs which account', async () => {
+    const logs: string[] = [];
+    const restore = setLogSink((line) => logs.push(line));
+    try {
+      const response = await invoke(
+        'save_lead',
+        { name: 'Ada', phone: '+14155550123' },
+        // Blank is unset: the value is trimmed, as every account's is.
+        env({ PLATFORM_API_KEY: ' \n' }),
+      );
+      expect(response.status).toBe(503);
+      const { error } = (await response.json()) as { error: { code: string; message: string } };
+      expect(error.code).toBe('platform_not_configured');
+      expect(error.message).toContain('PLATFORM_API_KEY is not set');
+      expect(error.message).not.toContain('PLATFORM_BASE_URL');
+      const line = logs.map((l) => JSON.parse(l)).find((l) => l.event === 'account_not_configured');
+      expect(line).toMatchObject({ account: 'default', missing: 'PLATFORM_API_KEY', function: 'save_lead' });
+    } finally {
+      setLogSink(restore);
+    }
+  });
+
+  it('reaches the platform with PLATFORM_BASE_URL and PLATFORM_API_KEY trimmed', async () => {
+    outbound = mockOutbound();
+    const platform = usePlatform(outbound, { apiKey: 'platform-key' });
     const response = await invoke(
       'save_lead',
       { name: 'Ada', phone: '+14155550123' },
-      env({ PLATFORM_API_KEY: undefined }),
+      env({ PLATFORM_BASE_URL: ` ${PLATFORM} `, PLATFORM_API_KEY: 'platform-key\n' }),
     );
-    expect(response.status).toBe(503);
-    const { error } = (await response.json()) as { error: { code: string; message: string } };
-    expect(error.code).toBe('platform_not_configured');
-    expect(error.message).toContain('PLATFORM_API_KEY is not set');
-    expect(error.message).not.toContain('PLATFORM_BASE_URL');
+    expect(response.status).toBe(200);
+    expect(contactsOf(platform)).toHaveLength(1);
+    expect(outbound.requests[0]?.headers.get('x-api-key')).toBe('platform-key');
   });
 
   it('needs neither secret in a function that never touches the platform', async () => {
