@@ -13,9 +13,6 @@ import type { PlatformClient } from './platform/client/client.ts';
 // biome-ignore lint/suspicious/noEmptyInterface: augmented by each project
 export interface AccountSettings {}
 
-/** The account of a Worker without the accounts option, and of its urls that name none. */
-export const DEFAULT_ACCOUNT = 'default';
-
 /** The platform account a call acts in (docs/platform-contract.md §10): every call has one. */
 export interface CallAccount {
   /** Its name in the accounts file (platform.accounts.json), e.g. "default" or "client-acme". */

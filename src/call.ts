@@ -65,20 +65,6 @@ export interface CallFeature {
   run(fn: RegisteredFunction, call: Call, args: Record<string, unknown>, run: () => unknown): unknown;
 }
 
-/** A request the Worker routes to a feature, with the id its answer and log lines carry. */
-export type RoutedRequest = Request & { requestId: string };
-
-/**
- * A path a feature serves beside the functions (`/approvals/*`: it and every path under it;
- * trailing slashes do not count), its handler, and its method when only one. Each opt-in feature
- * brings its own, so the Worker's router holds nothing of a feature left out.
- */
-export type FeatureRoute = [
-  path: string,
-  handler: (request: RoutedRequest, env: Env, ctx: ExecutionContext) => Response | Promise<Response>,
-  method?: string,
-];
-
 /** Whether `value` is a promise or any other thenable. */
 export const isThenable = (value: unknown): value is PromiseLike<unknown> =>
   typeof (value as { then?: unknown } | null)?.then === 'function';

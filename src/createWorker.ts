@@ -4,7 +4,7 @@
 import type { AccountStoreService } from './accounts/admin.ts';
 import { type AccountsService, ONE_ACCOUNT, type PlatformFactory } from './accounts/resolve.ts';
 import { bearerToken } from './bearerToken.ts';
-import type { FeatureRoute, Pipeline, RoutedRequest } from './call.ts';
+import type { Pipeline } from './call.ts';
 import type { ConversationFeatures } from './conversations/features.ts';
 import type { MayMessage } from './conversations/runtime.ts';
 import type { AnyFunctionDefinition } from './define.ts';
@@ -17,6 +17,7 @@ import { allowedHostsOf, localSurfaceRefusal } from './localSurface.ts';
 import { createLogger } from './log.ts';
 import { createRegistry } from './registry.ts';
 import { callerRequestId, errorResponse, jsonResponse, newRequestId } from './respond.ts';
+import type { FeatureRoute, RoutedRequest } from './route.ts';
 import { DefinitionError, type FunctionManifest } from './schema/describe.ts';
 import { settle } from './settle.ts';
 

@@ -7,6 +7,8 @@ import { util } from 'zod/v4/core';
 export const KEY_QUERY = 'key';
 /** The query parameter naming the account of a url that is not the first account's (docs/platform-contract.md §10). */
 export const ACCOUNT_QUERY = 'account';
+/** The one account of a Worker without the accounts option: its urls name none. */
+export const DEFAULT_ACCOUNT = 'default';
 export const KEY_HEADER = 'X-Function-Key';
 
 const encoder = new TextEncoder();

@@ -6,13 +6,13 @@
 import { z } from 'zod';
 import { readBody } from '../args.ts';
 import { bearerToken } from '../bearerToken.ts';
-import type { FeatureRoute, RoutedRequest } from '../call.ts';
 import type { Env } from '../env.ts';
 import { FunctionError } from '../errors.ts';
 import { isAccountsKey } from '../keys.ts';
 import type { Logger } from '../log.ts';
 import { ACCOUNT_NAME } from '../platform/protocol/contract.ts';
 import { jsonResponse } from '../respond.ts';
+import type { FeatureRoute, RoutedRequest } from '../route.ts';
 import { ACCOUNTS_BODY_LIMIT, relay } from './relay.ts';
 import type { StoredAccount } from './resolve.ts';
 import {

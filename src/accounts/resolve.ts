@@ -3,9 +3,10 @@
 // Worker does not know is a 401 like a wrong key, never the first account. Here: the shapes and the
 // one account of a Worker without the accounts option; the accounts file's resolver, which a Worker
 // opts in to, is src/accounts/serve.ts.
-import { type AccountPlatform, type AccountSettings, type CallAccount, DEFAULT_ACCOUNT } from '../account.ts';
+import type { AccountPlatform, AccountSettings, CallAccount } from '../account.ts';
 import type { Env } from '../env.ts';
 import { unauthorized } from '../errors.ts';
+import { DEFAULT_ACCOUNT } from '../keys.ts';
 import type { Logger } from '../log.ts';
 import type { PlatformClient } from '../platform/client/client.ts';
 import type { PlatformAccess } from '../platform/client/fromEnv.ts';

@@ -1,9 +1,10 @@
 // The conversation features a Worker opts in to (createWorker's `conversations` option): without
 // it, neither deduplication nor deferral is bundled, and writes and `later` functions run plainly.
 // They plug into the core as a CallFeature (src/call.ts): the pipeline hands them the call.
-import type { Call, CallFeature, FeatureRoute } from '../call.ts';
+import type { Call, CallFeature } from '../call.ts';
 import { FunctionError } from '../errors.ts';
 import type { RegisteredFunction } from '../registry.ts';
+import type { FeatureRoute } from '../route.ts';
 import { checkedPolicy } from './check.ts';
 import { deduplicated } from './dedupe.ts';
 import { runLater } from './later.ts';

@@ -1,9 +1,9 @@
 // The client a function gets as `context.platform`: the call's account's (src/accounts/resolve.ts
 // hands its address and key), or, without them (the one account of a Worker without the accounts
 // option, or called directly), the one of PLATFORM_BASE_URL and PLATFORM_API_KEY.
-import { DEFAULT_ACCOUNT } from '../../account.ts';
 import type { Env } from '../../env.ts';
 import { accountNotConfigured } from '../../errors.ts';
+import { DEFAULT_ACCOUNT } from '../../keys.ts';
 import type { Logger } from '../../log.ts';
 import { createPlatformClient, type PlatformClient, type PlatformClientOptions } from './client.ts';
 
