@@ -94,7 +94,10 @@ export const readBody = async (request: Request, limit: number, deadline: number
   // Decoded as one stream: a character split between two chunks is read whole.
   const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
   try {
-    return chunks.map((chunk) => decoder.decode(chunk, { stream: true })).join('') + decoder.decode();
+    // One chunk (almost every call) is decoded whole: the streaming decoder costs a call more CPU.
+    return chunks.length === 1
+      ? decoder.decode(chunks[0])
+      : chunks.map((chunk) => decoder.decode(chunk, { stream: true })).join('') + decoder.decode();
   } catch {
     throw new FunctionError(
       400,

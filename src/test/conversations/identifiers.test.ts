@@ -34,7 +34,7 @@ const worker = createWorker({
         return { found: tag };
       },
       later: {
-        answerWithinMs: 2_500,
+        answerWithinMs: 1_000,
         interim: 'Checking the order; the customer gets a message here in a minute.',
         message: (result) => result.found,
       },
@@ -81,12 +81,12 @@ describe('conversation identifiers', () => {
     try {
       const encoder = new TextEncoder();
       const body = JSON.stringify({ tag: 'slow-body', contactId: 'c_2', conversationId: 'cv_2', channel: 'sms' });
-      // The body trickles in over 2.6 s, longer than answerWithinMs (2.5 s); the look-up takes 50 ms.
+      // The body trickles in over 1.5 s, longer than answerWithinMs (1 s); the look-up takes 50 ms.
       const stream = new ReadableStream<Uint8Array>({
         async start(controller) {
           for (const part of [body.slice(0, 10), body.slice(10, 20), body.slice(20)]) {
             controller.enqueue(encoder.encode(part));
-            await new Promise((resolve) => setTimeout(resolve, 1_300));
+            await new Promise((resolve) => setTimeout(resolve, 500));
           }
           controller.close();
         },
