@@ -3,7 +3,8 @@
 // and events/ before any test file loads, so `npx vitest run --project project
 // test/functions/<name>.test.ts` sees a function made a moment ago and never imports a deleted one;
 // and a green run reads clean (scripts/local/handledStepErrors.ts).
-import { quiet, type Write } from './local/handledStepErrors.ts';
+import type { Write } from 'agent-functions/internal';
+import { quiet } from './local/handledStepErrors.ts';
 import { generate } from './project/generated.ts';
 import { projectRoot } from './project/paths.ts';
 

@@ -5,3 +5,4 @@ export { readBody } from './args.ts';
 export { bearerToken } from './bearerToken.ts';
 export { allowedHostsOf, type LocalSurfaceRefusal, localSurfaceRefusal } from './localSurface.ts';
 export { MIN_SECRET_LENGTH, weakSecretProblem } from './secretStrength.ts';
+export { quietUncaught, type Write, withoutUncaught } from './uncaughtLogs.ts';

@@ -6,9 +6,9 @@
 //   Workflows engine re-throws it as an Error whose message opens with its name;
 // - introspectWorkflow's dispose() ends the instances a test left (cloudflare:test), and the
 //   engines log that they were aborted, never started, or that a wait for an event timed out.
+import { quietUncaught, type Write } from '../uncaughtLogs.ts';
 import { ExpectedFault } from './expectedFault.ts';
 
-type Write = (chunk: unknown, ...rest: unknown[]) => boolean;
 // Node's process and Buffer, typed here because this folder's types are workerd's.
 const { process } = globalThis as unknown as { process: { stderr: { write: Write }; stdout: { write: Write } } };
 
@@ -23,29 +23,11 @@ const EXPECTED = [
   'stack = WorkflowTimeoutError: Execution timed out',
 ];
 
-/** workerd's text with the log entries of injected faults and of disposed instances left out. */
-export const withoutExpected = (text: string): string =>
-  text
-    // An entry: its first line, then its stack's lines.
-    .split(/(?=^uncaught exception;)/m)
-    .filter((entry) => !(entry.startsWith('uncaught exception;') && EXPECTED.some((mark) => entry.includes(mark))))
-    .join('');
-
-const quiet = (stream: { write: Write }) => {
-  const write = stream.write;
-  stream.write = function (this: unknown, chunk, ...rest) {
-    const text = typeof chunk === 'string' ? chunk : String(chunk);
-    if (!text.includes('uncaught exception;')) return write.call(this, chunk, ...rest);
-    const kept = withoutExpected(text);
-    return kept === '' || write.call(this, kept, ...rest.filter((arg) => typeof arg === 'function'));
-  };
-  return () => {
-    stream.write = write;
-  };
-};
+/** An entry of an injected fault or of a disposed instance. */
+const expected = (entry: string) => EXPECTED.some((mark) => entry.includes(mark));
 
 export default (): (() => void) => {
-  const restore = [quiet(process.stderr), quiet(process.stdout)];
+  const restore = [quietUncaught(process.stderr, expected), quietUncaught(process.stdout, expected)];
   return () => {
     for (const undo of restore) undo();
   };
