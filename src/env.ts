@@ -59,3 +59,9 @@ export type WithProcess = typeof globalThis & { process?: { env: Record<string, 
  */
 export const isDevelopment = (env: Env): boolean =>
   (globalThis as WithProcess).process?.env.NODE_ENV !== 'production' && env.AGENT_FUNCTIONS_MODE === 'development';
+
+/** A Worker variable's value, trimmed (a key pasted with its newline is still the key); empty when it is unset or not text. */
+export const readVar = (env: Env, name: string | undefined): string => {
+  const value = name ? (env as Record<string, unknown>)[name] : undefined;
+  return typeof value === 'string' ? value.trim() : '';
+};

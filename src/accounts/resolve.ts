@@ -4,7 +4,7 @@
 // one account of a Worker without the accounts option; the accounts file's resolver, which a Worker
 // opts in to, is src/accounts/serve.ts.
 import type { AccountPlatform, AccountSettings, CallAccount } from '../account.ts';
-import type { Env } from '../env.ts';
+import { type Env, readVar } from '../env.ts';
 import { unauthorized } from '../errors.ts';
 import { DEFAULT_ACCOUNT } from '../keys.ts';
 import type { Logger } from '../log.ts';
@@ -81,12 +81,6 @@ export type AccountResolver = (
 export const refuseUnknown = (log: Logger): never => {
   log.warn('unknown_account', { hint: 'a url names an account this Worker does not serve (removed?)' });
   throw unauthorized();
-};
-
-/** A Worker variable's value, trimmed; empty when it is unset or not text. */
-export const readVar = (env: Env, name: string | undefined): string => {
-  const value = name ? (env as Record<string, unknown>)[name] : undefined;
-  return typeof value === 'string' ? value.trim() : '';
 };
 
 const NO_SETTINGS = Object.freeze({}) as AccountSettings;

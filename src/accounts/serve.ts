@@ -2,7 +2,7 @@
 // createWorker's `accounts` option: each account's entry (generated/accounts.ts) or the key store's
 // record, its settings, and its platform client. A Worker without the option bundles none of it.
 import type { AccountPlatform, AccountSettings, CallAccount } from '../account.ts';
-import type { Env } from '../env.ts';
+import { type Env, readVar } from '../env.ts';
 import { accountNotConfigured, unauthorized } from '../errors.ts';
 import type { Logger } from '../log.ts';
 import {
@@ -11,7 +11,6 @@ import {
   type AccountsService,
   type PlatformFactory,
   type ResolvedAccount,
-  readVar,
   refuseUnknown,
 } from './resolve.ts';
 

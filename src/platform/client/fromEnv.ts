@@ -1,7 +1,7 @@
 // The client a function gets as `context.platform`: the call's account's (src/accounts/resolve.ts
 // hands its address and key), or, without them (the one account of a Worker without the accounts
 // option, or called directly), the one of PLATFORM_BASE_URL and PLATFORM_API_KEY.
-import type { Env } from '../../env.ts';
+import { type Env, readVar } from '../../env.ts';
 import { accountNotConfigured } from '../../errors.ts';
 import { DEFAULT_ACCOUNT } from '../../keys.ts';
 import type { Logger } from '../../log.ts';
@@ -9,8 +9,6 @@ import { createPlatformClient, type PlatformClient, type PlatformClientOptions }
 
 /** How the platform is reached with one account's key: its address, key and key placement. */
 export type PlatformAccess = Pick<PlatformClientOptions, 'baseUrl' | 'apiKey' | 'keyPlacement'>;
-
-const read = (value: unknown): string => (typeof value === 'string' ? value.trim() : '');
 
 /**
  * A platform client for `access` (an account's address, key and key placement), else for the
@@ -33,9 +31,9 @@ export const platformFromEnv = (
       ...(signal ? { signal } : {}),
     });
   }
-  // Trimmed, as every account's settings are: a key pasted with its newline is still the key.
-  const baseUrl = read(env.PLATFORM_BASE_URL);
-  const apiKey = read(env.PLATFORM_API_KEY);
+  // Read as every account's settings are (trimmed).
+  const baseUrl = readVar(env, 'PLATFORM_BASE_URL');
+  const apiKey = readVar(env, 'PLATFORM_API_KEY');
   if (!baseUrl || !apiKey) {
     const missing = [...(baseUrl ? [] : ['PLATFORM_BASE_URL']), ...(apiKey ? [] : ['PLATFORM_API_KEY'])];
     throw accountNotConfigured(log, DEFAULT_ACCOUNT, missing);
