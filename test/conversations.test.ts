@@ -35,10 +35,11 @@ afterEach(() => outbound.restore());
 describe('a deferred call', () => {
   it('answers the agent at once, and its workflow messages the customer the result', async () => {
     let lookups = 0;
-    // The call's own look-up is slower than answerWithinMs (2.5 s); the workflow's answers at once.
-    outbound.on('GET', STORE, () => (++lookups === 1 ? slowly(Response.json(order), 3_000) : Response.json(order)));
-    const { result: response, outcomes } = await settleDeferred(() =>
-      call('get_order_status', { orderNumber: '10452', email: 'ann@example.com', ...ann }),
+    // The call's own look-up is slower than answerWithinMs (100 ms here); the workflow's answers at once.
+    outbound.on('GET', STORE, () => (++lookups === 1 ? slowly(Response.json(order), 1_000) : Response.json(order)));
+    const { result: response, outcomes } = await settleDeferred(
+      () => call('get_order_status', { orderNumber: '10452', email: 'ann@example.com', ...ann }),
+      { answerWithinMs: 100 },
     );
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ status: 'pending' });
@@ -51,11 +52,12 @@ describe('a deferred call', () => {
   it('sends the failure message when every attempt fails, without the real retry delays', async () => {
     let lookups = 0;
     outbound.on('GET', STORE, () =>
-      ++lookups === 1 ? slowly(new Response('down', { status: 503 }), 3_000) : new Response('down', { status: 503 }),
+      ++lookups === 1 ? slowly(new Response('down', { status: 503 }), 1_000) : new Response('down', { status: 503 }),
     );
     const started = Date.now();
-    const { outcomes } = await settleDeferred(() =>
-      call('get_order_status', { orderNumber: '10452', email: 'ann@example.com', ...cy }),
+    const { outcomes } = await settleDeferred(
+      () => call('get_order_status', { orderNumber: '10452', email: 'ann@example.com', ...cy }),
+      { answerWithinMs: 100 },
     );
     expect(outcomes).toEqual([{ work: 'failed', message: 'sent' }]);
     // The first attempt and 4 retries; with real delays (5, 10, 20, 40 s) this takes over a minute.
@@ -66,9 +68,10 @@ describe('a deferred call', () => {
 
   it('gives up on a follow-up to a contact the platform does not hold (422, retried, then logged)', async () => {
     let lookups = 0;
-    outbound.on('GET', STORE, () => (++lookups === 1 ? slowly(Response.json(order), 3_000) : Response.json(order)));
-    const { outcomes } = await settleDeferred(() =>
-      call('get_order_status', { orderNumber: '10452', email: 'ann@example.com', ...conversation('ct_nobody') }),
+    outbound.on('GET', STORE, () => (++lookups === 1 ? slowly(Response.json(order), 1_000) : Response.json(order)));
+    const { outcomes } = await settleDeferred(
+      () => call('get_order_status', { orderNumber: '10452', email: 'ann@example.com', ...conversation('ct_nobody') }),
+      { answerWithinMs: 100 },
     );
     expect(outcomes).toEqual([{ work: 'done', message: 'failed' }]);
     expect(messagesOf(platform)).toEqual([]);

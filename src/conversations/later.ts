@@ -6,7 +6,7 @@
 import { type Call, isThenable, TaskCreated } from '../call.ts';
 import { disposeHandle } from '../disposeHandle.ts';
 import type { RegisteredFunction } from '../registry.ts';
-import { claimDeferral, type DeferralClaim, spendFollowUp } from './deferral.ts';
+import { claimDeferral, type DeferralClaim } from './deferral.ts';
 import { cancelFollowUp } from './followUpMark.ts';
 import type { DeferredParams } from './params.ts';
 import { newTaskId, TASK_TTL_MS, taskInstanceId } from './task.ts';
@@ -26,7 +26,7 @@ const FOLLOW_UP_NOTE =
  * 300 ms when several are created at once on a loaded machine, and the interim waits for it.
  */
 const CREATE_LEAD_MS = 400;
-/** More lead for a platform call: its claim and its contact's follow-up budget come first (deferral.ts). */
+/** More lead for a platform call: its claim, which spends one of its contact's follow-ups, comes first (deferral.ts). */
 const CLAIM_LEAD_MS = 200;
 /** How long past its own due time a repeat waits for the first call's decision. */
 const REPEAT_GRACE_MS = 1_000;
@@ -45,6 +45,13 @@ const within = async <T>(promise: Promise<T>, ms: number): Promise<T | undefined
     if (timer !== undefined) clearTimeout(timer);
   }
 };
+
+/**
+ * A time every `later` function answers within instead of its own answerWithinMs, while set: only
+ * `settleDeferred(act, { answerWithinMs })` of agent-functions/testing sets it, around `act`, so a
+ * test sees a deferral without waiting for its function's own answerWithinMs. No request reaches it.
+ */
+export const answerWithinForTests: { ms?: number } = {};
 
 /**
  * How long Workflows keep a deferred call's instance once it ended (its arguments, conversation ids
@@ -90,12 +97,10 @@ export const runLater = async (
   // answerWithinMs counts from when the arguments were in, so a body sent slowly cannot push a fast
   // call into deferral; both waits aim at that instant: a timer that fires late on a busy isolate
   // does not delay the next.
-  const dueAt = inv.readyAt + later.answerWithinMs;
+  const answerWithinMs = answerWithinForTests.ms ?? later.answerWithinMs;
+  const dueAt = inv.readyAt + answerWithinMs;
   // The instance is created a little before answerWithinMs, so the interim goes out on time.
-  const lead = Math.min(
-    CREATE_LEAD_MS + (task ? 0 : CLAIM_LEAD_MS),
-    Math.floor(later.answerWithinMs * CREATE_LEAD_SHARE),
-  );
+  const lead = Math.min(CREATE_LEAD_MS + (task ? 0 : CLAIM_LEAD_MS), Math.floor(answerWithinMs * CREATE_LEAD_SHARE));
   const early = await within(settled, dueAt - lead - Date.now());
   if (early) return done(early);
   const pending = (): PendingAnswer => ({ status: 'pending', message: later.interim, followUp: FOLLOW_UP_NOTE });
@@ -111,6 +116,11 @@ export const runLater = async (
       inv.log.info('call_deferred_repeat', { deferred: claim.instanceId });
       return pending();
     }
+    if (claim.verdict === 'no_follow_up') {
+      // This contact had its follow-ups for now: the call answers itself, and nobody is messaged.
+      inv.log.warn('later_off', { reason: 'follow_up_budget' });
+      return done(await settled);
+    }
     if (claim.verdict === 'undecided') {
       // Nothing says whether another call defers it: no promise of a message, the call runs.
       inv.log.info('later_off', { reason: claim.reason });
@@ -118,12 +128,6 @@ export const runLater = async (
     }
   }
   const first = claim?.verdict === 'first' ? claim : undefined;
-  if (first && to && !(await spendFollowUp(fn, inv, to.contactId))) {
-    // This contact had its follow-ups for now: the call answers itself, and nobody is messaged.
-    await first.release().catch(() => {});
-    inv.log.warn('later_off', { reason: 'follow_up_budget' });
-    return done(await settled);
-  }
   const now = Date.now();
   // A task (MCP) keeps its outcome for its client; a platform call messages its contact.
   const taskId = task && newTaskId(now);
@@ -178,7 +182,7 @@ export const runLater = async (
   // The workflow does the work from the start, under its retries: this run stops here.
   inv.stop(new DOMException('The work goes on as deferred work', 'AbortError'));
   settled.catch(() => {});
-  inv.log.info(task ? 'call_as_task' : 'call_deferred', { answerWithinMs: later.answerWithinMs });
+  inv.log.info(task ? 'call_as_task' : 'call_deferred', { answerWithinMs });
   if (taskId) return new TaskCreated(taskId, now);
   return pending();
 };

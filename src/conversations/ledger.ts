@@ -2,7 +2,8 @@
 // run again (docs/functions.md "Calls that repeat"). One Durable Object per conversation of an
 // account (wrangler.toml binds it as CALL_LEDGER): a row per call key, `running` under a lease
 // while the first call works, `done` with its answer for the window. A repeat that finds the key
-// running waits here for the first call's answer.
+// running waits here for the first call's answer. A contact's ledger (src/conversations/deferral.ts)
+// also counts budgets: rows `<budget>#<n>` that expire, taken with a claim or on their own.
 import { DurableObject } from 'cloudflare:workers';
 
 /** What a claim found: run it now, the first call's answer, or still running when the wait ran out. */
@@ -11,6 +12,12 @@ export type CallClaim =
   | { verdict: 'done'; answer: string }
   | { verdict: 'busy' }
   | { verdict: 'unknown' };
+
+/** Budgets a claim spends one use of each (at most `limit` uses of `key` per `windowMs`), all or none. */
+export interface Budgets {
+  budgets: readonly { key: string; limit: number }[];
+  windowMs: number;
+}
 
 /** The answer kept for a key whose run stopped without an answer (a crash): it may have happened. */
 const UNKNOWN = '{"unknown":true}';
@@ -41,6 +48,21 @@ export class CallLedger extends DurableObject {
    * out without an answer may have done its work: its key stays taken for `windowMs`, as unknown.
    */
   async claim(key: string, leaseMs: number, waitMs: number, windowMs: number): Promise<CallClaim> {
+    // Without budgets nothing is spent, so the verdict is never `spent`.
+    return (await this.claimSpending(key, leaseMs, waitMs, windowMs)) as CallClaim;
+  }
+
+  /**
+   * `claim`, spending one use of every budget when the key is taken, in the same step: `spent` (the
+   * key not taken) when any budget has none left. `release` gives the uses back with the key.
+   */
+  async claimSpending(
+    key: string,
+    leaseMs: number,
+    waitMs: number,
+    windowMs: number,
+    spend?: Budgets,
+  ): Promise<CallClaim | { verdict: 'spent' }> {
     const giveUp = Date.now() + waitMs;
     for (;;) {
       const now = Date.now();
@@ -54,7 +76,12 @@ export class CallLedger extends DurableObject {
         continue;
       }
       if (!row || row.until <= now) {
-        this.put(key, 'running', null, now + leaseMs);
+        const slots = spend ? this.freeSlots(spend.budgets, now) : [];
+        if (!slots) return { verdict: 'spent' };
+        for (const slot of slots) this.put(slot, 'done', null, now + (spend?.windowMs ?? 0));
+        // A running key keeps the uses it spent, so its release gives them back.
+        this.put(key, 'running', slots.length > 0 ? JSON.stringify(slots) : null, now + leaseMs);
+        if (slots.length > 0) await this.schedule();
         return { verdict: 'run' };
       }
       if (row.state === 'done') {
@@ -75,13 +102,21 @@ export class CallLedger extends DurableObject {
   }
 
   /**
-   * Takes one use of every budget (at most `limit` uses of `key` per `windowMs`), all or none:
-   * false, and nothing taken, when any is spent. Each use is a row `<key>#<n>` that expires.
+   * Gives `key` back after a run that changed nothing, so a repeat runs at once, with the budget
+   * uses its claim spent.
    */
-  async spend(budgets: readonly { key: string; limit: number }[], windowMs: number): Promise<boolean> {
-    const now = Date.now();
+  release(key: string): void {
+    const [row] = this.ctx.storage.sql
+      .exec<{ answer: string | null }>("SELECT answer FROM calls WHERE key = ? AND state = 'running'", key)
+      .toArray();
+    const spent = row?.answer ? (JSON.parse(row.answer) as string[]) : [];
+    if (row) for (const slot of [key, ...spent]) this.ctx.storage.sql.exec('DELETE FROM calls WHERE key = ?', slot);
+    this.notify(key);
+  }
+
+  /** One free use of every budget (`<key>#<n>`), or undefined when any has none. Synchronous: nothing slips in. */
+  private freeSlots(budgets: Budgets['budgets'], now: number): string[] | undefined {
     const slots: string[] = [];
-    // Synchronous from the first read to the last write: no other call can slip in between.
     for (const { key, limit } of budgets) {
       let free: string | undefined;
       for (let n = 0; n < limit && free === undefined; n++) {
@@ -90,18 +125,10 @@ export class CallLedger extends DurableObject {
           .toArray();
         if (!row || row.until <= now) free = `${key}#${n}`;
       }
-      if (free === undefined) return false;
+      if (free === undefined) return undefined;
       slots.push(free);
     }
-    for (const slot of slots) this.put(slot, 'done', null, now + windowMs);
-    await this.schedule();
-    return true;
-  }
-
-  /** Gives `key` back after a run that changed nothing, so a repeat runs at once. */
-  release(key: string): void {
-    this.ctx.storage.sql.exec("DELETE FROM calls WHERE key = ? AND state = 'running'", key);
-    this.notify(key);
+    return slots;
   }
 
   override async alarm(): Promise<void> {

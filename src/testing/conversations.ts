@@ -2,6 +2,7 @@
 // beside a call's arguments, and a deferred call's workflow run to its end and waited for.
 import { introspectWorkflow } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
+import { answerWithinForTests } from '../conversations/later.ts';
 import type { DeferredOutcome } from '../conversations/workflow.ts';
 
 /** The conversation keys the platform adds beside a call's arguments (docs/functions.md). */
@@ -27,6 +28,20 @@ export const conversation = (
 /** The binding of the deferred calls' workflow in wrangler.toml. */
 export const DEFERRED_BINDING = 'DEFERRED_CALLS';
 
+/** How `settleDeferred` runs: which workflow it watches, its retry delays, how soon calls defer. */
+export interface SettleOptions {
+  /** The workflow's binding, `DEFERRED_CALLS` by default. */
+  binding?: string;
+  /** Keep the workflow's real retry delays (5 s, doubling). */
+  realDelays?: boolean;
+  /**
+   * Every `later` function called in `act` answers within this many ms instead of its own
+   * answerWithinMs, so a test of a deferral does not wait for it (the function's own value holds
+   * everywhere else, and in the deployed Worker).
+   */
+  answerWithinMs?: number;
+}
+
 /**
  * Runs `act` (calls that may be deferred) and then waits until the work and follow-up of every
  * call it deferred have ended, returning what `act` returned and each instance's outcome. The
@@ -34,15 +49,20 @@ export const DEFERRED_BINDING = 'DEFERRED_CALLS';
  * the failure message at once, not after about 76 s. The workflow reads the Worker's own bindings
  * (vitest.config.ts), not an env a test calls with.
  * @example const { result, outcomes } = await settleDeferred(() => call('lookup_order', args))
+ * @example await settleDeferred(() => call('lookup_order', args), { answerWithinMs: 100 })
  */
 export const settleDeferred = async <T>(
   act: () => Promise<T>,
-  options: { binding?: string; realDelays?: boolean } = {},
+  options: SettleOptions = {},
 ): Promise<{ result: T; outcomes: DeferredOutcome[] }> => {
   const binding = options.binding ?? DEFERRED_BINDING;
   const workflow = (env as unknown as Record<string, Workflow | undefined>)[binding];
   if (!workflow) {
     throw new Error(`settleDeferred: the tests' Worker has no ${binding} binding (wrangler.toml [[workflows]]).`);
+  }
+  const { answerWithinMs } = options;
+  if (answerWithinMs !== undefined && !(Number.isInteger(answerWithinMs) && answerWithinMs > 0)) {
+    throw new Error(`settleDeferred: answerWithinMs must be a whole number of ms above 0, not ${answerWithinMs}.`);
   }
   const introspector = await introspectWorkflow(workflow);
   try {
@@ -51,7 +71,13 @@ export const settleDeferred = async <T>(
         await m.disableRetryDelays();
       });
     }
-    const result = await act();
+    answerWithinForTests.ms = answerWithinMs;
+    let result: T;
+    try {
+      result = await act();
+    } finally {
+      answerWithinForTests.ms = undefined;
+    }
     const outcomes: DeferredOutcome[] = [];
     for (const instance of await introspector.get()) {
       await instance.waitForStatus('complete');

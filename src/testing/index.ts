@@ -4,7 +4,7 @@
 // comes from the CLI package (agent-functions-cli/platform), so this package never depends on it.
 export type { Caller, CallOptions, ErrorAnswer, FetchTarget, WorkerEntry } from './call.ts';
 export { bareContext, call, errorOf, keyOf, ORIGIN, send, through, withEnv } from './call.ts';
-export type { TestConversation } from './conversations.ts';
+export type { SettleOptions, TestConversation } from './conversations.ts';
 export { conversation, DEFERRED_BINDING, settleDeferred } from './conversations.ts';
 export { testDefinitions } from './definitions.ts';
 export type { ConsumeResult, EventsWorker } from './events.ts';

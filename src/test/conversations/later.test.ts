@@ -1,8 +1,8 @@
 import { introspectWorkflow } from 'cloudflare:test';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { conversationFeatures } from '../../conversations/features.ts';
-import { DEFERRED_RETENTION } from '../../conversations/later.ts';
+import { answerWithinForTests, DEFERRED_RETENTION } from '../../conversations/later.ts';
 import type { DeferredParams } from '../../conversations/params.ts';
 import { DEFAULT_FAILURE } from '../../conversations/workflow.ts';
 import { createWorker } from '../../createWorker.ts';
@@ -11,6 +11,7 @@ import type { Env } from '../../env.ts';
 import { FunctionError } from '../../errors.ts';
 import { createPlatformClient } from '../../platform/client/client.ts';
 import { withEnv } from '../../testing/call.ts';
+import { settleDeferred } from '../../testing/conversations.ts';
 import { mockOutbound, type Outbound } from '../../testing/outbound.ts';
 import { ExpectedFault } from '../expectedFault.ts';
 import { env } from '../helpers.ts';
@@ -26,6 +27,20 @@ const optedOut = new Set<string>();
 const plan = new Map<string, { ms: number; deferredMs?: number; failures?: number; refuse?: boolean }>();
 const attempts = new Map<string, number>();
 
+/** The work of a `later_*` function for `tag`, as `plan` says. */
+const stockCheck = async (
+  { tag }: { tag: string },
+  { signal, deferred }: { signal: AbortSignal; deferred?: boolean | undefined },
+) => {
+  const attempt = (attempts.get(tag) ?? 0) + 1;
+  attempts.set(tag, attempt);
+  const { ms, deferredMs = 10, failures = 0, refuse } = plan.get(tag) ?? { ms: 0 };
+  await scheduler.wait(deferred ? deferredMs : ms, { signal });
+  if (refuse) throw new FunctionError(404, 'no_such_item', 'No such item.');
+  if (attempt <= failures) throw new ExpectedFault('warehouse crashed');
+  return { inStock: 3, summary: `3 in stock (${tag})` };
+};
+
 const worker = createWorker({
   conversations: conversationFeatures,
   functions: {
@@ -34,15 +49,7 @@ const worker = createWorker({
       parameters: z.object({ tag: z.string() }),
       effect: 'read',
       timeoutMs: 5_000,
-      handler: async ({ tag }, { signal, deferred }) => {
-        const attempt = (attempts.get(tag) ?? 0) + 1;
-        attempts.set(tag, attempt);
-        const { ms, deferredMs = 10, failures = 0, refuse } = plan.get(tag) ?? { ms: 0 };
-        await scheduler.wait(deferred ? deferredMs : ms, { signal });
-        if (refuse) throw new FunctionError(404, 'no_such_item', 'No such item.');
-        if (attempt <= failures) throw new ExpectedFault('warehouse crashed');
-        return { inStock: 3, summary: `3 in stock (${tag})` };
-      },
+      handler: stockCheck,
       later: {
         answerWithinMs: 200,
         interim: 'Checking with the warehouse; the customer gets a message here in a minute.',
@@ -50,6 +57,15 @@ const worker = createWorker({
         retries: 3,
         failure: (refusal) => (refusal ? `Refused: ${refusal.code}` : 'Sorry, the warehouse did not answer.'),
       },
+    }),
+    // Waits 8 s before it defers: a test that sees it defer sooner set answerWithinMs in settleDeferred.
+    later_patient: defineFunction({
+      description: 'Checks stock patiently, for the tests.',
+      parameters: z.object({ tag: z.string() }),
+      effect: 'read',
+      timeoutMs: 10_000,
+      handler: stockCheck,
+      later: { answerWithinMs: 8_000, interim: 'Checking; a message follows.', message: (result) => result.summary },
     }),
     // Its instance is created 400 ms before its 2 s deadline; its work ends 100 ms before it.
     later_edge: defineFunction({
@@ -120,15 +136,39 @@ describe('a function that may answer later', () => {
     expect(sent).toEqual([]);
   });
 
-  it('answers normally, and sends nothing, when the work finishes just before answerWithinMs', async () => {
+  it('answers normally, sends nothing and spends no follow-up, when the work finishes just before answerWithinMs', async () => {
     const workflows = await introspectWorkflow((env as Env).DEFERRED_CALLS as Workflow);
     try {
-      const response = await call('later_edge', { tag: 'edge', ...to('edge') });
-      expect(await response.json()).toEqual({ done: 'edge' });
-      // The instance was already created when the work finished; it is cancelled and sends nothing.
-      expect(await workflows.get()).toHaveLength(1);
+      await workflows.modifyAll(async (m) => {
+        await m.disableRetryDelays();
+      });
+      // Two conversations of one contact at once: as many follow-ups of a function as a window allows.
+      const edges = await Promise.all(
+        ['edge1', 'edge2'].map((tag) => call('later_edge', { tag, ...to('edge'), conversationId: `cv_${tag}` })),
+      );
+      expect(await Promise.all(edges.map((response) => response.json()))).toEqual([
+        { done: 'edge1' },
+        { done: 'edge2' },
+      ]);
+      // The instances were already created when the work finished; they are cancelled and send nothing.
+      expect(await workflows.get()).toHaveLength(2);
       await sleep(1_000);
       expect(sent).toEqual([]);
+      // Nothing was sent, so nothing was spent: two more deferred calls of the contact (of its three
+      // follow-ups a window) still message it.
+      for (const tag of ['edge_after1', 'edge_after2']) plan.set(tag, { ms: 4_000 });
+      const afters = await Promise.all(
+        ['edge_after1', 'edge_after2'].map((tag) =>
+          call('later_stock', { tag, ...to('edge'), conversationId: `cv_${tag}` }),
+        ),
+      );
+      for (const response of afters) expect(await response.json()).toMatchObject({ status: 'pending' });
+      // The first two instances were terminated: wait for the two messages themselves.
+      await vi.waitFor(() => expect(sent).toHaveLength(2), { timeout: 10_000, interval: 50 });
+      expect(sent.map((message) => message.text).sort()).toEqual([
+        '3 in stock (edge_after1)',
+        '3 in stock (edge_after2)',
+      ]);
     } finally {
       await workflows.dispose();
     }
@@ -294,6 +334,34 @@ describe('a function that may answer later', () => {
     expect(result.outputs).toEqual([]);
     await sleep(0);
     expect(sent).toEqual([]);
+  });
+
+  it('defers sooner inside settleDeferred(act, { answerWithinMs }), and only there', async () => {
+    // 9 s of work in the call: with its own answerWithinMs it would answer the interim after 8 s.
+    plan.set('soon', { ms: 9_000 });
+    const started = Date.now();
+    const { result, outcomes } = await settleDeferred(
+      async () => {
+        const response = await call('later_patient', { tag: 'soon', ...to('soon') });
+        return { tookMs: Date.now() - started, body: await response.json() };
+      },
+      { answerWithinMs: 20 },
+    );
+    expect(result.body).toMatchObject({ status: 'pending' });
+    expect(result.tookMs).toBeLessThan(4_000);
+    expect(outcomes).toEqual([{ work: 'done', message: 'sent' }]);
+    expect(answerWithinForTests.ms).toBeUndefined();
+    // Set only around act, even when act throws.
+    await expect(
+      settleDeferred(
+        async () => {
+          throw new Error('act failed');
+        },
+        { answerWithinMs: 20 },
+      ),
+    ).rejects.toThrow('act failed');
+    expect(answerWithinForTests.ms).toBeUndefined();
+    await expect(settleDeferred(async () => 1, { answerWithinMs: 0 })).rejects.toThrow(/whole number of ms above 0/);
   });
 
   it('the DEFAULT_FAILURE apologises without promising anything', () => {
