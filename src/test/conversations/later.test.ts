@@ -51,18 +51,19 @@ const worker = createWorker({
         failure: (refusal) => (refusal ? `Refused: ${refusal.code}` : 'Sorry, the warehouse did not answer.'),
       },
     }),
-    // Its instance is created 400 ms before its 2 s deadline; its work ends 100 ms before it.
+    // Its instance is created 600 ms before its 1 s deadline (a platform call's lead, src/conversations/later.ts);
+    // its work ends 500 ms after that, 100 ms before the deadline.
     later_edge: defineFunction({
       description: 'Finishes just before its deadline, for the tests.',
       parameters: z.object({ tag: z.string() }),
       effect: 'read',
       timeoutMs: 5_000,
       handler: async ({ tag }) => {
-        await sleep(1_900);
+        await sleep(900);
         return { done: tag };
       },
       later: {
-        answerWithinMs: 2_000,
+        answerWithinMs: 1_000,
         interim: 'Checking with the warehouse; the customer gets a message here in a minute.',
         message: (result) => result.done,
       },
@@ -125,9 +126,11 @@ describe('a function that may answer later', () => {
     try {
       const response = await call('later_edge', { tag: 'edge', ...to('edge') });
       expect(await response.json()).toEqual({ done: 'edge' });
-      // The instance was already created when the work finished; it is cancelled and sends nothing.
-      expect(await workflows.get()).toHaveLength(1);
-      await sleep(1_000);
+      // The instance was already created when the work finished; it is cancelled and sends nothing:
+      // it ended (stopped, not completed), so nothing can come from it after this.
+      const instances = await workflows.get();
+      expect(instances).toHaveLength(1);
+      await instances[0]?.waitForStatus('terminated');
       expect(sent).toEqual([]);
     } finally {
       await workflows.dispose();
