@@ -56,6 +56,8 @@ export interface SyncIo {
    * false skips the check (dev, whose Worker in development mode serves its manifest to anyone).
    */
   fetchWorker?: typeof fetch | false;
+  /** The pause before a refusal of the Worker is read again (default: workerCheck.ts's 2 s). */
+  confirmAfterMs?: number;
   /**
    * The description linter on what the model will read (default: on; errors stop the run, warnings
    * are shown); false skips it (the dev loop shows findings in its console instead).
@@ -289,6 +291,7 @@ export const runSync = async (argv: string[], io: SyncIo): Promise<SyncRun> => {
     worker = await checkWorker(origin, secret, served, {
       env: args.env,
       ...(io.fetchWorker ? { fetchWorker: io.fetchWorker } : {}),
+      ...(io.confirmAfterMs !== undefined ? { confirmAfterMs: io.confirmAfterMs } : {}),
     });
     if (worker.verdict === 'accepted') out(paint.green(worker.message));
     else

@@ -16,6 +16,11 @@ const served: ServedFunction[] = ['alpha_one', 'beta_two', 'gamma_three'].map((n
 }));
 
 const CLIENTS = 8;
+/**
+ * How slowly the account in an outage answers: the eleven healthy accounts, on the three other
+ * slots, are done in about 150 ms (225 ms with the machine busy), well within it.
+ */
+const OUTAGE_MS = 1000;
 const clientName = (i: number) => `client-${i}`;
 
 /** A local platform holding the agency and CLIENTS client accounts, each with its own key. */
@@ -37,10 +42,10 @@ const names = (emulator: RunningEmulator, apiKey: string) => {
 describe('many accounts', () => {
   it('are synced side by side: an account whose platform answers 503 slowly delays no other, and each failure is reported on its own', async () => {
     const main = await agencyPlatform();
-    // A white-label address in an outage: every answer is a 503, after 2 s.
+    // A white-label address in an outage: every answer is a 503, after OUTAGE_MS.
     const down = await platform({
       accounts: [{ plan: 'business', apiKey: 'key-down' }],
-      faults: { slowMs: 2000, serverErrors: { everyNth: 1, status: 503 } },
+      faults: { slowMs: OUTAGE_MS, serverErrors: { everyNth: 1, status: 503 } },
     });
     try {
       const config: AccountsConfig = {
@@ -109,8 +114,8 @@ describe('many accounts', () => {
       const healthy = Math.max(
         ...['agency', ...Array.from({ length: CLIENTS }, (_, i) => clientName(i))].map((n) => lastAnswer.get(n) ?? 0),
       );
-      expect(healthy).toBeLessThan(2000);
-      expect(lastAnswer.get('client-down')).toBeGreaterThanOrEqual(2000);
+      expect(healthy).toBeLessThan(OUTAGE_MS);
+      expect(lastAnswer.get('client-down')).toBeGreaterThanOrEqual(OUTAGE_MS);
     } finally {
       await main.close();
       await down.close();

@@ -42,16 +42,31 @@ beforeAll(async () => {
 afterAll(() => stop());
 
 const start = emulatorPerTest();
-/** Sync with the Worker's real check (global fetch), against the Worker above unless told otherwise. */
+/**
+ * The Worker's real check (global fetch); a refusal is still read twice, but after a short pause
+ * (sync's own 2 s waits for a secret put elsewhere to arrive; this Worker's secret never changes).
+ */
+let reads = 0;
+const check = {
+  fetchWorker: ((input, init) => {
+    reads++;
+    return fetch(input, init);
+  }) as typeof fetch,
+  confirmAfterMs: 50,
+};
+/** Sync with the Worker's real check, against the Worker above unless told otherwise. */
 const run = async (secret: string, args: string[] = [], base = origin) =>
   sync(await start(), served, args, {
     env: { FUNCTIONS_BASE_URL: base, FUNCTIONS_SECRET: secret },
-    io: { fetchWorker: fetch },
+    io: check,
   });
 
 describe('sync checks the deployed Worker accepts the keys it registered', () => {
   it('says plainly that every url is refused when .env holds another FUNCTIONS_SECRET, and fails', async () => {
+    const readsBefore = reads;
     const result = await run(OTHER_SECRET);
+    // Refused twice: the first read, and the one that confirms it.
+    expect(reads - readsBefore).toBe(2);
     expect(result.stderr).toContain(`The Worker at ${origin} refused the manifest key of this FUNCTIONS_SECRET (401)`);
     expect(result.stderr).toContain('every url just registered answers 401');
     expect(result.exitCode).toBe(1);
@@ -62,7 +77,7 @@ describe('sync checks the deployed Worker accepts the keys it registered', () =>
     await sync(platform, served, [], { env: { FUNCTIONS_BASE_URL: origin, FUNCTIONS_SECRET: OTHER_SECRET } });
     const status = await sync(platform, served, ['--status'], {
       env: { FUNCTIONS_BASE_URL: origin, FUNCTIONS_SECRET: OTHER_SECRET },
-      io: { fetchWorker: fetch },
+      io: check,
     });
     expect(status.stdout).toContain('functions match');
     expect(status.stderr).toContain('refused the manifest key');

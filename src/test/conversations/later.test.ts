@@ -67,18 +67,19 @@ const worker = createWorker({
       handler: stockCheck,
       later: { answerWithinMs: 8_000, interim: 'Checking; a message follows.', message: (result) => result.summary },
     }),
-    // Its instance is created 400 ms before its 2 s deadline; its work ends 100 ms before it.
+    // Its instance is created 600 ms before its 1 s deadline (a platform call's lead, src/conversations/later.ts);
+    // its work ends 500 ms after that, 100 ms before the deadline.
     later_edge: defineFunction({
       description: 'Finishes just before its deadline, for the tests.',
       parameters: z.object({ tag: z.string() }),
       effect: 'read',
       timeoutMs: 5_000,
       handler: async ({ tag }) => {
-        await sleep(1_900);
+        await sleep(900);
         return { done: tag };
       },
       later: {
-        answerWithinMs: 2_000,
+        answerWithinMs: 1_000,
         interim: 'Checking with the warehouse; the customer gets a message here in a minute.',
         message: (result) => result.done,
       },
@@ -150,9 +151,11 @@ describe('a function that may answer later', () => {
         { done: 'edge1' },
         { done: 'edge2' },
       ]);
-      // The instances were already created when the work finished; they are cancelled and send nothing.
-      expect(await workflows.get()).toHaveLength(2);
-      await sleep(1_000);
+      // The instances were already created when the work finished; they are cancelled and send
+      // nothing: they ended (stopped, not completed), so nothing can come from them after this.
+      const instances = await workflows.get();
+      expect(instances).toHaveLength(2);
+      for (const instance of instances) await instance.waitForStatus('terminated');
       expect(sent).toEqual([]);
       // Nothing was sent, so nothing was spent: two more deferred calls of the contact (of its three
       // follow-ups a window) still message it.

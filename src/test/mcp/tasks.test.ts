@@ -48,12 +48,13 @@ const worker = createWorker({
       },
       later,
     }),
+    // Too slow in the call (a task), at once as deferred work.
     stock_refused: defineFunction({
       description: 'Refuses after a while. Used by the MCP task tests only.',
       parameters: z.object({ sku: z.string() }),
       effect: 'read',
-      handler: async (_args, { signal }) => {
-        await work(1_000, signal);
+      handler: async (_args, { signal, deferred }) => {
+        await work(deferred ? 0 : 1_000, signal);
         throw new FunctionError(404, 'no_such_item', 'No item has that SKU. Ask the customer to check it.');
       },
       later,
@@ -72,23 +73,24 @@ const worker = createWorker({
       },
       later: { ...later, retries: 2 },
     }),
-    // Its instance is created 400 ms before its 2 s deadline; its work ends 100 ms before it.
+    // Its instance is created 400 ms before its 1 s deadline; its work ends 300 ms after that, 100 ms before it.
     stock_edge: defineFunction({
       description: 'Finishes just before its deadline. Used by the MCP task tests only.',
       parameters: z.object({ sku: z.string() }),
       effect: 'read',
       handler: async ({ sku }, { signal }) => {
-        await work(1_900, signal);
+        await work(900, signal);
         return { sku, inStock: 2 };
       },
-      later: { ...later, answerWithinMs: 2_000 },
+      later: { ...later, answerWithinMs: 1_000 },
     }),
+    // Too slow in the call (a task), at once as deferred work.
     stock_broken: defineFunction({
       description: 'Fails unexpectedly after a while. Used by the MCP task tests only.',
       parameters: z.object({ sku: z.string() }),
       effect: 'read',
-      handler: async (_args, { signal }) => {
-        await work(1_000, signal);
+      handler: async (_args, { signal, deferred }) => {
+        await work(deferred ? 0 : 1_000, signal);
         throw new ExpectedFault('warehouse password is hunter2');
       },
       later,

@@ -66,8 +66,17 @@ const manifestExample = (name: string): Record<string, unknown> =>
       p.example === undefined ? [] : [[p.name, p.example]],
     ),
   );
-/** The time limit of the slow-body run: short, so a trickling body is late within a test. */
-const QUICK_LIMIT_MS = 150;
+/**
+ * The time limit of the slow-body run: short, so a trickling body is late within a test (each of its
+ * stalled bodies waits this long). The chunk pauses scale with it (SLOW_BODY_MAX_PAUSE_MS).
+ */
+const QUICK_LIMIT_MS = 60;
+/**
+ * The longest pause between a slow body's chunks: under a third of QUICK_LIMIT_MS, so a body is
+ * in time or late by how many chunks it has, and one pause a busy isolate lets through early still
+ * leaves a "certainly late" body (over twice the limit) more than the limit behind.
+ */
+const SLOW_BODY_MAX_PAUSE_MS = 16;
 const quickFetch = workerOf(
   Object.fromEntries(
     testNames.map((name) => [
@@ -570,7 +579,7 @@ describe('the Worker under fuzzing (fast-check, fixed seed)', () => {
     async () => {
       const spec = fc.record({
         fn: fc.constantFrom(...testNames),
-        everyMs: fc.integer({ min: 0, max: 40 }),
+        everyMs: fc.integer({ min: 0, max: SLOW_BODY_MAX_PAUSE_MS }),
         chunk: fc.integer({ min: 1, max: 16 }),
         stallAfter: fc.option(fc.integer({ min: 0, max: 20 }), { freq: 3 }),
       });
