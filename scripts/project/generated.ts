@@ -5,7 +5,7 @@
 // (`wrangler types`: Env from wrangler.toml), and with --check it fails when that file no longer
 // matches wrangler.toml (npm test runs it).
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import type { EventsAccount } from 'agent-functions/events';
 import { EVENT_NAME, FUNCTION_NAME } from 'agent-functions/platform';
@@ -138,7 +138,11 @@ const writeIfChanged = (target: string, source: string) => {
   }
   if (current !== source) {
     mkdirSync(join(target, '..'), { recursive: true });
-    writeFileSync(target, source);
+    // Whole or not at all: npm test runs checks side by side that each generate (typecheck's
+    // generate --check, lint:functions, wrangler's [build]), and tsc must never read a half-written file.
+    const partial = `${target}.${process.pid}.tmp`;
+    writeFileSync(partial, source);
+    renameSync(partial, target);
   }
 };
 
