@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { parseArgs, styleText } from 'node:util';
 import { generateForBuild } from '../project/generated.ts';
 import { projectRoot } from '../project/paths.ts';
-import { envFlags, environmentOf, runWrangler, wranglerError } from '../wrangler.ts';
+import { envFlags, environmentOf, loadWrangler, runWrangler, wranglerError } from '../wrangler.ts';
 
 export const HELP = `Usage: npm run deploy [-- [--env NAME] [--queues] [<wrangler deploy flags>]]
 
@@ -61,7 +61,7 @@ const defaultWrangler: Wrangler = async (args, { cwd, inherit }) =>
  * @example await queuesOf(root, 'staging') // ['agent-functions-events-staging', 'agent-functions-events-staging-dlq']
  */
 export const queuesOf = async (root: string, env: string | undefined): Promise<string[]> => {
-  const { unstable_readConfig } = await import('wrangler');
+  const { unstable_readConfig } = loadWrangler();
   const config = unstable_readConfig(
     { config: join(root, 'wrangler.toml'), ...(env ? { env } : {}) },
     { hideWarnings: true },

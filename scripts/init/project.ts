@@ -78,6 +78,8 @@ export const REPOSITORY_SCRIPTS = [
   'prepare',
   'typecheck',
   'lint',
+  'lint:biome',
+  'lint:workflows',
   'test',
   'test:e2e',
   'test:faults',

@@ -5,7 +5,8 @@
 // (`wrangler types`: Env from wrangler.toml), and with --check it fails when that file no longer
 // matches wrangler.toml (npm test runs it).
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import type { EventsAccount } from 'agent-functions/events';
 import { EVENT_NAME, FUNCTION_NAME } from 'agent-functions/platform';
@@ -138,7 +139,11 @@ const writeIfChanged = (target: string, source: string) => {
   }
   if (current !== source) {
     mkdirSync(join(target, '..'), { recursive: true });
-    writeFileSync(target, source);
+    // Whole or not at all: npm test runs checks side by side that each generate (typecheck's
+    // generate --check, lint:functions, wrangler's [build]), and tsc must never read a half-written file.
+    const partial = `${target}.${process.pid}.tmp`;
+    writeFileSync(partial, source);
+    renameSync(partial, target);
   }
 };
 
@@ -182,9 +187,60 @@ export const TYPES_ARGS = [
   '--strict-vars=false',
 ] as const;
 
-/** Runs `wrangler types` (writing, or with `check` only comparing); returns its exit code. */
+const readOr = (path: string, missing: string): string => {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return missing;
+  }
+};
+
+/**
+ * One hash of everything `wrangler types` makes worker-configuration.d.ts from: wrangler's version,
+ * the arguments, CLOUDFLARE_ENV, the wrangler config, .dev.vars.example, the file itself and the
+ * Worker's entry (its exports name the Durable Object and workflow classes). `undefined` when the
+ * entry cannot be read, or re-exports a whole module (`export *`: its exports are then in other
+ * files), so that such a project always asks wrangler.
+ */
+export const typesInputs = (base: string): string | undefined => {
+  const configs = ['wrangler.toml', 'wrangler.jsonc', 'wrangler.json'].map((file) => readOr(join(base, file), '\0'));
+  const [toml, jsonc, json] = configs as [string, string, string];
+  // The top-level `main`: before the first [table] of the toml, or the first "main" key of the json.
+  const main =
+    /^\s*main\s*=\s*["']([^"'\n]+)["']/m.exec(toml.split(/^\s*\[/m)[0] ?? '')?.[1] ??
+    /"main"\s*:\s*"([^"\n]+)"/.exec(jsonc === '\0' ? json : jsonc)?.[1];
+  if (main === undefined) return undefined;
+  const entry = readOr(join(base, main), '\0');
+  if (entry === '\0' || /\bexport\s*\*/.test(entry)) return undefined;
+  const hash = createHash('sha256');
+  for (const part of [
+    readOr(join(base, 'node_modules', 'wrangler', 'package.json'), '\0'),
+    TYPES_ARGS.join(' '),
+    process.env.CLOUDFLARE_ENV ?? '',
+    ...configs,
+    readOr(join(base, '.dev.vars.example'), '\0'),
+    readOr(join(base, 'worker-configuration.d.ts'), '\0'),
+    main,
+    entry,
+  ]) {
+    hash.update(part).update('\0');
+  }
+  return hash.digest('hex');
+};
+
+/** Where `generate --check` notes the inputs of the last check wrangler passed (node_modules/.cache, as other tools do). */
+export const typesCheckStamp = (base: string): string =>
+  join(base, 'node_modules', '.cache', 'agent-functions', 'types-check');
+
+/**
+ * Runs `wrangler types` (writing, or with `check` only comparing); returns its exit code. A check
+ * whose inputs (typesInputs) are those of the last check that passed here passes without starting
+ * wrangler: nothing it reads has changed. npm test runs it on every run.
+ */
 export const generateTypes = (options: { check?: boolean; base?: string } = {}): number => {
   const base = options.base ?? projectRoot();
+  const inputs = options.check ? typesInputs(base) : undefined;
+  if (inputs !== undefined && readOr(typesCheckStamp(base), '') === inputs) return 0;
   const wrangler = join(base, 'node_modules', 'wrangler', 'bin', 'wrangler.js');
   const args = [wrangler, ...TYPES_ARGS, ...(options.check ? ['--check'] : [])];
   // wrangler runs the [build] command first: with this Node on PATH, as under `npm run`.
@@ -196,6 +252,13 @@ export const generateTypes = (options: { check?: boolean; base?: string } = {}):
       process.stderr.write(
         'worker-configuration.d.ts no longer matches wrangler.toml or .dev.vars.example: run `npm run generate` and commit it.\n',
       );
+    }
+  } else if (inputs !== undefined) {
+    try {
+      mkdirSync(dirname(typesCheckStamp(base)), { recursive: true });
+      writeFileSync(typesCheckStamp(base), inputs);
+    } catch {
+      // No cache (a read-only node_modules): the next check asks wrangler again.
     }
   }
   return result.status ?? 1;

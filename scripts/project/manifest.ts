@@ -4,6 +4,7 @@ import type { FunctionRecord } from 'agent-functions/platform';
 import { functionRecord } from 'agent-functions/platform';
 import { functionUrl, manifestKey } from 'agent-functions/worker';
 import { z } from 'zod';
+import { loadWrangler } from '../wrangler.ts';
 import { generate } from './generated.ts';
 import { projectRoot } from './paths.ts';
 
@@ -83,7 +84,7 @@ export const readFromWorker = async (
   } catch (error) {
     throw new ManifestError(`The Worker was not built: ${(error as Error).message}`);
   }
-  const { createTestHarness } = await import('wrangler');
+  const { createTestHarness } = loadWrangler();
   const server = createTestHarness({
     root,
     workers: [
