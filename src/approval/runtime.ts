@@ -30,8 +30,9 @@ export const setApprovalRuntime = (runtime: ApprovalRuntime): void => {
   runtimes.push(runtime);
 };
 
-/** The latest Worker serving `name` with an approval, or the latest Worker with approvals when no name is given. */
-export const approvalRuntimeFor = (name?: string): ApprovalRuntime | undefined =>
-  name === undefined
-    ? runtimes.at(-1)
-    : runtimes.findLast((runtime) => runtime.registry.get(name)?.definition.approval !== undefined);
+/** The latest Worker with approvals. */
+export const approvalRuntimeFor = (): ApprovalRuntime | undefined => runtimes.at(-1);
+
+/** The Workers serving `name` with an approval, the latest first. */
+export const approvalRuntimesFor = (name: string): ApprovalRuntime[] =>
+  runtimes.filter((runtime) => runtime.registry.get(name)?.definition.approval !== undefined).reverse();

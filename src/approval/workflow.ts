@@ -11,6 +11,7 @@ import type { FollowUpOutcome } from '../conversations/followUp.ts';
 import { sendFollowUp } from '../conversations/followUp.ts';
 import { ATTEMPT_WINDOW_MS } from '../conversations/followUpMark.ts';
 import type { CallLedger } from '../conversations/ledger.ts';
+import { actingIn } from '../conversations/runtime.ts';
 import type { TaskOutcome } from '../conversations/task.ts';
 import type { Env } from '../env.ts';
 import { FunctionError } from '../errors.ts';
@@ -19,7 +20,7 @@ import type { RegisteredFunction } from '../registry.ts';
 import { deskOf } from './ask.ts';
 import type { ApprovalState } from './desk.ts';
 import { type ApprovalParams, DECISION_EVENT } from './params.ts';
-import { type ApprovalRuntime, approvalRuntimeFor } from './runtime.ts';
+import { type ApprovalRuntime, approvalRuntimesFor } from './runtime.ts';
 
 /** The customer's message when the approved work was refused or failed. */
 export const APPROVED_BUT_FAILED =
@@ -63,12 +64,13 @@ export class ApprovalRequest extends WorkflowEntrypoint<Env, ApprovalParams> {
     const { name, args, conversation, account, expiresAt, requestId } = event.payload;
     const id = event.instanceId;
     const log = createLogger({ function: name, requestId, approval: id });
-    const runtime = approvalRuntimeFor(name);
+    // The account the call came through (its platform client, settings and team), and the Worker that acts in it.
+    const found = await actingIn(approvalRuntimesFor(name), this.env, account, log);
+    const runtime = found?.runtime;
+    const from = found?.account;
     const fn = runtime?.registry.get(name);
     const approval = fn?.definition.approval;
     const desk = deskOf(this.env, account);
-    // The account the call came through: its platform client, settings and team.
-    const from = runtime && (await (async () => runtime.accounts(this.env, account, log))().catch(() => undefined));
     if (!runtime || !fn || !approval || !desk || !from) {
       log.error('approval_gone', { hint: 'the function, its approval option or its account is no longer deployed' });
       return { decision: 'gone', decidedBy: null, decidedAt: null, work: 'not_run', message: 'none' };

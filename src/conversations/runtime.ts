@@ -1,9 +1,10 @@
 // What deferred work needs from the Worker that created it: its functions, the pipeline they run
 // in, its accounts and the project's check before any message to a customer. createWorker sets it
 // when the module is evaluated, before any workflow instance runs in that isolate.
-import type { AccountResolver } from '../accounts/resolve.ts';
+import type { AccountResolver, ResolvedAccount } from '../accounts/resolve.ts';
 import type { ArgumentSource, CallSetup } from '../call.ts';
 import type { Env } from '../env.ts';
+import type { Logger } from '../log.ts';
 import type { RegisteredFunction, Registry } from '../registry.ts';
 
 /** The project's check before any message to a customer (an opt-out list): false means do not send. */
@@ -30,6 +31,25 @@ export const setDeferredRuntime = (runtime: DeferredRuntime): void => {
   runtimes.push(runtime);
 };
 
-/** The latest Worker serving `name` as a `later` function, or undefined when none does (any more). */
-export const deferredRuntimeFor = (name: string): DeferredRuntime | undefined =>
-  runtimes.findLast((runtime) => runtime.registry.get(name)?.policy?.later !== undefined);
+/** The Workers serving `name` as a `later` function, the latest first (none: deployed away). */
+export const deferredRuntimesFor = (name: string): DeferredRuntime[] =>
+  runtimes.filter((runtime) => runtime.registry.get(name)?.policy?.later !== undefined).reverse();
+
+/**
+ * The first of `candidates` that can act in the account named `accountName`, with that account:
+ * a Worker a test made with accounts of its own never takes over another Worker's work. Undefined
+ * when none can (the account removed since the call).
+ * @example const found = await actingIn(deferredRuntimesFor(name), env, account, log)
+ */
+export const actingIn = async <R extends DeferredRuntime>(
+  candidates: readonly R[],
+  env: Env,
+  accountName: string | undefined,
+  log: Logger,
+): Promise<{ runtime: R; account: ResolvedAccount } | undefined> => {
+  for (const runtime of candidates) {
+    const account = await (async () => runtime.accounts(env, accountName, log))().catch(() => undefined);
+    if (account) return { runtime, account };
+  }
+  return undefined;
+};

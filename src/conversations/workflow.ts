@@ -11,7 +11,7 @@ import { FunctionError } from '../errors.ts';
 import { createLogger, type Logger } from '../log.ts';
 import { type FollowUpOutcome, sendFollowUp } from './followUp.ts';
 import type { DeferredParams } from './params.ts';
-import { deferredRuntimeFor } from './runtime.ts';
+import { actingIn, deferredRuntimesFor } from './runtime.ts';
 import type { TaskOutcome } from './task.ts';
 
 /** The customer's message when the work finally fails and the author wrote none. */
@@ -46,11 +46,11 @@ export class DeferredCall extends WorkflowEntrypoint<Env, DeferredParams> {
       requestId,
       deferred: event.instanceId,
     });
-    const runtime = deferredRuntimeFor(name);
+    const found = await actingIn(deferredRuntimesFor(name), this.env, accountName, log);
+    const runtime = found?.runtime;
+    const account = found?.account;
     const fn = runtime?.registry.get(name);
     const later = fn?.policy?.later;
-    const account =
-      runtime && (await (async () => runtime.accounts(this.env, accountName, log))().catch(() => undefined));
     if (!runtime || !fn || !later || !account) {
       // Deployed away (or the account removed) since the call: nothing to run, nothing honest to promise.
       log.error('deferred_gone', { hint: 'the function, its later option or its account is no longer deployed' });

@@ -101,4 +101,48 @@ describe('two accounts with the same ids', () => {
       { origin: 'https://b.platform.test', key: 'key-of-b', contactId: 'c_1', text: 'order ready for client-b' },
     ]);
   });
+
+  it('keep their deferred work when a Worker made later in the isolate serves the same function for other accounts', async () => {
+    // A test's own Worker (its own accounts file) created after the project's: the project's
+    // deferred calls still run and message from their own account.
+    createWorker({
+      conversations: conversationFeatures,
+      platform: platformFromEnv,
+      accounts: serveAccounts({
+        list: [{ name: 'someone-else', apiKeyEnv: 'PLATFORM_API_KEY', baseUrlEnv: 'PLATFORM_BASE_URL' }],
+      }),
+      functions: {
+        acct_later: defineFunction({
+          description: 'Checks stock slowly for the tests: may answer later.',
+          parameters: z.object({ tag: z.string() }),
+          effect: 'read',
+          handler: ({ tag }) => ({ summary: `${tag} from the other Worker` }),
+          later: {
+            answerWithinMs: 200,
+            interim: 'Checking with the warehouse; the customer gets a message here in a minute.',
+            message: (result) => result.summary,
+          },
+        }),
+      },
+    });
+    const workflows = await introspectWorkflow((env as Env).DEFERRED_CALLS as Workflow);
+    const outcomes: unknown[] = [];
+    try {
+      await workflows.modifyAll(async (m) => {
+        await m.disableRetryDelays();
+      });
+      const response = await clientB.call('acct_later', { tag: 'parcel', ...same, conversationId: 'cv_twin' });
+      expect(await response.json()).toMatchObject({ status: 'pending' });
+      for (const instance of await workflows.get()) {
+        await instance.waitForStatus('complete');
+        outcomes.push(await instance.getOutput());
+      }
+    } finally {
+      await workflows.dispose();
+    }
+    expect(outcomes).toEqual([{ work: 'done', message: 'sent' }]);
+    expect(sent).toEqual([
+      { origin: 'https://b.platform.test', key: 'key-of-b', contactId: 'c_1', text: 'parcel ready for client-b' },
+    ]);
+  });
 });
