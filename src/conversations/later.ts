@@ -30,8 +30,13 @@ const CREATE_LEAD_MS = 400;
 const CLAIM_LEAD_MS = 200;
 /** How long past its own due time a repeat waits for the first call's decision. */
 const REPEAT_GRACE_MS = 1_000;
-/** The most of answerWithinMs the lead may take: work that ends earlier never creates an instance. */
-const CREATE_LEAD_SHARE = 0.6;
+/**
+ * The most of answerWithinMs the lead may take: work that ends earlier never creates an instance.
+ * For a short answerWithinMs (500 ms: 400 ms of lead) twenty calls at once on two cores still fit
+ * their claims and creates before it; at 60% they did not (docs/performance.md). Work that ends
+ * inside the lead cancels its instance and gives its follow-up back.
+ */
+const CREATE_LEAD_SHARE = 0.8;
 
 /** `promise`'s outcome if it settles within `ms`, else undefined. */
 const within = async <T>(promise: Promise<T>, ms: number): Promise<T | undefined> => {
