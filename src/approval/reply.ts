@@ -1,12 +1,13 @@
 // The team decides by replying on the platform too (docs/functions.md "Approval"): "approve K7QM"
 // or "deny K7QM" from the account's team contact, read by the project's message.received handler.
 // The same desk decides it, once; a message from anyone else is not a decision.
+import { actingIn } from '../conversations/runtime.ts';
 import type { Env } from '../env.ts';
 import { createLogger } from '../log.ts';
 import { deskOf } from './ask.ts';
 import { wake } from './page.ts';
 import { DEFAULT_ACCOUNT } from './params.ts';
-import { approvalRuntimeFor } from './runtime.ts';
+import { approvalRuntimes } from './runtime.ts';
 
 const REPLY = /^\s*(approve|approved|yes|deny|denied|no)\s+([A-Za-z0-9]{4})\s*[.!]?\s*$/i;
 
@@ -25,14 +26,13 @@ export const decideByReply = async (
 ): Promise<ReplyOutcome | undefined> => {
   const match = REPLY.exec(message.text);
   account ??= DEFAULT_ACCOUNT;
-  const runtime = approvalRuntimeFor();
   const desk = deskOf(env, account);
-  if (!match || !runtime || !desk) return undefined;
+  if (!match || !desk) return undefined;
   const log = createLogger({ account });
   // Whose team: the account's own (its settings), as the ask went to it.
-  const resolved = await (async () => runtime.accounts(env, account, log))().catch(() => undefined);
-  if (!resolved) return undefined;
-  const team = await runtime.teamContact(env, resolved.account);
+  const found = await actingIn(approvalRuntimes(), env, account, log);
+  if (!found) return undefined;
+  const team = await found.runtime.teamContact(env, found.account.account);
   if (!team || team.contactId !== message.contactId) return undefined;
   const approve = /^(approve|approved|yes)$/i.test(match[1] as string);
   const code = (match[2] as string).toUpperCase();

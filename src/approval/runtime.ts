@@ -30,8 +30,8 @@ export const setApprovalRuntime = (runtime: ApprovalRuntime): void => {
   runtimes.push(runtime);
 };
 
-/** The latest Worker with approvals. */
-export const approvalRuntimeFor = (): ApprovalRuntime | undefined => runtimes.at(-1);
+/** The Workers with approvals, the latest first. */
+export const approvalRuntimes = (): ApprovalRuntime[] => [...runtimes].reverse();
 
 /** The Workers serving `name` with an approval, the latest first. */
 export const approvalRuntimesFor = (name: string): ApprovalRuntime[] =>

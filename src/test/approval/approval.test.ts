@@ -4,6 +4,7 @@
 import { introspectWorkflow, type WorkflowIntrospector } from 'cloudflare:test';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { serveAccounts } from '../../accounts/serve.ts';
 import { DEFAULT_WAITING } from '../../approval/ask.ts';
 import { withApproval } from '../../approval/feature.ts';
 import { decideByReply } from '../../approval/reply.ts';
@@ -348,5 +349,27 @@ describe('approval: bad input and faults', () => {
     });
     expect(response.status).toBe(500);
     expect(JSON.stringify(await response.json())).toContain('approval is for writes');
+  });
+});
+
+describe('approval: several Workers in one isolate', () => {
+  it('is decided by reply and run by the Worker that can act in its account, not a Worker made later for other accounts', async () => {
+    // A test's own Worker (its own accounts file) serving the same function, made after the project's.
+    createWorker({
+      conversations: withApproval(conversationFeatures, { teamContact: () => TEAM }),
+      functions: { refund_order: refund },
+      accounts: serveAccounts({
+        list: [{ name: 'someone-else', apiKeyEnv: 'PLATFORM_API_KEY', baseUrlEnv: 'PLATFORM_BASE_URL' }],
+      }),
+      platform: (_env, signal) => createPlatformClient({ baseUrl: PLATFORM, apiKey: 'k', signal }),
+    });
+    expect(await (await ask(12_500)).json()).toMatchObject({ status: 'pending_approval' });
+    const { code } = lastAsk();
+    expect(await decideByReply(env as Env, 'default', { contactId: TEAM.contactId, text: `approve ${code}` })).toBe(
+      'approved',
+    );
+    expect(await finished()).toMatchObject({ decision: 'approved', work: 'done', message: 'sent' });
+    expect(runs).toHaveLength(1);
+    expect(customerMessages().map((m) => m.text)).toEqual(['Refunded 125 EUR on 10454.']);
   });
 });
