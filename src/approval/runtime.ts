@@ -2,7 +2,7 @@
 // client, opt-out check) and who the team is. withApproval's register sets it when the module is
 // evaluated, before any approval's workflow instance runs in that isolate.
 import type { CallAccount } from '../account.ts';
-import type { DeferredRuntime } from '../conversations/runtime.ts';
+import { type DeferredRuntime, servedBy } from '../conversations/runtime.ts';
 import type { Env } from '../env.ts';
 
 /** Where the team is reached on the platform: the contact and its channel. */
@@ -35,4 +35,4 @@ export const approvalRuntimes = (): ApprovalRuntime[] => [...runtimes].reverse()
 
 /** The Workers serving `name` with an approval, the latest first. */
 export const approvalRuntimesFor = (name: string): ApprovalRuntime[] =>
-  runtimes.filter((runtime) => runtime.registry.get(name)?.definition.approval !== undefined).reverse();
+  runtimes.filter((runtime) => servedBy(runtime, name)?.definition.approval !== undefined).reverse();

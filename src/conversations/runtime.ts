@@ -31,9 +31,18 @@ export const setDeferredRuntime = (runtime: DeferredRuntime): void => {
   runtimes.push(runtime);
 };
 
+/** `name` as `runtime` serves it; undefined when it does not, or refuses its definition (a test's broken Worker). */
+export const servedBy = (runtime: DeferredRuntime, name: string): RegisteredFunction | undefined => {
+  try {
+    return runtime.registry.get(name);
+  } catch {
+    return undefined;
+  }
+};
+
 /** The Workers serving `name` as a `later` function, the latest first (none: deployed away). */
 export const deferredRuntimesFor = (name: string): DeferredRuntime[] =>
-  runtimes.filter((runtime) => runtime.registry.get(name)?.policy?.later !== undefined).reverse();
+  runtimes.filter((runtime) => servedBy(runtime, name)?.policy?.later !== undefined).reverse();
 
 /**
  * The first of `candidates` that can act in the account named `accountName`, with that account:

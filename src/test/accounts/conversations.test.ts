@@ -102,7 +102,7 @@ describe('two accounts with the same ids', () => {
     ]);
   });
 
-  it('keep their deferred work when a Worker made later in the isolate serves the same function for other accounts', async () => {
+  it('keep their deferred work when Workers made later in the isolate serve the same function for other accounts, or refuse it', async () => {
     // A test's own Worker (its own accounts file) created after the project's: the project's
     // deferred calls still run and message from their own account.
     createWorker({
@@ -122,6 +122,20 @@ describe('two accounts with the same ids', () => {
             interim: 'Checking with the warehouse; the customer gets a message here in a minute.',
             message: (result) => result.summary,
           },
+        }),
+      },
+    });
+    // And one whose definition of it is refused (its interim promises nothing): it serves nothing.
+    createWorker({
+      conversations: conversationFeatures,
+      platform: platformFromEnv,
+      functions: {
+        acct_later: defineFunction({
+          description: 'Checks stock slowly for the tests: may answer later.',
+          parameters: z.object({ tag: z.string() }),
+          effect: 'read',
+          handler: ({ tag }) => ({ summary: tag }),
+          later: { answerWithinMs: 200, interim: 'Checking.', message: (result) => result.summary },
         }),
       },
     });
