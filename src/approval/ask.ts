@@ -8,11 +8,11 @@ import { callKeyOf, ledgerNameOf } from '../conversations/callKey.ts';
 import { newTaskId, taskInstanceId } from '../conversations/task.ts';
 import type { Env } from '../env.ts';
 import { FunctionError } from '../errors.ts';
-import { sha256Hex, toBase64Url } from '../keys.ts';
+import { ACCOUNT_QUERY, DEFAULT_ACCOUNT, sha256Hex, toBase64Url } from '../keys.ts';
 import { PlatformError } from '../platform/client/errors.ts';
 import type { RegisteredFunction } from '../registry.ts';
 import type { ApprovalDesk } from './desk.ts';
-import { type ApprovalParams, DEFAULT_ACCOUNT } from './params.ts';
+import type { ApprovalParams } from './params.ts';
 import type { ApprovalRuntime } from './runtime.ts';
 
 /** What the agent gets while a person decides. */
@@ -61,7 +61,7 @@ export const workflowOf = (env: Env): Workflow<ApprovalParams> | undefined =>
  * but the default, as function urls are (docs/platform-contract.md §10).
  */
 export const approvalLink = (origin: string, token: string, account: string): string =>
-  `${origin.replace(/\/+$/, '')}/approvals/${token}${account === DEFAULT_ACCOUNT ? '' : `?account=${encodeURIComponent(account)}`}`;
+  `${origin.replace(/\/+$/, '')}/approvals/${token}${account === DEFAULT_ACCOUNT ? '' : `?${ACCOUNT_QUERY}=${encodeURIComponent(account)}`}`;
 
 const randomToken = (): string => toBase64Url(crypto.getRandomValues(new Uint8Array(16)));
 

@@ -1,7 +1,6 @@
 // Approvals as a layer over the conversations feature (createWorker's `conversations` option):
 // a function with an `approval` asks the team before its handler runs; every other function goes
 // straight to the feature underneath, with nothing added to its path but one property read.
-
 import type { ConversationFeatures } from '../conversations/features.ts';
 import type { FeatureRoute } from '../route.ts';
 import { requestApproval, unavailable } from './ask.ts';

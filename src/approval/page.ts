@@ -6,12 +6,12 @@
 import { readBody } from '../args.ts';
 import { type Env, isDevelopment, type WithProcess } from '../env.ts';
 import { FunctionError } from '../errors.ts';
-import { safeEqual, sha256Hex } from '../keys.ts';
+import { ACCOUNT_QUERY, DEFAULT_ACCOUNT, safeEqual, sha256Hex } from '../keys.ts';
 import { createLogger } from '../log.ts';
 import { ACCOUNT_NAME } from '../platform/protocol/contract.ts';
 import { deskOf, workflowOf } from './ask.ts';
 import type { ApprovalView, DecideResult } from './desk.ts';
-import { DECISION_EVENT, DEFAULT_ACCOUNT } from './params.ts';
+import { DECISION_EVENT } from './params.ts';
 
 /** The path under which links are served: `/approvals/<token>`. */
 export const APPROVALS_PATH = '/approvals';
@@ -145,7 +145,7 @@ export const serveApprovalPage = async (
 ): Promise<Response> => {
   const url = new URL(request.url);
   const token = url.pathname.slice(APPROVALS_PATH.length + 1).replace(/\/+$/, '');
-  const account = url.searchParams.get('account') ?? DEFAULT_ACCOUNT;
+  const account = url.searchParams.get(ACCOUNT_QUERY) ?? DEFAULT_ACCOUNT;
   // Spelled out, so a production bundle drops it (src/env.ts): the dev console's list and buttons.
   if (token === '' && (globalThis as WithProcess).process?.env.NODE_ENV !== 'production' && isDevelopment(env)) {
     return serveDevDesk(request, env, account, ctx);

@@ -19,6 +19,3 @@ export interface ApprovalParams {
 
 /** The event that wakes an instance once the desk holds a decision; the decision itself is read from the desk. */
 export const DECISION_EVENT = 'decision';
-
-/** The account an approval link without `?account=` names (docs/platform-contract.md §10). */
-export const DEFAULT_ACCOUNT = 'default';

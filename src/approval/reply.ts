@@ -3,10 +3,10 @@
 // The same desk decides it, once; a message from anyone else is not a decision.
 import { actingIn } from '../conversations/runtime.ts';
 import type { Env } from '../env.ts';
+import { DEFAULT_ACCOUNT } from '../keys.ts';
 import { createLogger } from '../log.ts';
 import { deskOf } from './ask.ts';
 import { wake } from './page.ts';
-import { DEFAULT_ACCOUNT } from './params.ts';
 import { approvalRuntimes } from './runtime.ts';
 
 const REPLY = /^\s*(approve|approved|yes|deny|denied|no)\s+([A-Za-z0-9]{4})\s*[.!]?\s*$/i;

@@ -2,6 +2,7 @@
 // from the accounts file (platform.accounts.json): each at its own path (eventsPathOf), its
 // signing secret read with its own key, from the variables the accounts file names. No Worker
 // types here: `agent-functions generate` writes these records.
+import { DEFAULT_ACCOUNT } from '../keys.ts';
 import { EVENTS_PATH, type KeyPlacement } from '../platform/protocol/contract.ts';
 
 /** One account as the events endpoint needs it: names of variables, never their values. */
@@ -20,7 +21,7 @@ export interface EventsAccount {
 
 /** Without an accounts file: one account at EVENTS_PATH, from PLATFORM_API_KEY and PLATFORM_BASE_URL. */
 export const DEFAULT_EVENTS_ACCOUNTS: readonly EventsAccount[] = [
-  { name: 'default', path: EVENTS_PATH, apiKeyEnv: 'PLATFORM_API_KEY', baseUrlEnv: 'PLATFORM_BASE_URL' },
+  { name: DEFAULT_ACCOUNT, path: EVENTS_PATH, apiKeyEnv: 'PLATFORM_API_KEY', baseUrlEnv: 'PLATFORM_BASE_URL' },
 ];
 
 /** What the Worker needs to read an account's webhooks: its address and key, or the variables that are unset. */

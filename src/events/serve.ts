@@ -1,7 +1,6 @@
 // The events feature as one object the Worker takes: one route per account for fetch, the consumer
 // for queue. Only the generated events registry imports this, and only when events/ has files, so
 // a project without events bundles none of it.
-
 import type { Env } from '../env.ts';
 import { createLogger } from '../log.ts';
 import { EVENT_NAME } from '../platform/protocol/contract.ts';
