@@ -11,13 +11,29 @@ const bin = join(dirname(require.resolve('wrangler/package.json')), 'bin', 'wran
  * The project's wrangler as a library (createTestHarness, unstable_readConfig). Loaded with
  * `require`, not `import()`: its 15 MB cli.js is CommonJS in a package without a "type", and an
  * `import()` first parses it whole to detect its module format (about 0.2 s of CPU per command).
- * @example const { unstable_readConfig } = loadWrangler()
+ * @example const { createTestHarness } = loadWrangler()
  */
 export const loadWrangler = (): typeof import('wrangler') => require('wrangler') as typeof import('wrangler');
 
-/** Starts `wrangler <args>`; the caller reads its streams. */
-export const spawnWrangler = (args: readonly string[], cwd?: string): ChildProcess =>
-  spawn(process.execPath, [bin, ...args], { stdio: ['pipe', 'pipe', 'pipe'], ...(cwd ? { cwd } : {}) });
+/**
+ * `root`'s wrangler.toml as wrangler reads it, for environment `env` (its top level without one).
+ * @example readWranglerConfig(root, 'staging').vars
+ */
+export const readWranglerConfig = (root: string, env: string | undefined) =>
+  loadWrangler().unstable_readConfig(
+    { config: join(root, 'wrangler.toml'), ...(env ? { env } : {}) },
+    { hideWarnings: true },
+  );
+
+/**
+ * Starts `wrangler <args>`; the caller reads its streams, or with `inherit` wrangler talks to the
+ * terminal itself (its progress, a login prompt).
+ */
+export const spawnWrangler = (
+  args: readonly string[],
+  cwd?: string,
+  stdio: 'pipe' | 'inherit' = 'pipe',
+): ChildProcess => spawn(process.execPath, [bin, ...args], { stdio, ...(cwd ? { cwd } : {}) });
 
 /**
  * Runs `wrangler <args>` to the end, feeding `input` on stdin; resolves with its exit code and output.

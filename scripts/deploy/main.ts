@@ -3,13 +3,10 @@
 // account's first deploy of a Worker with events failed on its queue bindings; this creates the
 // missing ones first, or says exactly what to run. `--env=` names production (the top level), so
 // wrangler does not warn that no environment was given.
-import { spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import { parseArgs, styleText } from 'node:util';
 import { generateForBuild } from '../project/generated.ts';
 import { projectRoot } from '../project/paths.ts';
-import { envFlags, environmentOf, loadWrangler, runWrangler, wranglerError } from '../wrangler.ts';
+import { envFlags, environmentOf, readWranglerConfig, runWrangler, spawnWrangler, wranglerError } from '../wrangler.ts';
 
 export const HELP = `Usage: npm run deploy [-- [--env NAME] [--queues] [<wrangler deploy flags>]]
 
@@ -46,8 +43,7 @@ export interface DeployIo {
 /** wrangler deploy with the terminal's streams, so its progress and any login prompt reach the user. */
 const deployInTerminal = (args: readonly string[], cwd: string): Promise<number> =>
   new Promise((resolve, reject) => {
-    const bin = join(dirname(createRequire(import.meta.url).resolve('wrangler/package.json')), 'bin', 'wrangler.js');
-    const child = spawn(process.execPath, [bin, ...args], { cwd, stdio: 'inherit' });
+    const child = spawnWrangler(args, cwd, 'inherit');
     child.on('error', reject);
     child.on('close', (code) => resolve(code ?? 1));
   });
@@ -61,11 +57,7 @@ const defaultWrangler: Wrangler = async (args, { cwd, inherit }) =>
  * @example await queuesOf(root, 'staging') // ['agent-functions-events-staging', 'agent-functions-events-staging-dlq']
  */
 export const queuesOf = async (root: string, env: string | undefined): Promise<string[]> => {
-  const { unstable_readConfig } = loadWrangler();
-  const config = unstable_readConfig(
-    { config: join(root, 'wrangler.toml'), ...(env ? { env } : {}) },
-    { hideWarnings: true },
-  );
+  const config = readWranglerConfig(root, env);
   const names = [
     ...(config.queues.producers ?? []).map((producer: { queue: string }) => producer.queue),
     ...(config.queues.consumers ?? []).flatMap((consumer: { queue: string; dead_letter_queue?: string }) => [

@@ -18,7 +18,7 @@ import {
 import { eventTypes } from '../project/generated.ts';
 import { readManifest, type ServedFunction } from '../project/manifest.ts';
 import { projectRoot } from '../project/paths.ts';
-import { envFlags, environmentOf, loadWrangler, runWrangler, wranglerError } from '../wrangler.ts';
+import { envFlags, environmentOf, readWranglerConfig, runWrangler, wranglerError } from '../wrangler.ts';
 import {
   accountsSettings,
   eventsSettings,
@@ -84,11 +84,7 @@ export interface SecretsIo {
 /** Names of wrangler.toml [vars] and KV bindings of an environment, read as wrangler reads them. */
 const tomlNames = async (root: string, env: string | undefined): Promise<{ vars: string[]; kv: string[] }> => {
   if (!existsSync(join(root, 'wrangler.toml'))) return { vars: [], kv: [] };
-  const { unstable_readConfig } = loadWrangler();
-  const config = unstable_readConfig(
-    { config: join(root, 'wrangler.toml'), ...(env ? { env } : {}) },
-    { hideWarnings: true },
-  );
+  const config = readWranglerConfig(root, env);
   return {
     vars: Object.keys(config.vars ?? {}),
     kv: (config.kv_namespaces ?? []).map((namespace: { binding: string }) => namespace.binding),
