@@ -4,10 +4,11 @@
 // file out, so the other functions are still served; a broken file that the Worker's entry imports
 // cannot be left out, and dev says so.
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type BuildFailure, build, formatMessages, type Plugin } from 'esbuild';
+import { workerMain } from './paths.ts';
 
 /** A file that does not build, and esbuild's message (file, line, column, what is wrong). */
 export interface BrokenBuild {
@@ -111,6 +112,5 @@ export const brokenFunctions = async (root: string, names: string[]): Promise<Br
 
 /** The Worker's entry (wrangler.toml `main`) and what it imports, except the registry; undefined when it builds. */
 export const brokenEntry = async (root: string): Promise<BrokenBuild | undefined> => {
-  const main = /^main\s*=\s*"([^"]+)"/m.exec(readFileSync(join(root, 'wrangler.toml'), 'utf8'))?.[1] ?? 'worker.ts';
-  return check(root, main);
+  return check(root, workerMain(root) ?? 'worker.ts');
 };

@@ -11,7 +11,7 @@ import { delimiter, dirname, join } from 'node:path';
 import type { EventsAccount } from 'agent-functions/events';
 import { EVENT_NAME, FUNCTION_NAME } from 'agent-functions/platform';
 import { workerAccounts, workerEventsAccounts } from './accounts.ts';
-import { projectRoot } from './paths.ts';
+import { projectRoot, workerMain } from './paths.ts';
 
 /**
  * The function files in `dir`: the names of those named as the platform wants, and one line for
@@ -204,11 +204,7 @@ const readOr = (path: string, missing: string): string => {
  */
 export const typesInputs = (base: string): string | undefined => {
   const configs = ['wrangler.toml', 'wrangler.jsonc', 'wrangler.json'].map((file) => readOr(join(base, file), '\0'));
-  const [toml, jsonc, json] = configs as [string, string, string];
-  // The top-level `main`: before the first [table] of the toml, or the first "main" key of the json.
-  const main =
-    /^\s*main\s*=\s*["']([^"'\n]+)["']/m.exec(toml.split(/^\s*\[/m)[0] ?? '')?.[1] ??
-    /"main"\s*:\s*"([^"\n]+)"/.exec(jsonc === '\0' ? json : jsonc)?.[1];
+  const main = workerMain(base);
   if (main === undefined) return undefined;
   const entry = readOr(join(base, main), '\0');
   if (entry === '\0' || /\bexport\s*\*/.test(entry)) return undefined;

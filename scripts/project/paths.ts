@@ -1,7 +1,7 @@
 // The one module that knows a project's layout: where its root is (the nearest folder up from the
 // working directory holding a wrangler config, as `npm run` starts commands in the project's root)
 // and where each of its files lives in it. Every command takes its paths from here.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 
 const WRANGLER_CONFIGS = ['wrangler.toml', 'wrangler.jsonc', 'wrangler.json'];
@@ -56,3 +56,18 @@ export const projectPaths = (root: string = projectRoot()) => ({
 
 /** The paths of one project. */
 export type ProjectPaths = ReturnType<typeof projectPaths>;
+
+/**
+ * The Worker's entry, the wrangler config's top-level `main` (before the toml's first [table], or
+ * the json's first "main" key), read from its text without loading wrangler's 15 MB bundle;
+ * undefined when none is set.
+ * @example workerMain('/home/ada/shop') // 'worker.ts'
+ */
+export const workerMain = (root: string): string | undefined => {
+  const text = (file: string) => (existsSync(join(root, file)) ? readFileSync(join(root, file), 'utf8') : '');
+  const json = text('wrangler.jsonc') || text('wrangler.json');
+  return (
+    /^\s*main\s*=\s*["']([^"'\n]+)["']/m.exec(text('wrangler.toml').split(/^\s*\[/m)[0] ?? '')?.[1] ??
+    /"main"\s*:\s*"([^"\n]+)"/.exec(json)?.[1]
+  );
+};
