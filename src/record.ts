@@ -1,0 +1,88 @@
+// The one record of every call of a function and every event delivery (docs/observability.md): what
+// the `invocation` log line carries, what the metrics option writes to Workers Analytics Engine and
+// what the CLI's readers (dev's log, tail, the console, stats) parse. Made only by `observe` below;
+// the features (HTTP, MCP, deferred work, approval, events) hand it their outcome and never build a
+// line of their own. It holds no arguments, contact or conversation ids, message texts or keys.
+import type { Logger } from './log.ts';
+
+/** How the call reached the Worker. */
+export const TRANSPORTS = ['http', 'mcp', 'workflow', 'queue'] as const;
+export type Transport = (typeof TRANSPORTS)[number];
+
+/**
+ * What ran: a call (answered now), deferred work (a `later` call's work in its workflow), an
+ * approval's ask (the call that opened it), decision (approved, denied or expired: the code says
+ * which) or run (the approved function's work), or an event delivery's handler.
+ */
+export const RECORD_KINDS = ['call', 'deferred', 'approval_ask', 'approval_decision', 'approval_run', 'event'] as const;
+export type RecordKind = (typeof RECORD_KINDS)[number];
+
+/** How it ended: `ok`, `refused` (a 4xx the caller can act on) or `error` (5xx, a timeout, a throw). */
+export const OUTCOMES = ['ok', 'refused', 'error'] as const;
+export type RecordOutcome = (typeof OUTCOMES)[number];
+
+/** The one record of one call or delivery. */
+export interface CallRecord {
+  /** The account the call acted in; `null` when it was refused before one was known (a 401, an unknown account). */
+  account: string | null;
+  /** The function's name, or the event's type; `null` for a name the Worker does not serve (never the caller's text). */
+  function: string | null;
+  transport: Transport;
+  kind: RecordKind;
+  outcome: RecordOutcome;
+  /** The answer's HTTP status (200 when ok). */
+  status: number;
+  /** The refusal's or error's code (`invalid_arguments`, `timeout`, ...); for an approval decision `approved`, `denied` or `expired`; absent when ok. */
+  code?: string | undefined;
+  /** From arrival to answer, in milliseconds. */
+  durationMs: number;
+  /** A short hash of the function's manifest, what sync registered (src/registry.ts); absent for events and unknown names. */
+  version?: string | undefined;
+  /** A write answered from the conversation's ledger without running (docs/functions.md "Calls that repeat"). */
+  repeated?: boolean | undefined;
+  /** A `later` call whose work was deferred (it answered with the interim). */
+  deferred?: boolean | undefined;
+  /** Deferred or approved work's follow-up message: sent, or failed to send. */
+  followUp?: 'sent' | 'failed' | undefined;
+  /** The request id, to join the record to its log lines (random, names nobody). */
+  requestId: string;
+}
+
+/** The log event whose fields are a CallRecord: one line per record. */
+export const RECORD_EVENT = 'invocation';
+
+/** Where records go besides the log (the metrics option's writer); set once by createWorker. */
+export type RecordSink = (
+  record: CallRecord,
+  env: unknown,
+  ctx: { waitUntil(promise: Promise<unknown>): void } | undefined,
+) => void;
+
+let sink: RecordSink | undefined;
+
+/** Sets where records go besides the log (the metrics option), or none; returns the previous one. */
+export const setRecordSink = (next: RecordSink | undefined): RecordSink | undefined => {
+  const previous = sink;
+  sink = next;
+  return previous;
+};
+
+/**
+ * The observation point: logs `record` as the `invocation` line on `log` and hands it to the sink.
+ * A sink that throws never changes the call.
+ * @example observe(log, { account: 'default', function: 'quote_price', transport: 'http', kind: 'call', outcome: 'ok', status: 200, durationMs: 3, requestId }, env, ctx)
+ */
+export const observe = (
+  log: Logger,
+  record: CallRecord,
+  env?: unknown,
+  ctx?: { waitUntil(promise: Promise<unknown>): void },
+): void => {
+  log.info(RECORD_EVENT, { ...record });
+  if (!sink) return;
+  try {
+    sink(record, env, ctx);
+  } catch {
+    // The sink logs its own failures once per isolate; a record is never worth a failed call.
+  }
+};
