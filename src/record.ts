@@ -86,3 +86,43 @@ export const observe = (
     // The sink logs its own failures once per isolate; a record is never worth a failed call.
   }
 };
+
+/**
+ * How a record is laid out as one Workers Analytics Engine data point: the writer (the metrics
+ * option) and the reader (`npm run stats`' SQL) both take the columns from here, so they never
+ * disagree. The index is the account ('' when none), so figures sample per account.
+ */
+export const RECORD_BLOBS = [
+  'account',
+  'function',
+  'transport',
+  'kind',
+  'outcome',
+  'code',
+  'version',
+  'followUp',
+] as const;
+/** Numbers of a data point: `double1` is the duration, then the status and two 0/1 flags. */
+export const RECORD_DOUBLES = ['durationMs', 'status', 'repeated', 'deferred'] as const;
+
+/** The columns' SQL names (`blob1` ...) by field, for the stats query. */
+export const recordColumn = (field: (typeof RECORD_BLOBS)[number] | (typeof RECORD_DOUBLES)[number]): string => {
+  const blob = (RECORD_BLOBS as readonly string[]).indexOf(field);
+  return blob >= 0 ? `blob${blob + 1}` : `double${(RECORD_DOUBLES as readonly string[]).indexOf(field) + 1}`;
+};
+
+/** One data point of `record` (AnalyticsEngineDataPoint's shape): index, blobs and doubles in the layout's order. */
+export const dataPointOf = (record: CallRecord): { indexes: string[]; blobs: string[]; doubles: number[] } => ({
+  indexes: [record.account ?? ''],
+  blobs: [
+    record.account ?? '',
+    record.function ?? '',
+    record.transport,
+    record.kind,
+    record.outcome,
+    record.code ?? '',
+    record.version ?? '',
+    record.followUp ?? '',
+  ],
+  doubles: [record.durationMs, record.status, record.repeated ? 1 : 0, record.deferred ? 1 : 0],
+});
