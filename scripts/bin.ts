@@ -3,58 +3,7 @@
 // `agent-functions tail` never pays for the dev loop's imports. The project's npm scripts call it.
 import { readFileSync } from 'node:fs';
 import { styleText } from 'node:util';
-
-type Main = (argv: string[]) => Promise<number | undefined> | number | undefined;
-
-const COMMANDS: Record<string, { summary: string; load: () => Promise<{ main: Main }> }> = {
-  init: {
-    summary: 'create a new project in <dir> (--no-examples for a bare one)',
-    load: () => import('./init/main.ts'),
-  },
-  dev: {
-    summary: 'serve every function locally with the local platform and console',
-    load: () => import('./dev/main.ts'),
-  },
-  new: {
-    summary: 'scaffold functions/<name>.ts and its test (--event <type>: events/<type>.ts)',
-    load: () => import('./new/main.ts'),
-  },
-  deploy: {
-    summary: "create the environment's missing queues, then wrangler deploy (--env NAME)",
-    load: () => import('./deploy/main.ts'),
-  },
-  sync: {
-    summary: 'register or update every function (and the events webhook) on the platform',
-    load: () => import('./sync/main.ts'),
-  },
-  accounts: {
-    summary: 'add, list, remove or rotate the platform accounts (client keys in the account store)',
-    load: () => import('./accounts/cli.ts'),
-  },
-  secrets: {
-    summary: 'list, check or put the secrets and vars the functions need',
-    load: () => import('./secrets/cli.ts'),
-  },
-  tail: { summary: "follow the deployed Worker's logs, one line per call", load: () => import('./tail/cli.ts') },
-  openapi: { summary: 'write the OpenAPI 3.1 document of the functions', load: () => import('./openapi.ts') },
-  generate: {
-    summary: 'write the registries of functions/ and events/ (and --types: Env)',
-    load: () => import('./generate.ts'),
-  },
-  platform: {
-    summary: 'start the local platform, or play the agent against it',
-    load: () => import('./platform/cli.ts'),
-  },
-  mcp: {
-    summary: "list or revoke the OAuth clients of the deployed Worker's /mcp",
-    load: () => import('./mcp/main.ts'),
-  },
-  lint: { summary: "the project's checks beside biome (workflows, functions)", load: () => import('./lint/main.ts') },
-  eval: {
-    summary: 'ask a real model the golden prompts k times and report pass^k per function',
-    load: () => import('./eval/main.ts'),
-  },
-};
+import { COMMANDS, type Command } from './commands.ts';
 
 /** This package's version, from its package.json (beside bin.ts, or one level up from dist/). */
 const ownVersion = (): string => {
@@ -93,7 +42,7 @@ if (command === undefined || command === '--help' || command === '-h' || command
   process.exitCode = 2;
 } else {
   try {
-    const { main } = await (COMMANDS[command] as { load: () => Promise<{ main: Main }> }).load();
+    const { main } = await (COMMANDS[command] as Command).load();
     const code = await main(argv);
     if (typeof code === 'number') process.exitCode = code;
   } catch (error) {
