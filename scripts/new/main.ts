@@ -5,7 +5,7 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { styleText } from 'node:util';
-import { FUNCTION_NAME } from 'agent-functions/platform';
+import { EVENT_NAME, FUNCTION_NAME } from 'agent-functions/platform';
 import { generate } from '../project/generated.ts';
 import { projectRoot } from '../project/paths.ts';
 import { eventTemplate, eventTestTemplate, functionTemplate, testTemplate } from '../project/templates.ts';
@@ -20,8 +20,6 @@ const RESERVED = new Set(
   ).split(' '),
 );
 
-/** An event type: its file name in events/ (src/platform/protocol/contract.ts EVENT_NAME, restated for Node). */
-export const EVENT_NAME = /^[a-z][a-z_]*(?:\.[a-z][a-z_]*)+$/;
 
 /** A new function's file and its test's, relative to the project root. */
 const functionFiles = (name: string): [string, string] => [

@@ -8,8 +8,6 @@ import { loadWrangler } from '../wrangler.ts';
 import { generate } from './generated.ts';
 import { projectRoot } from './paths.ts';
 
-/** The project's root (where wrangler.toml and functions/ live). */
-
 // The registration record without its url (sync adds it, with the key), plus the Worker's path.
 const manifestSchema = z.object({
   functions: z.array(
