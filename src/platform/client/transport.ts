@@ -135,6 +135,18 @@ const parseBody = (text: string): unknown => {
   }
 };
 
+/** What one request sends: its url (with the key when it travels in the query), headers and body. */
+const requestOf = (options: TransportOptions, url: URL, body: unknown) => {
+  const sent = new URL(url);
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (options.keyPlacement === 'header') headers[API_KEY_HEADER] = options.apiKey;
+  else if (options.keyPlacement === 'bearer') headers.authorization = `Bearer ${options.apiKey}`;
+  else sent.searchParams.set(API_KEY_QUERY, options.apiKey);
+  if (body === undefined) return { sent, headers, payload: undefined };
+  headers['content-type'] = 'application/json';
+  return { sent, headers, payload: JSON.stringify(body) };
+};
+
 /**
  * A function that sends one request (retrying as the contract allows) and returns the answer or
  * throws a PlatformError.
@@ -146,16 +158,7 @@ export const createTransport = (options: TransportOptions) => {
 
   return async (method: string, target: string | URL, call: CallOptions = {}): Promise<Answered> => {
     const url = typeof target === 'string' ? new URL(base + target) : new URL(target);
-    const sent = new URL(url);
-    const headers: Record<string, string> = { accept: 'application/json' };
-    if (options.keyPlacement === 'header') headers[API_KEY_HEADER] = options.apiKey;
-    else if (options.keyPlacement === 'bearer') headers.authorization = `Bearer ${options.apiKey}`;
-    else sent.searchParams.set(API_KEY_QUERY, options.apiKey);
-    let payload: string | undefined;
-    if (call.body !== undefined) {
-      headers['content-type'] = 'application/json';
-      payload = JSON.stringify(call.body);
-    }
+    const { sent, headers, payload } = requestOf(options, url, call.body);
     const idempotent = IDEMPOTENT.has(method);
     const path = url.pathname;
 
