@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { readBody } from '../args.ts';
 import { bearerToken } from '../bearerToken.ts';
-import type { Env } from '../env.ts';
+import { type Env, isDevelopment } from '../env.ts';
 import { FunctionError } from '../errors.ts';
 import { isAccountsKey } from '../keys.ts';
 import type { Logger } from '../log.ts';
@@ -37,6 +37,25 @@ const putSchema = z.strictObject({
   // Merged into the stored ones; null removes one.
   secrets: z.record(secretName, z.string().max(8192).nullable()).optional(),
 });
+
+const LOOPBACK = /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
+
+/**
+ * Why `url` cannot be an account's platform address, or undefined: https only, but for this
+ * machine (localhost, 127.0.0.0/8, [::1]) under npm run dev, where the local platform answers.
+ */
+export const addressProblem = (url: string, env: Env): string | undefined => {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return 'not an address.';
+  }
+  if (parsed.username || parsed.password) return 'an address must not carry a user name or password.';
+  if (parsed.protocol === 'https:') return undefined;
+  if (parsed.protocol === 'http:' && LOOPBACK.test(parsed.hostname) && isDevelopment(env)) return undefined;
+  return "an account's platform address must be https (http only for this machine under npm run dev).";
+};
 
 // A first PUT finds nothing stored: not worth a log line.
 const quiet: Logger = { info: () => {}, warn: () => {}, error: () => {} };
@@ -96,6 +115,20 @@ const put = async (request: Request, env: Env, name: string, requestId: string):
     else secrets[key] = value;
   }
   const baseUrl = parsed.data.baseUrl ?? previous?.baseUrl;
+  if (parsed.data.baseUrl !== undefined) {
+    const problem = addressProblem(parsed.data.baseUrl, env);
+    if (problem)
+      throw new FunctionError(422, 'invalid_account', `The account record is not valid: baseUrl: ${problem}`);
+  }
+  // The stored key goes only where its owner sent it: a new address comes with the key itself
+  // (decision 0011: the admin key uses the stored keys, never reads or redirects them).
+  if (parsed.data.apiKey === undefined && previous && baseUrl !== previous.baseUrl) {
+    throw new FunctionError(
+      422,
+      'key_required',
+      `Changing the address of account "${name}" needs its key in the same request: the stored key is never sent to an address it was not stored with (npm run accounts -- rotate ${name} sends both).`,
+    );
+  }
   const keyPlacement = parsed.data.keyPlacement ?? previous?.keyPlacement;
   const stored = await writeStoredAccount(env, name, {
     apiKey,
