@@ -6,13 +6,14 @@
 import { z } from 'zod';
 import { readBody } from '../args.ts';
 import { bearerToken } from '../bearerToken.ts';
-import { type Env, isDevelopment } from '../env.ts';
+import type { Env } from '../env.ts';
 import { FunctionError } from '../errors.ts';
 import { isAccountsKey } from '../keys.ts';
 import type { Logger } from '../log.ts';
 import { ACCOUNT_NAME } from '../platform/protocol/contract.ts';
 import { jsonResponse } from '../respond.ts';
 import type { FeatureRoute, RoutedRequest } from '../route.ts';
+import { addressProblem } from './address.ts';
 import { ACCOUNTS_BODY_LIMIT, relay } from './relay.ts';
 import type { StoredAccount } from './resolve.ts';
 import {
@@ -37,25 +38,6 @@ const putSchema = z.strictObject({
   // Merged into the stored ones; null removes one.
   secrets: z.record(secretName, z.string().max(8192).nullable()).optional(),
 });
-
-const LOOPBACK = /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
-
-/**
- * Why `url` cannot be an account's platform address, or undefined: https only, but for this
- * machine (localhost, 127.0.0.0/8, [::1]) under npm run dev, where the local platform answers.
- */
-export const addressProblem = (url: string, env: Env): string | undefined => {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return 'not an address.';
-  }
-  if (parsed.username || parsed.password) return 'an address must not carry a user name or password.';
-  if (parsed.protocol === 'https:') return undefined;
-  if (parsed.protocol === 'http:' && LOOPBACK.test(parsed.hostname) && isDevelopment(env)) return undefined;
-  return "an account's platform address must be https (http only for this machine under npm run dev).";
-};
 
 // A first PUT finds nothing stored: not worth a log line.
 const quiet: Logger = { info: () => {}, warn: () => {}, error: () => {} };

@@ -5,6 +5,7 @@ import type { AccountPlatform, AccountSettings, CallAccount } from '../account.t
 import { type Env, readVar } from '../env.ts';
 import { accountNotConfigured, unauthorized } from '../errors.ts';
 import type { Logger } from '../log.ts';
+import { addressProblem } from './address.ts';
 import {
   type AccountResolver,
   type AccountsOption,
@@ -36,7 +37,9 @@ export const accountResolver = (option: AccountsOption, platform: PlatformFactor
     if (!entry && !record) refuseUnknown(log);
     const apiKey = envKey || record?.apiKey || '';
     const baseUrlEnv = entry?.baseUrlEnv ?? 'PLATFORM_BASE_URL';
-    const baseUrl = entry?.baseUrl ?? (record?.baseUrl || readVar(env, baseUrlEnv));
+    // A stored address the key may not be sent to (not https) is no address: never another one instead.
+    const refused = entry?.baseUrl === undefined && record?.baseUrl ? addressProblem(record.baseUrl, env) : undefined;
+    const baseUrl = entry?.baseUrl ?? (refused ? '' : record?.baseUrl || readVar(env, baseUrlEnv));
     const keyPlacement = entry?.keyPlacement ?? record?.keyPlacement;
     const secrets = record?.secrets ?? {};
     // A Worker variable stands in for the first account's own secret only: another account's
@@ -50,7 +53,7 @@ export const accountResolver = (option: AccountsOption, platform: PlatformFactor
         Object.hasOwn(secrets, key) ? secrets[key] : isFirst ? readVar(env, key) || undefined : undefined,
     };
     const missing = [
-      ...(baseUrl ? [] : [baseUrlEnv]),
+      ...(baseUrl ? [] : [refused ? 'an https address (npm run accounts -- rotate)' : baseUrlEnv]),
       ...(apiKey ? [] : [entry?.apiKeyEnv ?? "this account's stored key"]),
     ];
     const access = { baseUrl, apiKey, ...(keyPlacement ? { keyPlacement } : {}) };

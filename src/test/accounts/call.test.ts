@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { accountStore } from '../../accounts/admin.ts';
 import { seal } from '../../accounts/seal.ts';
 import { serveAccounts } from '../../accounts/serve.ts';
-import { forgetStoredAccount, readStoredAccount } from '../../accounts/store.ts';
+import { forgetStoredAccount, readStoredAccount, writeStoredAccount } from '../../accounts/store.ts';
 import type { AccountStore } from '../../accounts/storeObject.ts';
 import { createWorker } from '../../createWorker.ts';
 import { defineFunction } from '../../define.ts';
@@ -130,6 +130,24 @@ describe('a call through a stored-key account', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  it('never sends a stored key to a stored address that is not https (a record stored before the rule, or under dev)', async () => {
+    await writeStoredAccount(testEnv, 'client-plain', {
+      apiKey: 'pk_plain',
+      baseUrl: 'http://plain.platform.test',
+      secrets: {},
+    });
+    const call = await callAs('client-plain');
+    expect(call.status).toBe(503);
+    const relayed = await fetchWorker(
+      new Request(`${ORIGIN}/accounts/client-plain/platform/v1/custom-functions`, {
+        headers: { authorization: `Bearer ${await accountsKey(SECRET)}` },
+      }),
+    );
+    expect(relayed.status).toBe(409);
+    expect(outbound.requests).toEqual([]);
+    expect(logged.join('\n')).not.toContain('pk_plain');
   });
 
   it('answers 401 for an account neither listed nor stored, and a swapped account', async () => {
