@@ -2,7 +2,8 @@
 // request is opened on the account's desk, its workflow instance is created to wait for the
 // decision, the team contact is asked through the platform with a link and a reply code, and the
 // agent gets the pending answer at once. Nothing runs unapproved: without a conversation to tell,
-// a team to ask or the bindings to wait, the call answers that approval is not available now.
+// a team to ask or the bindings to wait, the call answers that approval is not available now; so
+// it does past the customer's follow-up budget or the account's asks (src/approval/budget.ts).
 import { type Call, TaskCreated } from '../call.ts';
 import { callKeyOf, ledgerNameOf } from '../conversations/callKey.ts';
 import { newTaskId, taskInstanceId } from '../conversations/task.ts';

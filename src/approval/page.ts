@@ -1,8 +1,9 @@
 // The approval page the team's link opens (docs/functions.md "Approval"): GET shows only the ask
-// and two buttons; the decision is a POST that another site cannot forge (its Origin and
-// Sec-Fetch-Site must be this Worker's own, and it carries the page's own random token). The link is
-// a random 128-bit token the desk keeps only as a hash; it decides once, then answers with the
-// first decision; past the request's expiry it decides nothing. Every refusal says why, plainly.
+// and two buttons, and once decided only the state; the decision is a POST that another site cannot
+// forge (its Origin and Sec-Fetch-Site must be this Worker's own, and it carries the page's own
+// random token). The link is a random 128-bit token the desk keeps only as a hash; it decides once,
+// then answers with the first decision; past the request's expiry it decides nothing. Every refusal
+// says why, plainly. A link naming an account the Worker does not serve touches no desk.
 import { readBody } from '../args.ts';
 import { actingIn } from '../conversations/runtime.ts';
 import { type Env, isDevelopment, type WithProcess } from '../env.ts';
@@ -228,7 +229,10 @@ const serveDevDesk = async (
   account: string,
   ctx: { waitUntil(promise: Promise<unknown>): void },
 ): Promise<Response> => {
-  const desk = ACCOUNT_NAME.test(account) && (await served(env, account)) ? deskOf(env, account) : undefined;
+  if (!ACCOUNT_NAME.test(account) || !(await served(env, account))) {
+    return Response.json({ error: `This Worker serves no account "${account.slice(0, 64)}".` }, { status: 404 });
+  }
+  const desk = deskOf(env, account);
   if (!desk) return Response.json({ error: 'No approval desk: bind APPROVAL_DESK.' }, { status: 503 });
   if (request.method === 'GET') return Response.json({ approvals: await desk.pending() });
   const text = await readBody(request, FORM_LIMIT, Date.now() + 5_000).catch(() => '');
