@@ -45,7 +45,9 @@ const load = async (env: Env, name: string, log: Logger): Promise<StoredAccount 
     log.error('account_store_unavailable', { account: name, problem });
     return undefined;
   }
-  const record = await stubOf(env, name).read();
+  // The index first: a name never stored (a stranger's guess on the approval page, a removed
+  // client) touches no instance of its own, so none is created for it.
+  const record = (await stubOf(env, INDEX_NAME).has(name)) ? await stubOf(env, name).read() : null;
   if (!record) {
     log.warn('account_not_stored', {
       account: name,

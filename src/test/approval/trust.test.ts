@@ -13,6 +13,7 @@ import {
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { serveAccounts } from '../../accounts/serve.ts';
+import { readStoredAccount } from '../../accounts/store.ts';
 import { TEAM_ASK_LIMIT } from '../../approval/budget.ts';
 import { type ApprovalDesk, KEEP_MS } from '../../approval/desk.ts';
 import { withApproval } from '../../approval/feature.ts';
@@ -54,6 +55,16 @@ const worker = createWorker({
   platform: (_env, signal) => createPlatformClient({ baseUrl: PLATFORM, apiKey: 'k', signal }),
 });
 const first = withEnv(worker, env as Env);
+// A Worker that also finds accounts in the account store, as the project's worker.ts does.
+const withStore = withEnv(
+  createWorker({
+    conversations: withApproval(conversationFeatures, { teamContact: () => TEAM }),
+    functions: { refund_trust: refund },
+    accounts: serveAccounts({ list: [account(`stored-${RUN}`)], store: readStoredAccount }),
+    platform: (_env, signal) => createPlatformClient({ baseUrl: PLATFORM, apiKey: 'k', signal }),
+  }),
+  env as Env,
+);
 const busy = withEnv(worker, env as Env, BUSY);
 
 let outbound: Outbound;
@@ -187,6 +198,13 @@ describe('the approval page', () => {
     expect(response.status).toBe(404);
     const ghostId = namespace.idFromName(ghost);
     expect((await listDurableObjectIds(namespace)).some((id) => id.equals(ghostId))).toBe(false);
+    // Nor an account store's object, where the Worker looks for accounts it was not built with.
+    const stores = (env as Env & { ACCOUNT_STORE: DurableObjectNamespace }).ACCOUNT_STORE;
+    const stranger = `stranger-${RUN}`;
+    expect((await withStore.send(`/approvals/AAAAAAAAAAAAAAAAAAAAAA?account=${stranger}`)).status).toBe(404);
+    const ids = await listDurableObjectIds(stores);
+    expect(ids.some((id) => id.equals(stores.idFromName(stranger)))).toBe(false);
+    expect(ids.some((id) => id.equals(namespace.idFromName(stranger)))).toBe(false);
     // A served account's forged link is a 404 too.
     expect((await first.send(`/approvals/AAAAAAAAAAAAAAAAAAAAAA?account=${FIRST}`)).status).toBe(404);
   });
