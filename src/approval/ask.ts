@@ -87,7 +87,11 @@ const openRequest = async (
     spent = contactId === undefined ? undefined : await spendFollowUp(inv, request.name, contactId);
     if (contactId !== undefined && !spent) {
       // A repeat of a request still waiting is answered as one, whatever the budget says.
-      if (await desk.pendingFor(request.call)) return undefined;
+      const pending = await desk.pendingFor(request.call);
+      if (pending) {
+        log.info('approval_repeated', { approval: pending.id });
+        return undefined;
+      }
       log.warn('approval_follow_up_budget_spent', {
         hint: 'this contact has had its follow-ups for now (docs/security.md): nobody was asked',
       });
