@@ -11,6 +11,7 @@ import { accounts } from './generated/accounts.ts';
 import { events } from './generated/events.ts';
 import { functions } from './generated/functions.ts';
 import { mayMessage } from './lib/optOuts.ts';
+import { teamContactOf } from './lib/team.ts';
 
 export { AccountStore } from 'agent-functions/accounts';
 export { ApprovalDesk, ApprovalRequest } from 'agent-functions/approval';
@@ -45,12 +46,9 @@ export default createWorker({
   events,
   mcp: () => import('agent-functions/mcp'),
   conversations: withApproval(conversationFeatures, {
-    // The team a client business's approvals go to: its handoff contact (settings), else the Worker's.
-    teamContact: (env, account) => {
-      const contactId = account?.settings.handoffContactId ?? env.HANDOFF_CONTACT_ID;
-      const channel = account?.settings.handoffChannel ?? env.HANDOFF_CHANNEL ?? 'whatsapp';
-      return contactId ? { contactId, channel } : undefined;
-    },
+    // The team a client business's approvals go to: its handoff contact (settings); the Worker's
+    // HANDOFF_CONTACT_ID for the first account only (lib/team.ts).
+    teamContact: teamContactOf,
   }),
   accountStore,
   mayMessage,

@@ -2,6 +2,7 @@ import { defineFunction, FunctionError } from 'agent-functions';
 import { PlatformError } from 'agent-functions/platform';
 import { z } from 'zod';
 import { phoneSchema } from '../lib/customer.ts';
+import { teamContactOf } from '../lib/team.ts';
 
 const REASONS = {
   customer_asked: 'the customer asked for a person',
@@ -39,11 +40,13 @@ export default defineFunction({
   dedupe: { key: () => 'handoff' },
   handler: async ({ summary, reason, urgency, customerName, customerPhone }, context) => {
     const { env, log, account } = context;
-    // Each client business has its own team: the account's setting, else the Worker's default.
-    const teamContactId = account.settings.handoffContactId ?? env.HANDOFF_CONTACT_ID;
-    if (!teamContactId) {
+    // Each client business has its own team: the account's setting (HANDOFF_CONTACT_ID for the first account only).
+    const team = teamContactOf(env, account);
+    if (!team) {
       log.error('handoff_not_configured', {
-        hint: "set handoffContactId in this account's settings (platform.accounts.json), or HANDOFF_CONTACT_ID for every account, to the platform contact id of the team inbox",
+        hint: account.first
+          ? "set handoffContactId in this account's settings (platform.accounts.json), or HANDOFF_CONTACT_ID, to the platform contact id of the team inbox"
+          : "set handoffContactId in this account's settings (platform.accounts.json) to the platform contact id of its own team inbox: HANDOFF_CONTACT_ID serves the first account only",
       });
       throw new FunctionError(
         503,
@@ -60,11 +63,7 @@ export default defineFunction({
     let messageId: string;
     try {
       // context.platform is created on first use: a 503 naming the missing secret if unconfigured.
-      const message = await context.platform.messages.send({
-        contactId: teamContactId,
-        channel: account.settings.handoffChannel ?? env.HANDOFF_CHANNEL ?? 'whatsapp',
-        text,
-      });
+      const message = await context.platform.messages.send({ ...team, text });
       messageId = message.id;
     } catch (error) {
       if (!(error instanceof PlatformError)) throw error;

@@ -32,6 +32,8 @@ export default defineFunction({
   vars: ['STORE_API_URL'],
   // Money paid back is not taken back: destructive, and a second call pays again.
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+  // Money, and a message to the team above the threshold: at most FUNCTION_RATE_LIMIT's calls a minute (wrangler.toml).
+  rateLimit: { key: 'function' },
   handler: async ({ orderNumber, amountEuros, reason }, context) => {
     const { signal, log } = context;
     // Each client business has its own store.

@@ -1,7 +1,8 @@
 // The settings that differ per client business (platform.accounts.json: the top-level "settings"
 // are every account's defaults, an account's own "settings" override them), typed for the handlers
 // that read them as context.account.settings. Secret settings (a store's API key) are not here: an
-// account's stored secrets or a Worker secret, read with context.account.secret(name).
+// account's stored secrets (or, for the first account, a Worker secret), read with
+// context.account.secret(name).
 
 declare module 'agent-functions' {
   interface AccountSettings {

@@ -17,11 +17,17 @@ export interface AccountSettings {}
 export interface CallAccount {
   /** Its name in the accounts file (platform.accounts.json), e.g. "default" or "client-acme". */
   readonly name: string;
+  /**
+   * True for the first account of the accounts file (the account of the plain urls, and of a Worker
+   * without accounts): the only account a Worker-wide variable may stand in for. Another account's
+   * team, store or inbox is its own setting or none (docs/security.md).
+   */
+  readonly first?: boolean;
   /** Its settings, the file's defaults under its own. */
   readonly settings: Readonly<AccountSettings>;
   /**
-   * A secret setting of this account (a store's API key): the account's stored secret `name`, else
-   * the Worker variable `name`; undefined when neither is set.
+   * A secret setting of this account (a store's API key): the account's stored secret `name`, else,
+   * for the first account only, the Worker variable `name`; undefined when neither is set.
    * @example const key = context.account.secret('SHOP_API_KEY')
    */
   secret(name: string): string | undefined;

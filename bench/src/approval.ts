@@ -75,7 +75,8 @@ export const measureApproval = async (
         progress(`approval round ${round}/${options.rounds} done`);
       }
 
-      // Calls that need approval, five at a time, each in its own conversation.
+      // Calls that need approval, five at a time, each in its own conversation with a customer of its
+      // own: a contact's follow-ups are bounded (docs/security.md), and the ask spends one of them.
       const askUrl = await urlOf('quote_ask');
       const calls = Math.max(20, options.rounds * 20);
       const toTeam = () =>
@@ -91,7 +92,7 @@ export const measureApproval = async (
             const response = await fetch(askUrl, {
               method: 'POST',
               headers: { 'content-type': 'application/json' },
-              body: JSON.stringify({ ...valid, ...ids(`cv_ask_${start + k}`) }),
+              body: JSON.stringify({ ...valid, ...ids(`cv_ask_${start + k}`), contactId: `ct_bench_${start + k}` }),
             });
             const answer = (await response.json()) as { status?: string };
             if (answer.status !== 'pending_approval') {

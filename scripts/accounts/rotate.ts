@@ -16,7 +16,8 @@ export const rotate = async (run: Run, name: string): Promise<number> => {
   const baseUrl = account.baseUrl ?? io.env[account.baseUrlEnv ?? 'PLATFORM_BASE_URL']?.trim();
   const apiKey = await readKey(io, flags['key-env'], name);
   if (baseUrl) await verifyKey(name, baseUrl, apiKey, account.keyPlacement);
-  const summary = await store.put(name, { apiKey });
+  // The key with the file's address, if it names one: the store takes a new address only with the key.
+  const summary = await store.put(name, { apiKey, ...(account.baseUrl ? { baseUrl: account.baseUrl } : {}) });
   io.stdout.write(
     `Stored a new key for account "${name}" (${new Date(summary.updatedAt).toISOString()}); every instance of the Worker uses it within a minute. Revoke the old key on the platform.\n`,
   );

@@ -13,6 +13,7 @@ import type { Logger } from '../log.ts';
 import { ACCOUNT_NAME } from '../platform/protocol/contract.ts';
 import { jsonResponse } from '../respond.ts';
 import type { FeatureRoute, RoutedRequest } from '../route.ts';
+import { addressProblem } from './address.ts';
 import { ACCOUNTS_BODY_LIMIT, relay } from './relay.ts';
 import type { StoredAccount } from './resolve.ts';
 import {
@@ -96,6 +97,20 @@ const put = async (request: Request, env: Env, name: string, requestId: string):
     else secrets[key] = value;
   }
   const baseUrl = parsed.data.baseUrl ?? previous?.baseUrl;
+  if (parsed.data.baseUrl !== undefined) {
+    const problem = addressProblem(parsed.data.baseUrl, env);
+    if (problem)
+      throw new FunctionError(422, 'invalid_account', `The account record is not valid: baseUrl: ${problem}`);
+  }
+  // The stored key goes only where its owner sent it: a new address comes with the key itself
+  // (decision 0011: the admin key uses the stored keys, never reads or redirects them).
+  if (parsed.data.apiKey === undefined && previous && baseUrl !== previous.baseUrl) {
+    throw new FunctionError(
+      422,
+      'key_required',
+      `Changing the address of account "${name}" needs its key in the same request: the stored key is never sent to an address it was not stored with (npm run accounts -- rotate ${name} sends both).`,
+    );
+  }
   const keyPlacement = parsed.data.keyPlacement ?? previous?.keyPlacement;
   const stored = await writeStoredAccount(env, name, {
     apiKey,

@@ -5,6 +5,7 @@ import { readBody } from '../args.ts';
 import type { Env } from '../env.ts';
 import { FunctionError } from '../errors.ts';
 import { API_KEY_HEADER, API_KEY_QUERY } from '../platform/protocol/contract.ts';
+import { addressProblem } from './address.ts';
 import { notStored, readStoredAccount } from './store.ts';
 
 /** Largest body of a PUT to the store, and of a request relayed to the platform. */
@@ -32,6 +33,14 @@ export const relay = async (
   }
   const stored = await readStoredAccount(env, name);
   if (!stored) throw notStored(name);
+  const problem = stored.baseUrl ? addressProblem(stored.baseUrl, env) : undefined;
+  if (problem) {
+    throw new FunctionError(
+      409,
+      'address_refused',
+      `The stored address of account "${name}" is refused: ${problem} Store it again with its key (npm run accounts -- rotate ${name}).`,
+    );
+  }
   const base = (stored.baseUrl ?? env.PLATFORM_BASE_URL ?? '').replace(/\/+$/, '');
   if (!base) {
     throw new FunctionError(

@@ -33,6 +33,8 @@ export interface StoredAccount {
   keyPlacement?: KeyPlacement | undefined;
   secrets: Record<string, string>;
   updatedAt: number;
+  /** Until when this copy may be used (readStoredAccount keeps it a minute): what it resolved expires with it. */
+  expiresAt?: number | undefined;
 }
 
 /**
@@ -98,7 +100,7 @@ export const ONE_ACCOUNT: AccountsService = {
     (env, name = DEFAULT_ACCOUNT, log) => {
       if (name !== DEFAULT_ACCOUNT) refuseUnknown(log);
       return {
-        account: { name, settings: NO_SETTINGS, secret: (key) => readVar(env, key) || undefined },
+        account: { name, first: true, settings: NO_SETTINGS, secret: (key) => readVar(env, key) || undefined },
         platform: platform && ((signal, callLog) => platform(env, signal, undefined, callLog)),
       };
     },

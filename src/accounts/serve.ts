@@ -5,6 +5,7 @@ import type { AccountPlatform, AccountSettings, CallAccount } from '../account.t
 import { type Env, readVar } from '../env.ts';
 import { accountNotConfigured, unauthorized } from '../errors.ts';
 import type { Logger } from '../log.ts';
+import { addressProblem } from './address.ts';
 import {
   type AccountResolver,
   type AccountsOption,
@@ -14,8 +15,8 @@ import {
   refuseUnknown,
 } from './resolve.ts';
 
-/** How long a resolved account is kept per isolate: its store is read at most once a minute (docs/performance.md). */
-const STORE_TTL_MS = 60_000;
+/** How long an account resolved without the store is kept per isolate (docs/performance.md). */
+const RESOLVED_TTL_MS = 60_000;
 
 /**
  * The resolver of a Worker's accounts; `platform` is createWorker's platform option.
@@ -28,7 +29,7 @@ export const accountResolver = (option: AccountsOption, platform: PlatformFactor
   // Settings merged once per entry; an account only in the store has the defaults.
   const settingsOf = new Map(option.list.map((e) => [e.name, Object.freeze({ ...defaults, ...e.settings })]));
   const bare = Object.freeze({ ...defaults });
-  const resolve = async (env: Env, name: string, log: Logger): Promise<ResolvedAccount> => {
+  const resolve = async (env: Env, name: string, log: Logger): Promise<ResolvedAccount & { until?: number }> => {
     const entry = byName.get(name);
     // The env's key wins; without it (a stored-key account, or a variable not set yet) the store's.
     const envKey = readVar(env, entry?.apiKeyEnv);
@@ -36,16 +37,23 @@ export const accountResolver = (option: AccountsOption, platform: PlatformFactor
     if (!entry && !record) refuseUnknown(log);
     const apiKey = envKey || record?.apiKey || '';
     const baseUrlEnv = entry?.baseUrlEnv ?? 'PLATFORM_BASE_URL';
-    const baseUrl = entry?.baseUrl ?? (record?.baseUrl || readVar(env, baseUrlEnv));
+    // A stored address the key may not be sent to (not https) is no address: never another one instead.
+    const refused = entry?.baseUrl === undefined && record?.baseUrl ? addressProblem(record.baseUrl, env) : undefined;
+    const baseUrl = entry?.baseUrl ?? (refused ? '' : record?.baseUrl || readVar(env, baseUrlEnv));
     const keyPlacement = entry?.keyPlacement ?? record?.keyPlacement;
     const secrets = record?.secrets ?? {};
+    // A Worker variable stands in for the first account's own secret only: another account's
+    // secret is its own or none, never the first account's (docs/security.md).
+    const isFirst = name === first;
     const account: CallAccount = {
       name,
+      first: isFirst,
       settings: (settingsOf.get(name) ?? bare) as AccountSettings,
-      secret: (key) => (Object.hasOwn(secrets, key) ? secrets[key] : readVar(env, key) || undefined),
+      secret: (key) =>
+        Object.hasOwn(secrets, key) ? secrets[key] : isFirst ? readVar(env, key) || undefined : undefined,
     };
     const missing = [
-      ...(baseUrl ? [] : [baseUrlEnv]),
+      ...(baseUrl ? [] : [refused ? 'an https address (npm run accounts -- rotate)' : baseUrlEnv]),
       ...(apiKey ? [] : [entry?.apiKeyEnv ?? "this account's stored key"]),
     ];
     const access = { baseUrl, apiKey, ...(keyPlacement ? { keyPlacement } : {}) };
@@ -55,17 +63,17 @@ export const accountResolver = (option: AccountsOption, platform: PlatformFactor
         if (missing.length > 0) throw accountNotConfigured(callLog, name, missing);
         return platform(env, signal, access);
       });
-    return { account, platform: make };
+    return { account, platform: make, ...(record?.expiresAt ? { until: record.expiresAt } : {}) };
   };
 
-  // Resolved accounts, per environment (one per isolate in production) and name, for a minute: a
-  // call through an account already seen costs a map look-up, with no await; calls that arrive while
-  // one is being resolved wait for that one, so the store is asked once. A refusal is not kept (the
-  // store keeps its own answer for a minute: readStoredAccount).
-  const resolved = new WeakMap<
-    Env,
-    Map<string, { at: number; value?: ResolvedAccount; pending: Promise<ResolvedAccount> }>
-  >();
+  // Resolved accounts, per environment (one per isolate in production) and name, for a minute, and
+  // one resolved from a stored record no longer than that record's copy (one cache, which expires
+  // when the stored entry does: a rotation or a removal reaches every call within a minute): a
+  // call through an account already seen costs a map look-up, with no await; calls that arrive
+  // while one is being resolved wait for that one, so the store is asked once. A refusal is not
+  // kept (the store keeps its own answer for a minute: readStoredAccount).
+  type Kept = { until: number; value?: ResolvedAccount; pending: Promise<ResolvedAccount> };
+  const resolved = new WeakMap<Env, Map<string, Kept>>();
   return (env, requested, log) => {
     const name = requested ?? first;
     if (name === undefined) throw unauthorized();
@@ -76,13 +84,14 @@ export const accountResolver = (option: AccountsOption, platform: PlatformFactor
     }
     const now = Date.now();
     const kept = byEnv.get(name);
-    if (kept && now - kept.at < STORE_TTL_MS) return kept.value ?? kept.pending;
+    if (kept && now < kept.until) return kept.value ?? kept.pending;
     // Bounded: an isolate serving more accounts than this starts over.
     if (byEnv.size >= 4096) byEnv.clear();
-    const entry: { at: number; value?: ResolvedAccount; pending: Promise<ResolvedAccount> } = {
-      at: now,
+    const entry: Kept = {
+      until: now + RESOLVED_TTL_MS,
       pending: resolve(env, name, log).then(
-        (value) => {
+        ({ until, ...value }) => {
+          if (until !== undefined) entry.until = Math.min(entry.until, until);
           entry.value = value;
           return value;
         },

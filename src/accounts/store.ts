@@ -45,7 +45,9 @@ const load = async (env: Env, name: string, log: Logger): Promise<StoredAccount 
     log.error('account_store_unavailable', { account: name, problem });
     return undefined;
   }
-  const record = await stubOf(env, name).read();
+  // The index first: a name never stored (a stranger's guess on the approval page, a removed
+  // client) touches no instance of its own, so none is created for it.
+  const record = (await stubOf(env, INDEX_NAME).has(name)) ? await stubOf(env, name).read() : null;
   if (!record) {
     log.warn('account_not_stored', {
       account: name,
@@ -99,14 +101,19 @@ export const readStoredAccount = (
   const hit = cache.get(name);
   if (hit && hit.until > now) return hit.value;
   if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
-  const value = load(env, name, log).catch((error: unknown) => {
-    // A store that did not answer is not an answer: the next call asks again.
-    cache.delete(name);
-    log.error('account_store_failed', { account: name, problem: String(error) });
-    return undefined;
-  });
+  const until = now + STORED_ACCOUNT_TTL_MS;
+  const value = load(env, name, log).then(
+    // The copy says when it expires, so a resolver keeping what it resolved forgets it then too.
+    (stored) => stored && { ...stored, expiresAt: until },
+    (error: unknown) => {
+      // A store that did not answer is not an answer: the next call asks again.
+      cache.delete(name);
+      log.error('account_store_failed', { account: name, problem: String(error) });
+      return undefined;
+    },
+  );
   cache.delete(name);
-  cache.set(name, { until: now + STORED_ACCOUNT_TTL_MS, value });
+  cache.set(name, { until, value });
   return value;
 };
 

@@ -59,6 +59,11 @@ export class AccountStore extends DurableObject {
     }
   }
 
+  /** On the index instance: whether `name` is stored (looked up first, so no name a stranger chose creates an instance). */
+  has(name: string): boolean {
+    return this.ctx.storage.sql.exec('SELECT 1 FROM names WHERE name = ?', name).toArray().length > 0;
+  }
+
   /** On the index instance: every stored account's name and when it was written, by name. */
   list(): { name: string; updatedAt: number }[] {
     return this.ctx.storage.sql

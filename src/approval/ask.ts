@@ -2,7 +2,8 @@
 // request is opened on the account's desk, its workflow instance is created to wait for the
 // decision, the team contact is asked through the platform with a link and a reply code, and the
 // agent gets the pending answer at once. Nothing runs unapproved: without a conversation to tell,
-// a team to ask or the bindings to wait, the call answers that approval is not available now.
+// a team to ask or the bindings to wait, the call answers that approval is not available now; so
+// it does past the customer's follow-up budget or the account's asks (src/approval/budget.ts).
 import { type Call, TaskCreated } from '../call.ts';
 import { callKeyOf, ledgerNameOf } from '../conversations/callKey.ts';
 import { newTaskId, taskInstanceId } from '../conversations/task.ts';
@@ -11,9 +12,11 @@ import { FunctionError } from '../errors.ts';
 import { ACCOUNT_QUERY, DEFAULT_ACCOUNT, sha256Hex, toBase64Url } from '../keys.ts';
 import { PlatformError } from '../platform/client/errors.ts';
 import type { RegisteredFunction } from '../registry.ts';
-import type { ApprovalDesk } from './desk.ts';
+import { type SpentFollowUp, spendFollowUp, TEAM_ASK_LIMIT } from './budget.ts';
+import type { ApprovalDesk, OpenRequest } from './desk.ts';
 import type { ApprovalParams } from './params.ts';
 import type { ApprovalRuntime } from './runtime.ts';
+import { askText, oneLineAsk } from './text.ts';
 
 /** What the agent gets while a person decides. */
 export interface ApprovalPendingAnswer {
@@ -65,13 +68,53 @@ export const approvalLink = (origin: string, token: string, account: string): st
 
 const randomToken = (): string => toBase64Url(crypto.getRandomValues(new Uint8Array(16)));
 
-/** The team's message: the ask, the link, the reply code and when it expires. */
-export const askText = (ask: string, link: string, code: string, expiresAt: number): string =>
-  [
-    `Approval needed (${code}): ${ask}`,
-    `Approve or deny: ${link}`,
-    `Or reply "approve ${code}" or "deny ${code}". Expires ${new Date(expiresAt).toISOString().slice(0, 16).replace('T', ' ')} UTC.`,
-  ].join('\n');
+/**
+ * Opens `request` on the desk, after spending a follow-up of `contactId` (the customer who hears the
+ * outcome, absent for a task): the new request and what it spent, or undefined for a repeat of a
+ * pending one. Throws `unavailable()` when the contact had its follow-ups, the account its asks,
+ * or the desk or the ledger did not answer; a follow-up spent for nothing is given back.
+ */
+const openRequest = async (
+  inv: Call,
+  desk: DurableObjectStub<ApprovalDesk>,
+  contactId: string | undefined,
+  request: OpenRequest,
+): Promise<{ id: string; code: string; spent: SpentFollowUp | undefined } | undefined> => {
+  const { log } = inv;
+  const errorOf = (error: unknown) => ({ error: error instanceof Error ? error.name : typeof error });
+  let spent: SpentFollowUp | undefined;
+  try {
+    spent = contactId === undefined ? undefined : await spendFollowUp(inv, request.name, contactId);
+    if (contactId !== undefined && !spent) {
+      // A repeat of a request still waiting is answered as one, whatever the budget says.
+      const pending = await desk.pendingFor(request.call);
+      if (pending) {
+        log.info('approval_repeated', { approval: pending.id });
+        return undefined;
+      }
+      log.warn('approval_follow_up_budget_spent', {
+        hint: 'this contact has had its follow-ups for now (docs/security.md): nobody was asked',
+      });
+      throw unavailable();
+    }
+    const opened = await desk.open(request);
+    if (opened.created) return { id: opened.id, code: opened.code, spent };
+    await spent?.release();
+    if ('limited' in opened) {
+      log.warn('approval_team_asks_spent', {
+        hint: `this account asked its team ${request.limit} times in 10 minutes (withApproval's teamAskLimit): nobody was asked`,
+      });
+      throw unavailable();
+    }
+    log.info('approval_repeated', { approval: opened.id });
+    return undefined;
+  } catch (error) {
+    if (error instanceof FunctionError) throw error;
+    log.error('approval_desk_unavailable', errorOf(error));
+    await spent?.release().catch(() => {});
+    throw unavailable();
+  }
+};
 
 /**
  * Asks the team to approve this call of `fn` with `args` (validated), and answers pending; a
@@ -125,36 +168,30 @@ export const requestApproval = async (
   const taskId = !to && task ? newTaskId(now) : undefined;
   const token = randomToken();
   const expiresAt = now + (approval.expiresInMs ?? DEFAULT_EXPIRES_MS);
-  const ask = approval.ask(args as never);
-  let opened: Awaited<ReturnType<ApprovalDesk['open']>>;
-  try {
-    // A repeat is the same call of the same conversation; every task is a request of its own.
-    const call = to
-      ? await sha256Hex(
-          `${await ledgerNameOf(account, to.contactId, to.conversationId ?? '')}\n${await callKeyOf(fn.name, args)}`,
-        )
-      : `task-${randomToken()}`;
-    opened = await desk.open({
-      ...(task && taskId ? { id: await taskInstanceId(task.owner, taskId) } : {}),
-      call,
-      name: fn.name,
-      ask,
-      expiresAt,
-      linkHash: await sha256Hex(token),
-      pageToken: randomToken(),
-    });
-  } catch (error) {
-    log.error('approval_desk_unavailable', { error: error instanceof Error ? error.name : typeof error });
-    throw unavailable();
-  }
-  const { id, code } = opened;
-  if (!opened.created) {
-    log.info('approval_repeated', { approval: id });
-    return waiting;
-  }
+  const ask = oneLineAsk(approval.ask(args as never));
+  // A repeat is the same call of the same conversation; every task is a request of its own.
+  const call = to
+    ? await sha256Hex(
+        `${await ledgerNameOf(account, to.contactId, to.conversationId ?? '')}\n${await callKeyOf(fn.name, args)}`,
+      )
+    : `task-${randomToken()}`;
+  const opened = await openRequest(inv, desk, to?.contactId, {
+    ...(task && taskId ? { id: await taskInstanceId(task.owner, taskId) } : {}),
+    call,
+    name: fn.name,
+    ask,
+    expiresAt,
+    linkHash: await sha256Hex(token),
+    pageToken: randomToken(),
+    limit: runtime.teamAskLimit ?? TEAM_ASK_LIMIT,
+  });
+  if (!opened) return waiting;
+  const { id, code, spent } = opened;
   const withdraw = async (reason: string) => {
     log.warn('approval_withdrawn', { approval: id, reason });
     await Promise.resolve(desk.withdraw(id)).catch(() => {});
+    // Nobody was asked, so the customer will not be told: the follow-up is given back.
+    await spent?.release().catch(() => {});
     await workflow
       .get(id)
       .then((instance) => instance.terminate())
@@ -196,6 +233,7 @@ export const requestApproval = async (
       hint: 'the team may not have the request; it expires if nobody decides',
     });
   }
-  log.info(taskId ? 'approval_asked_as_task' : 'approval_asked', { approval: id, code, expiresAt });
+  // Never the reply code: whoever reads the logs could decide with it.
+  log.info(taskId ? 'approval_asked_as_task' : 'approval_asked', { approval: id, expiresAt });
   return taskId ? new TaskCreated(taskId, now) : waiting;
 };

@@ -3,8 +3,11 @@
 // synchronous statement, so the link, the team's reply and the expiry can never all win. The
 // workflow waiting for the decision (src/approval/workflow.ts) is only woken by its event; it reads
 // the decision from here, so an event that was lost delays nothing beyond the expiry.
-// Links are kept only as their SHA-256: the store never holds what opens a request.
+// Links are kept only as their SHA-256: the store never holds what opens a request. The ask (the
+// customer's words) is kept only while the request waits; the row, only until KEEP_MS after its
+// expiry, when the desk's alarm deletes it (docs/security.md, the retention table).
 import { DurableObject } from 'cloudflare:workers';
+import { TEAM_ASK_WINDOW_MS } from './budget.ts';
 
 /** Where a request stands: waiting, decided by a person, or ended by its expiry or the call that asked. */
 export type ApprovalState = 'pending' | 'approved' | 'denied' | 'expired' | 'withdrawn';
@@ -40,10 +43,15 @@ export interface OpenRequest {
   expiresAt: number;
   linkHash: string;
   pageToken: string;
+  /** The most requests this account may open in TEAM_ASK_WINDOW_MS: past it, nothing is opened. */
+  limit: number;
 }
 
-/** What `open` did: a new request (its id and reply code), or the pending one of the same call. */
-export type OpenResult = { created: true; id: string; code: string } | { created: false; id: string; code: string };
+/** What `open` did: a new request (its id and reply code), the pending one of the same call, or nothing (the account's asks are spent for now). */
+export type OpenResult =
+  | { created: true; id: string; code: string }
+  | { created: false; id: string; code: string }
+  | { created: false; limited: true };
 
 type Row = {
   id: string;
@@ -57,8 +65,8 @@ type Row = {
   decided_at: number | null;
 };
 
-/** How long a decided or expired request is kept for inspection. */
-const KEEP_MS = 7 * 24 * 3600_000;
+/** How long a request's row (its state, who decided and when; no ask) is kept after its expiry. */
+export const KEEP_MS: number = 7 * 24 * 3600_000;
 /** Reply codes: four letters and digits, none that read alike (0/O, 1/I/L). */
 const CODE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
 const COLUMNS = 'id, code, name, ask, state, created, expires, decided_by, decided_at';
@@ -91,12 +99,18 @@ export class ApprovalDesk extends DurableObject {
     );
   }
 
-  /** Opens a request, unless the same call already has one pending: then that one is answered. */
-  open(request: OpenRequest): OpenResult {
+  /**
+   * Opens a request, unless the same call already has one pending (then that one is answered) or
+   * the account opened `request.limit` in TEAM_ASK_WINDOW_MS (then nothing is).
+   */
+  async open(request: OpenRequest): Promise<OpenResult> {
     const now = Date.now();
-    this.ctx.storage.sql.exec('DELETE FROM requests WHERE expires < ?', now - KEEP_MS);
-    const [pending] = this.rows("WHERE call = ? AND state = 'pending' AND expires > ?", request.call, now);
+    const pending = this.pendingFor(request.call);
     if (pending) return { created: false, id: pending.id, code: pending.code };
+    const [recent] = this.ctx.storage.sql
+      .exec<{ n: number }>('SELECT COUNT(*) AS n FROM requests WHERE created > ?', now - TEAM_ASK_WINDOW_MS)
+      .toArray();
+    if ((recent?.n ?? 0) >= request.limit) return { created: false, limited: true };
     const codes = new Set(this.rows("WHERE state = 'pending'").map((row) => row.code));
     let code = randomCode();
     while (codes.has(code)) code = randomCode();
@@ -113,13 +127,20 @@ export class ApprovalDesk extends DurableObject {
       now,
       request.expiresAt,
     );
+    await this.schedule();
     return { created: true, id, code };
+  }
+
+  /** The request of `call` still waiting, if any. */
+  pendingFor(call: string): { id: string; code: string } | undefined {
+    const [row] = this.rows("WHERE call = ? AND state = 'pending' AND expires > ?", call, Date.now());
+    return row ? { id: row.id, code: row.code } : undefined;
   }
 
   /** Ends a request whose ask could not be sent: nobody can decide it any more. */
   withdraw(id: string): void {
     this.ctx.storage.sql.exec(
-      "UPDATE requests SET state = 'withdrawn', decided_at = ? WHERE id = ? AND state = 'pending'",
+      "UPDATE requests SET state = 'withdrawn', decided_at = ?, ask = '' WHERE id = ? AND state = 'pending'",
       Date.now(),
       id,
     );
@@ -148,19 +169,19 @@ export class ApprovalDesk extends DurableObject {
     if (row.expires <= now) return { outcome: 'expired', view: viewOf(row) };
     const state: ApprovalState = approve ? 'approved' : 'denied';
     this.ctx.storage.sql.exec(
-      'UPDATE requests SET state = ?, decided_by = ?, decided_at = ? WHERE id = ?',
+      "UPDATE requests SET state = ?, decided_by = ?, decided_at = ?, ask = '' WHERE id = ?",
       state,
       decidedBy,
       now,
       row.id,
     );
-    return { outcome: 'decided', view: { ...viewOf(row), state, decidedBy, decidedAt: now } };
+    return { outcome: 'decided', view: { ...viewOf(row), ask: '', state, decidedBy, decidedAt: now } };
   }
 
   /** The request's final state, for its workflow once woken or timed out: still pending means expired now. */
   settle(id: string): ApprovalView | undefined {
     this.ctx.storage.sql.exec(
-      "UPDATE requests SET state = 'expired', decided_at = ? WHERE id = ? AND state = 'pending'",
+      "UPDATE requests SET state = 'expired', decided_at = ?, ask = '' WHERE id = ? AND state = 'pending'",
       Date.now(),
       id,
     );
@@ -171,6 +192,29 @@ export class ApprovalDesk extends DurableObject {
   /** The requests still waiting for a person, oldest first (the dev console lists them). */
   pending(): ApprovalView[] {
     return this.rows("WHERE state = 'pending' AND expires > ? ORDER BY created", Date.now()).map(viewOf);
+  }
+
+  /** Past its expiry a request's ask is dropped; KEEP_MS later, its row. Then the next alarm is set. */
+  override async alarm(): Promise<void> {
+    const now = Date.now();
+    this.ctx.storage.sql.exec('DELETE FROM requests WHERE expires <= ?', now - KEEP_MS);
+    this.ctx.storage.sql.exec("UPDATE requests SET ask = '' WHERE expires <= ? AND ask != ''", now);
+    await this.schedule(true);
+  }
+
+  /** The alarm at the next expiry (of a request with its ask) or the next row to delete; an earlier one set stays. */
+  private async schedule(replace = false): Promise<void> {
+    const [next] = this.ctx.storage.sql
+      .exec<{ at: number | null }>(
+        "SELECT MIN(CASE WHEN ask != '' THEN expires ELSE expires + ? END) AS at FROM requests",
+        KEEP_MS,
+      )
+      .toArray();
+    const at = next?.at ?? null;
+    const set = replace ? null : await this.ctx.storage.getAlarm();
+    if (at === null) {
+      if (replace) await this.ctx.storage.deleteAlarm();
+    } else if (set === null || set > at) await this.ctx.storage.setAlarm(at);
   }
 
   private rows(where: string, ...bindings: unknown[]): Row[] {

@@ -15,6 +15,11 @@ export interface ApprovalFeatureOptions {
    * @example teamContact: (env, account) => ({ contactId: account.settings.teamInbox ?? env.TEAM_INBOX_ID, channel: 'whatsapp' })
    */
   teamContact: TeamContactOf;
+  /**
+   * The most asks one account's team gets in 10 minutes (default TEAM_ASK_LIMIT, 20): past it a
+   * call that needs approval answers that approval is unavailable (docs/security.md).
+   */
+  teamAskLimit?: number;
 }
 
 /**
@@ -48,7 +53,7 @@ export const withApproval = (base: ConversationFeatures, options: ApprovalFeatur
     },
     register: (deferred) => {
       base.register(deferred);
-      runtime = { ...deferred, teamContact: options.teamContact };
+      runtime = { ...deferred, teamContact: options.teamContact, teamAskLimit: options.teamAskLimit };
       setApprovalRuntime(runtime);
     },
     routes,

@@ -1,17 +1,20 @@
 // The approval page the team's link opens (docs/functions.md "Approval"): GET shows only the ask
-// and two buttons; the decision is a POST that another site cannot forge (its Origin and
-// Sec-Fetch-Site must be this Worker's own, and it carries the page's own random token). The link is
-// a random 128-bit token the desk keeps only as a hash; it decides once, then answers with the
-// first decision; past the request's expiry it decides nothing. Every refusal says why, plainly.
+// and two buttons, and once decided only the state; the decision is a POST that another site cannot
+// forge (its Origin and Sec-Fetch-Site must be this Worker's own, and it carries the page's own
+// random token). The link is a random 128-bit token the desk keeps only as a hash; it decides once,
+// then answers with the first decision; past the request's expiry it decides nothing. Every refusal
+// says why, plainly. A link naming an account the Worker does not serve touches no desk.
 import { readBody } from '../args.ts';
+import { actingIn } from '../conversations/runtime.ts';
 import { type Env, isDevelopment, type WithProcess } from '../env.ts';
 import { FunctionError } from '../errors.ts';
 import { ACCOUNT_QUERY, DEFAULT_ACCOUNT, safeEqual, sha256Hex } from '../keys.ts';
-import { createLogger } from '../log.ts';
+import { createLogger, type Logger } from '../log.ts';
 import { ACCOUNT_NAME } from '../platform/protocol/contract.ts';
 import { deskOf, workflowOf } from './ask.ts';
 import type { ApprovalView, DecideResult } from './desk.ts';
 import { DECISION_EVENT } from './params.ts';
+import { approvalRuntimes } from './runtime.ts';
 
 /** The path under which links are served: `/approvals/<token>`. */
 export const APPROVALS_PATH = '/approvals';
@@ -63,10 +66,11 @@ const settledPage = (view: ApprovalView, note = ''): Response => {
     );
   }
   const by = view.decidedBy?.startsWith('contact:') ? 'by a reply on the messaging platform' : 'from this link';
+  // Only the state: once decided, the page no longer shows the ask (the customer's words).
   return page(
     409,
     `Already ${STATE_WORDS[view.state] ?? view.state}`,
-    `<p class="ask">${escapeHtml(view.ask)}</p><p>This request was ${STATE_WORDS[view.state] ?? view.state} ${by} at ${escapeHtml(when(view.decidedAt))}. It is decided once: your answer changed nothing.${note}</p>`,
+    `<p>This request was ${STATE_WORDS[view.state] ?? view.state} ${by} at ${escapeHtml(when(view.decidedAt))}. It is decided once: your answer changed nothing.${note}</p>`,
   );
 };
 
@@ -83,6 +87,13 @@ const refused = (why: string) =>
     'This request was refused',
     `<p>${escapeHtml(why)} Nothing was changed. Open the link from the message again and decide there.</p>`,
   );
+
+/** Whether a Worker with approvals serves `account` (its accounts' resolver knows it). */
+const served = async (env: Env, account: string): Promise<boolean> =>
+  (await actingIn(approvalRuntimes(), env, account, quiet)) !== undefined;
+
+// An unknown account is the page's 404; the resolver's own line about it is not worth logging here.
+const quiet: Logger = { info: () => {}, warn: () => {}, error: () => {} };
 
 /**
  * Wakes the workflow instance waiting for `id` once the desk holds its decision, a few times: if
@@ -151,6 +162,8 @@ export const serveApprovalPage = async (
     return serveDevDesk(request, env, account, ctx);
   }
   if (!TOKEN.test(token) || !ACCOUNT_NAME.test(account)) return notValid();
+  // An account this Worker does not serve has no desk: none is touched (or created) for it.
+  if (!(await served(env, account))) return notValid();
   const desk = deskOf(env, account);
   if (!desk)
     return page(
@@ -202,7 +215,7 @@ export const serveApprovalPage = async (
   return page(
     200,
     approved ? 'Approved' : 'Denied',
-    `<p class="ask">${escapeHtml(result.view.ask)}</p><p>${approved ? 'Approved: it is being carried out now, and the customer will get a message with the result.' : 'Denied: nothing will be done, and the customer will get a message saying so.'}</p>`,
+    `<p>${approved ? 'Approved: it is being carried out now, and the customer will get a message with the result.' : 'Denied: nothing will be done, and the customer will get a message saying so.'}</p>`,
   );
 };
 
@@ -216,7 +229,10 @@ const serveDevDesk = async (
   account: string,
   ctx: { waitUntil(promise: Promise<unknown>): void },
 ): Promise<Response> => {
-  const desk = ACCOUNT_NAME.test(account) ? deskOf(env, account) : undefined;
+  if (!ACCOUNT_NAME.test(account) || !(await served(env, account))) {
+    return Response.json({ error: `This Worker serves no account "${account.slice(0, 64)}".` }, { status: 404 });
+  }
+  const desk = deskOf(env, account);
   if (!desk) return Response.json({ error: 'No approval desk: bind APPROVAL_DESK.' }, { status: 503 });
   if (request.method === 'GET') return Response.json({ approvals: await desk.pending() });
   const text = await readBody(request, FORM_LIMIT, Date.now() + 5_000).catch(() => '');

@@ -20,6 +20,8 @@ export type TeamContactOf = (
 /** The Worker's side of approvals. */
 export interface ApprovalRuntime extends DeferredRuntime {
   teamContact: TeamContactOf;
+  /** Asks to one account's team per 10 minutes (default TEAM_ASK_LIMIT, src/approval/budget.ts). */
+  teamAskLimit?: number | undefined;
 }
 
 // Usually one; tests create several Workers in one isolate.

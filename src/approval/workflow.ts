@@ -21,6 +21,7 @@ import { deskOf } from './ask.ts';
 import type { ApprovalState } from './desk.ts';
 import { type ApprovalParams, DECISION_EVENT } from './params.ts';
 import { type ApprovalRuntime, approvalRuntimesFor } from './runtime.ts';
+import { expiredText } from './text.ts';
 
 /** The customer's message when the approved work was refused or failed. */
 export const APPROVED_BUT_FAILED =
@@ -154,16 +155,8 @@ export class ApprovalRequest extends WorkflowEntrypoint<Env, ApprovalParams> {
         .do('tell team', { retries: { limit: 3, delay: '5 seconds', backoff: 'exponential' } }, async () => {
           const team = await runtime.teamContact(this.env, from.account);
           if (!team) return 'none';
-          const ask = approval.ask(args as never);
-          return sendFollowUp(
-            runtime,
-            this.env,
-            log,
-            `${id}-team`,
-            from,
-            team,
-            `Expired (${event.payload.code}), nobody decided in time: ${ask} The customer has been told.`,
-          );
+          const text = expiredText(approval.ask(args as never), event.payload.code);
+          return sendFollowUp(runtime, this.env, log, `${id}-team`, from, team, text);
         })
         .catch((error: unknown) => {
           log.error('approval_expiry_not_told', { error: error instanceof Error ? error.name : typeof error });

@@ -13,10 +13,19 @@ import type { Conversation } from '../conversation.ts';
 import { DEFAULT_DEDUPE_WINDOW_MS } from '../define.ts';
 import type { RegisteredFunction } from '../registry.ts';
 import { callKeyOf, contactLedgerNameOf } from './callKey.ts';
-import type { CallLedger } from './ledger.ts';
+import type { Budgets, CallLedger } from './ledger.ts';
 
 /** The follow-ups one contact may be sent in `windowMs`: of one function, and of all together. */
 export const FOLLOW_UP_BUDGET = { perFunction: 2, perContact: 3, windowMs: 10 * 60_000 } as const;
+
+/** What one follow-up of function `name` spends in its contact's ledger (an approval's outcome spends it too). */
+export const followUpBudgets = (name: string): Budgets => ({
+  budgets: [
+    { key: `follow-ups:${name}`, limit: FOLLOW_UP_BUDGET.perFunction },
+    { key: 'follow-ups', limit: FOLLOW_UP_BUDGET.perContact },
+  ],
+  windowMs: FOLLOW_UP_BUDGET.windowMs,
+});
 
 /** How long the first call may take to decide (create its instance, or finish in time after all). */
 const DECIDE_LEASE_MS = 15_000;
@@ -53,13 +62,13 @@ export const claimDeferral = async (
     const identity = { conversation: conversation.conversationId ?? '', call: dedupe?.key ? dedupe.key(args) : args };
     const key = `later:${await callKeyOf(fn.name, identity)}`;
     const ledger = namespace.getByName(await contactLedgerNameOf(inv.account.name, conversation.contactId));
-    const claim = await ledger.claimSpending(key, DECIDE_LEASE_MS, Math.max(0, waitMs), windowMs, {
-      budgets: [
-        { key: `follow-ups:${fn.name}`, limit: FOLLOW_UP_BUDGET.perFunction },
-        { key: 'follow-ups', limit: FOLLOW_UP_BUDGET.perContact },
-      ],
-      windowMs: FOLLOW_UP_BUDGET.windowMs,
-    });
+    const claim = await ledger.claimSpending(
+      key,
+      DECIDE_LEASE_MS,
+      Math.max(0, waitMs),
+      windowMs,
+      followUpBudgets(fn.name),
+    );
     if (claim.verdict === 'spent') return { verdict: 'no_follow_up' };
     if (claim.verdict === 'run') {
       return {

@@ -154,5 +154,5 @@ export const bareContext = (settings: AccountSettings = {}): FunctionContext =>
     waitUntil: () => {},
     request: new Request(ORIGIN),
     log: createLogger(),
-    account: { name: 'default', settings, secret: () => undefined },
+    account: { name: 'default', first: true, settings, secret: () => undefined },
   }) as unknown as FunctionContext;

@@ -7,18 +7,19 @@ import { callWith, eventsPlatform, platformEnv, servedEvents } from '../helpers.
 const REFUNDS = 'https://store.test/api/orders/10452/refunds';
 const settings = platformEnv({ STORE_API_URL: 'https://store.test/api', STORE_API_KEY: 'test-store-key' });
 let conversations = 0;
-const refund = (amountEuros: number) =>
+// Each conversation's customer a contact of her own: a contact's follow-ups are bounded (docs/security.md).
+const refund = (amountEuros: number, environment = settings) =>
   callWith(
     'refund_payment',
     {
       orderNumber: '10452',
       amountEuros,
       reason: 'the mug arrived broken',
-      contactId: 'ct_vera',
-      conversationId: `cv_refund_${++conversations}`,
+      contactId: `ct_vera_${++conversations}`,
+      conversationId: `cv_refund_${conversations}`,
       channel: 'whatsapp',
     },
-    settings,
+    environment,
   );
 
 let platform: ReturnType<typeof eventsPlatform>;
@@ -34,7 +35,7 @@ beforeEach(() => {
 afterEach(() => platform.outbound.restore());
 
 const toTeam = () => platform.messages.filter((m) => m.contactId === 'ct_team');
-const toCustomer = () => platform.messages.filter((m) => m.contactId === 'ct_vera');
+const toCustomer = () => platform.messages.filter((m) => m.contactId.startsWith('ct_vera'));
 
 /** Runs `work` and waits for every approval it started to finish. */
 const approvals = async (work: () => Promise<void>) => {
@@ -90,6 +91,14 @@ describe('refund_payment', () => {
     });
     expect(refunds).toEqual([]);
     expect(toCustomer().map((m) => m.text)).toEqual([expect.stringContaining('could not approve it')]);
+  });
+
+  it('counts against FUNCTION_RATE_LIMIT: over it, a 429 and nothing is refunded', async () => {
+    const full = { limit: async () => ({ success: false }) } as RateLimit;
+    const response = await refund(12, { ...settings, FUNCTION_RATE_LIMIT: full });
+    expect(response.status).toBe(429);
+    expect((await errorOf(response)).code).toBe('rate_limited');
+    expect(refunds).toEqual([]);
   });
 
   it('without a team inbox, a large refund is not available now and nothing is refunded', async () => {

@@ -1,6 +1,7 @@
-// npm run accounts against real parts: the project's Worker (workerd, production mode, its account
-// store and relay) and the local platform over HTTP, two of whose accounts play the agency (the
-// first account, key in a variable) and a client (key in the store). The key never shows.
+// npm run accounts against real parts: the project's Worker (workerd, in development mode, as the
+// local platform's http address needs; its account store and relay) and the local platform over
+// HTTP, two of whose accounts play the agency (the first account, key in a variable) and a client
+// (key in the store). The key never shows.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -42,7 +43,9 @@ beforeAll(async () => {
     workers: [
       {
         configPath: './wrangler.toml',
-        vars: { AGENT_FUNCTIONS_MODE: 'production' },
+        // Development: the local platform answers on http://127.0.0.1, which the account store takes
+        // as an address only under npm run dev (production takes https only, docs/security.md).
+        vars: { AGENT_FUNCTIONS_MODE: 'development' },
         secrets: { FUNCTIONS_SECRET: SECRET, ACCOUNTS_SECRET },
       },
     ],

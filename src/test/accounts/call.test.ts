@@ -3,11 +3,13 @@
 // and an account whose key is gone answers a 503 the model can read while another still works.
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { accountStore } from '../../accounts/admin.ts';
+import { seal } from '../../accounts/seal.ts';
 import { serveAccounts } from '../../accounts/serve.ts';
-import { forgetStoredAccount, readStoredAccount } from '../../accounts/store.ts';
+import { forgetStoredAccount, readStoredAccount, writeStoredAccount } from '../../accounts/store.ts';
+import type { AccountStore } from '../../accounts/storeObject.ts';
 import { createWorker } from '../../createWorker.ts';
 import { defineFunction } from '../../define.ts';
 import type { Env } from '../../env.ts';
@@ -99,6 +101,53 @@ describe('a call through a stored-key account', () => {
     expect(toAcme?.headers.get('x-api-key')).toBe('pk_acme_stored');
     expect(toAgency?.headers.get('x-api-key')).toBe('pk_agency');
     expect(logged.join('\n')).not.toContain('pk_acme_stored');
+  });
+
+  it('uses a key rotated in another isolate within a minute of reading it: one cache, expiring with the stored entry', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(new Date('2026-11-26T12:00:00Z'));
+      const record = { baseUrl: 'https://acme.platform.test', secrets: {} };
+      expect((await store('client-clock', { ...record, apiKey: 'pk_clock_old' })).status).toBe(200);
+      // Read at 12:00:00 by something else of this isolate (the relay, a GET of /accounts).
+      await readStoredAccount(testEnv, 'client-clock');
+      vi.setSystemTime(Date.now() + 50_000);
+      expect((await callAs('client-clock')).status).toBe(200);
+      // Another isolate rotates the key: this one is not told.
+      const namespace = testEnv.ACCOUNT_STORE as DurableObjectNamespace<AccountStore>;
+      const secret = testEnv.ACCOUNTS_SECRET as string;
+      await namespace.get(namespace.idFromName('client-clock')).write({
+        blob: await seal(secret, 'client-clock', JSON.stringify({ ...record, apiKey: 'pk_clock_new' })),
+        updatedAt: Date.now(),
+      });
+      // 65 s after the read: the copy read then is over, and so is what was resolved from it.
+      vi.setSystemTime(Date.now() + 15_000);
+      expect((await callAs('client-clock')).status).toBe(200);
+      expect(outbound.requests.map((request) => request.headers.get('x-api-key'))).toEqual([
+        'pk_clock_old',
+        'pk_clock_new',
+      ]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('never sends a stored key to a stored address that is not https (a record stored before the rule, or under dev)', async () => {
+    await writeStoredAccount(testEnv, 'client-plain', {
+      apiKey: 'pk_plain',
+      baseUrl: 'http://plain.platform.test',
+      secrets: {},
+    });
+    const call = await callAs('client-plain');
+    expect(call.status).toBe(503);
+    const relayed = await fetchWorker(
+      new Request(`${ORIGIN}/accounts/client-plain/platform/v1/custom-functions`, {
+        headers: { authorization: `Bearer ${await accountsKey(SECRET)}` },
+      }),
+    );
+    expect(relayed.status).toBe(409);
+    expect(outbound.requests).toEqual([]);
+    expect(logged.join('\n')).not.toContain('pk_plain');
   });
 
   it('answers 401 for an account neither listed nor stored, and a swapped account', async () => {

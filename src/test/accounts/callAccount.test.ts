@@ -139,6 +139,12 @@ describe('a call knows its account', () => {
     });
   });
 
+  it("lends the Worker's variables to the first account only: another account's secret is its own or none", async () => {
+    const response = await as('client-b').call('who_am_i', {});
+    expect(await response.json()).toMatchObject({ account: 'client-b', storeKey: null });
+    expect(await (await as().call('who_am_i', {})).json()).toMatchObject({ storeKey: 'worker-shop-key' });
+  });
+
   it('reads the key store at most once per account a minute', async () => {
     await as('client-s').call('who_am_i', {});
     const before = storeReads;

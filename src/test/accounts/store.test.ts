@@ -168,6 +168,47 @@ describe('the account store', () => {
     });
   });
 
+  it("moves an account's address only with its key in the same request: the stored key never follows a new address alone", async () => {
+    await putAccount('client-moved', { apiKey: 'pk_moved_1', baseUrl: 'https://moved.platform.test' });
+    const redirected = await putAccount('client-moved', { baseUrl: 'https://evil.example' });
+    expect(redirected.status).toBe(422);
+    expect(((await redirected.json()) as { error: { code: string; message: string } }).error).toMatchObject({
+      code: 'key_required',
+      message: expect.stringContaining('needs its key in the same request'),
+    });
+    forgetStoredAccount();
+    expect(await readStoredAccount(testEnv, 'client-moved')).toMatchObject({
+      apiKey: 'pk_moved_1',
+      baseUrl: 'https://moved.platform.test',
+    });
+    // The same address again, or a key alone, moves nothing and is taken.
+    expect((await putAccount('client-moved', { baseUrl: 'https://moved.platform.test' })).status).toBe(200);
+    expect((await putAccount('client-moved', { secrets: { SHOP_TOKEN: 't' } })).status).toBe(200);
+    const moved = await putAccount('client-moved', { apiKey: 'pk_moved_2', baseUrl: 'https://new.platform.test' });
+    expect(moved.status).toBe(200);
+    forgetStoredAccount();
+    expect(await readStoredAccount(testEnv, 'client-moved')).toMatchObject({
+      apiKey: 'pk_moved_2',
+      baseUrl: 'https://new.platform.test',
+    });
+  });
+
+  it('takes https addresses only, and http to this machine only under npm run dev', async () => {
+    const status = async (baseUrl: string, overrides: Partial<Env> = {}) =>
+      (await putAccount('client-address', { apiKey: 'pk_address', baseUrl }, overrides)).status;
+    const dev = { AGENT_FUNCTIONS_MODE: 'development', AGENT_FUNCTIONS_DEV_HOSTS: 'fns.example.dev' };
+    expect(await status('http://platform.example.com')).toBe(422);
+    expect(await status('http://127.0.0.1:9400')).toBe(422);
+    expect(await status('https://user:pass@platform.example.com')).toBe(422);
+    expect(await status('https://platform.example.com')).toBe(200);
+    expect(await status('http://127.0.0.1:9400', dev)).toBe(200);
+    expect(await status('http://127.5.0.9:9400', dev)).toBe(200);
+    expect(await status('http://localhost:9400', dev)).toBe(200);
+    expect(await status('http://[::1]:9400', dev)).toBe(200);
+    expect(await status('http://10.0.0.7:9400', dev)).toBe(422);
+    expect(await status('http://localhost.evil.example', dev)).toBe(422);
+  });
+
   it('merges secrets into the stored ones, removes one given null, and needs a key for a new account', async () => {
     await putAccount('client-merge', { apiKey: 'pk_m', secrets: { A: '1', B: '2' } });
     await putAccount('client-merge', { secrets: { B: null, C: '3' } });

@@ -75,12 +75,21 @@ afterEach(async () => {
 });
 
 let conversations = 0;
-/** A customer's call in a conversation of its own (or of `conversationId`). */
+/**
+ * A customer's call in a conversation of its own (or of `conversationId`), each conversation's
+ * customer a contact of its own: a contact's follow-ups are bounded (test/approval/trust.test.ts).
+ */
 const ask = (amountCents: number, conversationId = `cv_${++conversations}`, orderNumber = '10454') =>
-  call('refund_order', { orderNumber, amountCents, contactId: 'ct_vera', conversationId, channel: 'whatsapp' });
+  call('refund_order', {
+    orderNumber,
+    amountCents,
+    contactId: `ct_vera_${conversationId}`,
+    conversationId,
+    channel: 'whatsapp',
+  });
 
 const teamMessages = () => sent.filter((m) => m.contactId === TEAM.contactId);
-const customerMessages = () => sent.filter((m) => m.contactId === 'ct_vera');
+const customerMessages = () => sent.filter((m) => m.contactId.startsWith('ct_vera'));
 /** The link path and reply code of the latest ask the team got. */
 const lastAsk = () => {
   const text = teamMessages().at(-1)?.text ?? '';

@@ -6,6 +6,7 @@
 import { introspectWorkflow } from 'cloudflare:test';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { serveAccounts } from '../../accounts/serve.ts';
 import { withApproval } from '../../approval/feature.ts';
 import type { ApprovalParams } from '../../approval/params.ts';
 import { decideByReply } from '../../approval/reply.ts';
@@ -33,8 +34,13 @@ const injected = { crashesAfterRun: 0, checkCrashes: 0, lostEvents: 0, lostEvent
 /** Every tenth request is denied; the others approved, from the page (even) or by reply (odd). */
 const denied = (i: number) => i % 10 === 9;
 
+// An account of its own, whose team may be asked every request of the run (TEAM_ASK_LIMIT is 20).
+const ACCOUNT = 'approval-faults';
 const worker = createWorker({
-  conversations: withApproval(conversationFeatures, { teamContact: () => TEAM }),
+  conversations: withApproval(conversationFeatures, { teamContact: () => TEAM, teamAskLimit: CALLS }),
+  accounts: serveAccounts({
+    list: [{ name: ACCOUNT, apiKeyEnv: 'PLATFORM_API_KEY', baseUrlEnv: 'PLATFORM_BASE_URL' }],
+  }),
   functions: {
     fault_refund: defineFunction({
       description: 'A refund counted per call, approved by a person, for the fault tests.',
@@ -124,7 +130,7 @@ const decide = async (i: number) => {
   const approve = !denied(i);
   if (i % 2 === 1) {
     const code = /\(([A-Z0-9]{4})\)/.exec(text)?.[1] ?? '';
-    return decideByReply(faultEnv, 'default', {
+    return decideByReply(faultEnv, ACCOUNT, {
       contactId: TEAM.contactId,
       text: `${approve ? 'approve' : 'deny'} ${code}`,
     });
