@@ -36,6 +36,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ main: Ma
     load: () => import('./secrets/cli.ts'),
   },
   tail: { summary: "follow the deployed Worker's logs, one line per call", load: () => import('./tail/cli.ts') },
+  stats: {
+    summary: 'calls, outcomes, durations per account and function (npm run dev, or --env NAME)',
+    load: () => import('./stats/cli.ts'),
+  },
   openapi: { summary: 'write the OpenAPI 3.1 document of the functions', load: () => import('./openapi.ts') },
   generate: {
     summary: 'write the registries of functions/ and events/ (and --types: Env)',
