@@ -6,6 +6,7 @@ export { bearerToken } from './bearerToken.ts';
 export { allowedHostsOf, type LocalSurfaceRefusal, localSurfaceRefusal } from './localSurface.ts';
 export {
   type CallRecord,
+  dataPointOf,
   OUTCOMES,
   RECORD_BLOBS,
   RECORD_DOUBLES,
