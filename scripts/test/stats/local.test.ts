@@ -256,6 +256,22 @@ describe('npm run stats, reading the running npm run dev', () => {
     ]);
   });
 
+  it("serves the health view's rows with their failing and slowest calls, and refuses a bad parameter", async () => {
+    const ask = (search: string) => fetch(new URL(`/api/stats?${search}`, running.url));
+    const answer = await ask('since=1h&samples=2&account=client-acme&function=get_order_status');
+    expect(answer.status).toBe(200);
+    const { rows } = (await answer.json()) as { rows: Array<{ samples: { failing: unknown[]; slowest: unknown[] } }> };
+    expect(rows).toHaveLength(1);
+    expect(rows[0]?.samples.failing).toHaveLength(2);
+    expect(rows[0]?.samples.slowest).toEqual([
+      expect.objectContaining({ durationMs: 1000 }),
+      expect.objectContaining({ durationMs: 80 }),
+    ]);
+    const bad = await ask('since=soon');
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: string }).error).toContain('since takes 1h, 24h, 7d');
+  });
+
   it('refuses malformed flags with a pointer to --help', async () => {
     expect(await stats('--since', 'yesterday')).toMatchObject({
       code: 2,
