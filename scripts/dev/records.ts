@@ -78,27 +78,25 @@ export const createRecordStore = (limit = RECORD_LIMIT) => {
   let next = 0;
   let size = 0;
 
+  // One shape for every record (absent fields undefined), built without spreads: a run of stats reads them all.
   const read = (i: number): StoredRecord => {
     const bits = flags[i] as number;
-    const name = (slot: number) => table.name(names[i * 4 + slot] as number);
-    const code = name(2);
-    const version = name(3);
-    const followUp = FOLLOW_UPS[(bits >> 7) & 3];
+    const slot = i * 4;
     return {
-      account: name(0) ?? null,
-      function: name(1) ?? null,
+      account: table.name(names[slot] as number) ?? null,
+      function: table.name(names[slot + 1] as number) ?? null,
+      transport: TRANSPORTS[(bits >> 5) & 3] ?? 'http',
       kind: RECORD_KINDS[bits & 7] ?? 'call',
       outcome: OUTCOMES[(bits >> 3) & 3] ?? 'ok',
-      transport: TRANSPORTS[(bits >> 5) & 3] ?? 'http',
       status: status[i] as number,
+      code: table.name(names[slot + 2] as number),
       durationMs: duration[i] as number,
+      version: table.name(names[slot + 3] as number),
+      repeated: bits & 512 ? true : undefined,
+      deferred: bits & 1024 ? true : undefined,
+      followUp: FOLLOW_UPS[(bits >> 7) & 3] || undefined,
       requestId: requestIds[i] as string,
       at: at[i] as number,
-      ...(code ? { code } : {}),
-      ...(version ? { version } : {}),
-      ...(followUp ? { followUp } : {}),
-      ...(bits & 512 ? { repeated: true } : {}),
-      ...(bits & 1024 ? { deferred: true } : {}),
     };
   };
 

@@ -123,6 +123,55 @@ const sample = (samples: RowSamples, record: StoredRecord, limit: number) => {
   }
 };
 
+/** What a record counts towards: its figures, and whether its code and duration are counted. */
+interface Plan {
+  figures: Figure[];
+  coded: boolean;
+  timed: boolean;
+}
+
+/**
+ * The plan of each kind of record, worked out once: records differ in few of the fields the
+ * conditions read, so the conditions run once per distinct combination, not once per record.
+ */
+const planner = () => {
+  const plans = new Map<string, Plan>();
+  return (record: CallRecord): Plan => {
+    const signature = `${record.kind}|${record.outcome}|${record.code ?? ''}|${record.followUp ?? ''}|${record.repeated ? 1 : 0}|${record.deferred ? 1 : 0}`;
+    let plan = plans.get(signature);
+    if (!plan) {
+      plan = {
+        figures: FIGURE_NAMES.filter((name) => meets(record, FIGURES[name])),
+        coded: Boolean(record.code) && meets(record, CODED),
+        timed: meets(record, TIMED),
+      };
+      plans.set(signature, plan);
+    }
+    return plan;
+  };
+};
+
+/** The group of a record's keys, made on first use. */
+const grouper = (by: Grouping) => {
+  const groups = new Map<string, Group>();
+  return {
+    of(record: CallRecord): Group {
+      const version = by === 'version' ? (record.version ?? '') : '';
+      const key =
+        by === 'account'
+          ? (record.account ?? '')
+          : `${record.account ?? ''}\u0000${record.function ?? ''}\u0000${version}`;
+      let group = groups.get(key);
+      if (!group) {
+        group = newGroup(keysOf(record, by));
+        groups.set(key, group);
+      }
+      return group;
+    },
+    all: () => [...groups.values()],
+  };
+};
+
 /**
  * The rows of `records` (oldest first) in the query's window; with `samples`, each row also names
  * that many of its failing and slowest calls (the console's links to its activity).
@@ -133,24 +182,24 @@ export const aggregate = (
   query: StatsQuery,
   options: { samples?: number } = {},
 ): Array<StatsRow & { samples?: RowSamples }> => {
-  const groups = new Map<string, Group>();
-  const figures = FIGURE_NAMES.map((name) => [name, FIGURES[name]] as const);
+  const groups = grouper(query.by);
+  const planOf = planner();
+  const accounts = query.accounts?.length ? new Set(query.accounts) : undefined;
+  const functions = query.functions?.length ? new Set(query.functions) : undefined;
   for (const record of records) {
     if (record.at < query.since || record.at >= query.until) continue;
-    if (query.accounts?.length && !query.accounts.includes(record.account ?? '')) continue;
-    if (query.functions?.length && !query.functions.includes(record.function ?? '')) continue;
-    const keys = keysOf(record, query.by);
-    const key = `${keys.account}\u0000${keys.function}\u0000${keys.version}`;
-    const group = groups.get(key) ?? newGroup(keys);
-    groups.set(key, group);
-    for (const [name, conditions] of figures) if (meets(record, conditions)) group.counts[name] += 1;
-    if (record.code && meets(record, CODED)) group.codes[record.code] = (group.codes[record.code] ?? 0) + 1;
-    if (meets(record, TIMED)) {
+    if (accounts && !accounts.has(record.account ?? '')) continue;
+    if (functions && !functions.has(record.function ?? '')) continue;
+    const group = groups.of(record);
+    const plan = planOf(record);
+    for (const name of plan.figures) group.counts[name] += 1;
+    if (plan.coded) group.codes[record.code as string] = (group.codes[record.code as string] ?? 0) + 1;
+    if (plan.timed) {
       group.durations.push(record.durationMs);
       if (options.samples) sample(group.samples, record, options.samples);
     }
   }
-  const rows = [...groups.values()].map((group) => {
+  const rows = groups.all().map((group) => {
     const sorted = Float64Array.from(group.durations).sort();
     const percentiles = Object.fromEntries(
       (Object.entries(PERCENTILES) as [Percentile, number][]).map(([name, q]) => [name, percentile(sorted, q)]),
