@@ -46,7 +46,7 @@ button { margin-top: 10px; padding: 6px 14px; font: inherit; cursor: pointer; }
 #health { background: #fff; border: 1px solid #ddd; border-radius: 8px; padding: 8px 16px; margin: 16px 20px 0; max-height: 40vh; overflow: auto; }
 #health h2 { display: inline-block; margin-right: 12px; }
 #health select { width: auto; }
-#health td.num { text-align: right; font-variant-numeric: tabular-nums; }
+#health td.num, #health th.num { text-align: right; font-variant-numeric: tabular-nums; }
 #health tr.samples td { font-size: 12px; color: #444; border-bottom: 1px solid #ddd; }
 #health tr.samples a { margin-right: 10px; color: #1a56c4; }
 #calls tr.highlight { background: #fff4c2; }
@@ -387,7 +387,7 @@ export const CONSOLE_PAGE = `<!doctype html>
 <body>
 <header><h1>agent-functions console</h1><p>Each function exactly as the local platform holds it, a form that calls it through the Worker, and what the model got back; beside it, what the local platform did: calls, event deliveries and the messages they sent.</p><div id="accounts"></div></header>
 <div id="conversation"><span id="conversation-id"></span><button type="button" id="new-conversation">New conversation</button></div>
-<section id="health"><h2>Health</h2><select id="health-since" aria-label="window"><option value="1h">last hour</option><option value="24h">last 24 hours</option><option value="7d">last 7 days</option></select> <span class="source">per account and function, the figures of npm run stats</span><p id="health-note" class="source"></p><table><thead><tr><th>account</th><th>function</th><th>calls</th><th>ok</th><th>refused</th><th>errors</th><th>top codes</th><th>p50</th><th>p95</th><th>p99</th><th>also</th></tr></thead><tbody id="health-rows"></tbody></table></section>
+<section id="health"><h2>Health</h2><select id="health-since" aria-label="window"><option value="1h">last hour</option><option value="24h">last 24 hours</option><option value="7d">last 7 days</option></select> <span class="source">per account and function, the figures of npm run stats</span><p id="health-note" class="source"></p><table><thead><tr><th>account</th><th>function</th><th class="num">calls</th><th class="num">ok</th><th class="num">refused</th><th class="num">errors</th><th>top codes</th><th class="num">p50</th><th class="num">p95</th><th class="num">p99</th><th>also</th></tr></thead><tbody id="health-rows"></tbody></table></section>
 <main>
 <div id="functions"><p>Loading...</p></div>
 <div id="log"><div id="approvals"></div><h2>Activity</h2><p id="log-problem" class="source"></p><table><thead><tr><th>time</th><th>what</th><th>status</th><th>took</th><th>what the model got, what was delivered, messages sent</th></tr></thead><tbody id="calls"></tbody></table></div>
