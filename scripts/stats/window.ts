@@ -32,7 +32,7 @@ export const namesOf = (values: readonly string[] | undefined, flag: string): st
     .map((value) => value.trim())
     .filter(Boolean);
   const bad = names?.find((name) => !SQL_NAME.test(name));
-  if (bad) throw new Error(`${flag} takes names such as client-acme or get_order_status, not "${bad.slice(0, 60)}".`);
+  if (bad) throw new Error(`${flag} takes names such as client-acme or find_parcel, not "${bad.slice(0, 60)}".`);
   return names?.length ? names : undefined;
 };
 

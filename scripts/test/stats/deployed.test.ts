@@ -81,7 +81,7 @@ describe('npm run stats --env, from the Analytics Engine SQL API', () => {
     expect(JSON.parse(stdout).rows).toEqual([
       expect.objectContaining({
         account: 'client-acme',
-        function: 'get_order_status',
+        function: 'find_parcel',
         calls: 25,
         ok: 5,
         errors: 20,

@@ -22,13 +22,13 @@ describe('the figures of records', () => {
   it('counts calls, outcomes, codes, percentiles, deferred work and approvals per account and function', () => {
     const rows = aggregate(twoClients(now - HOUR), day);
     expect(rows.map((row) => [row.account, row.function])).toEqual([
-      ['bistro', 'get_order_status'],
+      ['bistro', 'find_parcel'],
       ['client-acme', 'book_table'],
-      ['client-acme', 'get_order_status'],
+      ['client-acme', 'find_parcel'],
     ]);
     expect(rows[2]).toEqual({
       account: 'client-acme',
-      function: 'get_order_status',
+      function: 'find_parcel',
       calls: 10,
       ok: 1,
       refused: 2,
@@ -73,8 +73,7 @@ describe('the figures of records', () => {
   it('keeps to the window and the filters, and groups by account or by version', () => {
     const records = [...twoClients(now - HOUR), record({}, now - 25 * HOUR), record({}, now)];
     expect(
-      aggregate(records, day).find((row) => row.function === 'get_order_status' && row.account === 'client-acme')
-        ?.calls,
+      aggregate(records, day).find((row) => row.function === 'find_parcel' && row.account === 'client-acme')?.calls,
     ).toBe(10);
     const acme = aggregate(records, { ...day, accounts: ['client-acme'], functions: ['book_table'] });
     expect(acme.map((row) => row.function)).toEqual(['book_table']);
@@ -92,11 +91,7 @@ describe('the figures of records', () => {
 
   it('names the latest failing and the slowest calls of a row when asked for samples', () => {
     const records = twoClients(now - HOUR);
-    const [row] = aggregate(
-      records,
-      { ...day, accounts: ['client-acme'], functions: ['get_order_status'] },
-      { samples: 2 },
-    );
+    const [row] = aggregate(records, { ...day, accounts: ['client-acme'], functions: ['find_parcel'] }, { samples: 2 });
     const byId = (id: string) => records.find((r) => r.requestId === id);
     expect(row?.samples?.failing.map((s) => byId(s.requestId)?.durationMs)).toEqual([80, 70]);
     expect(row?.samples?.slowest.map((s) => s.durationMs)).toEqual([1000, 80]);
@@ -223,14 +218,14 @@ describe('npm run stats, reading the running npm run dev', () => {
     );
     expect(answer.rows[2]).toMatchObject({
       account: 'client-acme',
-      function: 'get_order_status',
+      function: 'find_parcel',
       calls: 10,
       errors: 7,
     });
   });
 
   it('prints a table naming the top codes, without colours off a terminal, and filters', async () => {
-    const { code, stdout } = await stats('--account', 'client-acme', '--function', 'get_order_status');
+    const { code, stdout } = await stats('--account', 'client-acme', '--function', 'find_parcel');
     expect(code).toBe(0);
     expect(stdout).not.toContain('\u001b[');
     const [head, titles, line] = stdout.split('\n');
@@ -239,7 +234,7 @@ describe('npm run stats, reading the running npm run dev', () => {
       /^account\s+function\s+calls\s+ok\s+refused\s+errors\s+top codes\s+p50\s+p95\s+p99\s+timeouts$/,
     );
     expect(line).toMatch(
-      /^client-acme\s+get_order_status\s+10\s+1\s+2\s+7\s+upstream_failed 6, invalid_arguments 2, timeout 1\s+40 ms\s+1000 ms\s+1000 ms\s+1$/,
+      /^client-acme\s+find_parcel\s+10\s+1\s+2\s+7\s+upstream_failed 6, invalid_arguments 2, timeout 1\s+40 ms\s+1000 ms\s+1000 ms\s+1$/,
     );
   });
 
@@ -258,7 +253,7 @@ describe('npm run stats, reading the running npm run dev', () => {
 
   it("serves the health view's rows with their failing and slowest calls, and refuses a bad parameter", async () => {
     const ask = (search: string) => fetch(new URL(`/api/stats?${search}`, running.url));
-    const answer = await ask('since=1h&samples=2&account=client-acme&function=get_order_status');
+    const answer = await ask('since=1h&samples=2&account=client-acme&function=find_parcel');
     expect(answer.status).toBe(200);
     const { rows } = (await answer.json()) as { rows: Array<{ samples: { failing: unknown[]; slowest: unknown[] } }> };
     expect(rows).toHaveLength(1);

@@ -4,10 +4,10 @@ import type { StoredRecord } from '../../stats/aggregate.ts';
 
 let next = 0;
 
-/** One record: an ok call over HTTP of `get_order_status` in `client-acme` unless `fields` say otherwise. */
+/** One record: an ok call over HTTP of `find_parcel` in `client-acme` unless `fields` say otherwise. */
 export const record = (fields: Partial<CallRecord> = {}, at = Date.now()): StoredRecord => ({
   account: 'client-acme',
-  function: 'get_order_status',
+  function: 'find_parcel',
   transport: 'http',
   kind: 'call',
   outcome: 'ok',
@@ -19,8 +19,8 @@ export const record = (fields: Partial<CallRecord> = {}, at = Date.now()): Store
 });
 
 /**
- * A small day of two clients: acme's get_order_status mostly fails on an expired store key, and its
- * book_table defers and asks approvals; bistro's get_order_status is healthy.
+ * A small day of two clients: acme's find_parcel mostly fails on an expired store key, and its
+ * book_table defers and asks approvals; bistro's find_parcel is healthy.
  */
 export const twoClients = (at: number): StoredRecord[] => [
   ...[5, 10, 20, 30, 40, 50, 60, 70, 80, 1000].map((durationMs, i) =>
