@@ -64,6 +64,9 @@ const reasonOf = (text: string): string => {
   return (text.trim().split('\n')[0] ?? '').slice(0, 200) || 'no reason given';
 };
 
+const noDataYet = (dataset: string) =>
+  `The Analytics Engine dataset "${dataset}" has no data yet: the Worker writes to it once the metrics option is on and it has been called (docs/observability.md). Deploy, make a call, and try again in a minute.`;
+
 const NO_TABLE = /unknown table|table .*(not found|does not exist|doesn't exist)|dataset .*(not found|does not exist)/i;
 
 /** Runs one query; the rows of its JSON answer. */
@@ -81,11 +84,7 @@ export const runSql = async (api: SqlApi, sql: string, fetcher: typeof fetch = f
   }
   const text = await response.text();
   const reason = reasonOf(text);
-  if (NO_TABLE.test(text)) {
-    throw new StatsProblem(
-      `The Analytics Engine dataset "${api.dataset}" has no data yet: the Worker writes to it once the metrics option is on and it has been called (docs/observability.md). Deploy, make a call, and try again in a minute.`,
-    );
-  }
+  if (NO_TABLE.test(text)) throw new StatsProblem(noDataYet(api.dataset));
   if (response.status === 401 || response.status === 403 || /authenticat|permission|unauthori/i.test(reason)) {
     throw new StatsProblem(
       `Cloudflare refused the token (${response.status}: ${reason}): reading the figures needs ${TOKEN_HELP}, for account ${api.accountId}.`,
@@ -119,11 +118,17 @@ export const deployedStats = async (
   const [figures, percentiles, codes] = await Promise.all(
     [sql.figures, sql.percentiles, sql.codes].map((text) => runSql(api, text, fetcher)),
   );
-  return rowsOfSql(query, {
+  const rows = rowsOfSql(query, {
     figures: figures as Record<string, unknown>[],
     percentiles: percentiles as Record<string, unknown>[],
     codes: codes as Record<string, unknown>[],
   });
+  // Nothing in the window: an empty dataset is a problem to name, a quiet window is not.
+  if (rows.length === 0) {
+    const [total] = (await runSql(api, sql.total, fetcher)) as Array<{ n?: unknown }>;
+    if (!Number(total?.n)) throw new StatsProblem(noDataYet(api.dataset));
+  }
+  return rows;
 };
 
 /**

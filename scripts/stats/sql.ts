@@ -56,8 +56,8 @@ const whereSql = (query: StatsQuery, extra: readonly Condition[]): string => {
 };
 
 /**
- * The three queries of a stats run: the weighted figures per group, the weighted percentiles of
- * the calls' durations, and the weighted codes of refused and failed calls.
+ * The queries of a stats run: the weighted figures per group, the weighted percentiles of the
+ * calls' durations, the weighted codes of refused and failed calls, and the dataset's total.
  * @example statsQueries({ since, until, by: 'function' }, 'agent_functions_calls').figures
  */
 export const statsQueries = (query: StatsQuery, dataset: string) => {
@@ -73,6 +73,8 @@ export const statsQueries = (query: StatsQuery, dataset: string) => {
     figures: `SELECT ${select}, ${figures.join(', ')} FROM ${table} WHERE ${whereSql(query, [])} GROUP BY ${select} FORMAT JSON`,
     percentiles: `SELECT ${select}, ${quantiles.join(', ')} FROM ${table} WHERE ${whereSql(query, TIMED)} GROUP BY ${select} FORMAT JSON`,
     codes: `SELECT ${select}, ${code}, sum(_sample_interval) AS n FROM ${table} WHERE ${whereSql(query, CODED)} AND ${code} != '' GROUP BY ${select}, ${code} FORMAT JSON`,
+    /** Whether the dataset holds anything at all (asked only when the window is empty). */
+    total: `SELECT sum(_sample_interval) AS n FROM ${table} FORMAT JSON`,
   };
 };
 

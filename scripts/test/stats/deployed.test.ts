@@ -55,6 +55,7 @@ describe('npm run stats --env, from the Analytics Engine SQL API', () => {
   it("asks the account's SQL API with the token, on the dataset of wrangler.toml, in the layout's columns", async () => {
     api.state.points = [pointOf(record(), now - 1000)];
     expect((await stats(['--env', 'production', '--json', '--account', 'client-acme'])).code).toBe(0);
+    // The figures, the percentiles and the codes; the dataset's total only when the window is empty.
     expect(api.requests).toHaveLength(3);
     for (const request of api.requests) {
       expect(request.path).toBe(`/client/v4/accounts/${ACCOUNT_ID}/analytics_engine/sql`);
@@ -134,6 +135,16 @@ describe('npm run stats --env, from the Analytics Engine SQL API', () => {
     expect(api.requests[0]?.sql).toContain('FROM staging_calls ');
     expect(code).toBe(1);
     expect(stderr).toContain('The Analytics Engine dataset "staging_calls" has no data yet');
+  });
+
+  it('says the dataset has no data yet when it holds nothing at all, and prints an empty window as one', async () => {
+    const empty = await stats(['--env', 'production', '--json']);
+    expect(empty.code).toBe(1);
+    expect(empty.stderr).toContain(`The Analytics Engine dataset "${DATASET}" has no data yet`);
+    api.state.points = [pointOf(record(), now - 48 * 3_600_000)];
+    const quiet = await stats(['--env', 'production', '--json', '--since', '1h']);
+    expect(quiet.code).toBe(0);
+    expect(JSON.parse(quiet.stdout).rows).toEqual([]);
   });
 
   it('says where it could not reach, and what else the API answered', async () => {

@@ -88,13 +88,15 @@ const quantile = (values: Array<[number, number]>, q: number): number => {
 
 /** The answer to one query over `points`, as the SQL API's JSON format gives it (64-bit sums as strings). */
 export const answer = (sql: string, points: Point[], dataset: string): { data: Point[] } => {
-  const query = /^SELECT (.+) FROM (\w+) WHERE (.+) GROUP BY (.+) FORMAT JSON$/s.exec(sql);
+  const query = /^SELECT (.+?) FROM (\w+)(?: WHERE (.+?))?(?: GROUP BY (.+))? FORMAT JSON$/s.exec(sql);
   if (!query) throw new Error('unsupported query');
-  const [, select, table, where, group] = query as unknown as [string, string, string, string, string];
+  const [, select, table, where, group] = query as unknown as [string, string, string, string?, string?];
   if (table !== dataset) throw new Error(`unknown table ${table}`);
-  const groups = splitTop(group, ', ');
-  const matching = points.filter((point) => evaluate(where, point));
+  const groups = group ? splitTop(group, ', ') : [];
+  const matching = points.filter((point) => where === undefined || evaluate(where, point));
   const grouped = new Map<string, Point[]>();
+  // Without GROUP BY an aggregate answers one row, over nothing if need be.
+  if (groups.length === 0) grouped.set(JSON.stringify([]), []);
   for (const point of matching) {
     const key = JSON.stringify(groups.map((column) => point[column]));
     grouped.set(key, [...(grouped.get(key) ?? []), point]);
