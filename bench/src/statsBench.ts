@@ -1,8 +1,9 @@
 // Part 6: local `npm run stats` over 100,000 recorded calls. dev's record ring is filled with calls
 // of 20 accounts x 10 functions (outcomes, codes, deferred work and approvals mixed), served by the
 // console as under npm run dev, and the command runs as a user runs it: a new Node process of the
-// built CLI (`agent-functions stats --json`) in a project whose dev is running. Its wall time,
-// process start included, is the figure; the target is 1 s (docs/observability.md).
+// built CLI (`agent-functions stats --json`) in a project whose dev is running, after one run
+// not counted (Node's compile cache warm). Its wall time, process start included, is the figure;
+// the target is 1 s (docs/performance.md).
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -84,6 +85,8 @@ export const measureLocalStats = async (count: number, runs: number): Promise<St
     writeDevState(root, { platformUrl: 'http://127.0.0.1:1', consoleUrl: running.url });
     const times: number[] = [];
     let rows = 0;
+    // One run first, not counted: Node's compile cache of the CLI is then warm, as after a user's first command.
+    await runCli(root);
     for (let i = 0; i < runs; i++) {
       const started = performance.now();
       // Not spawnSync: the console the command reads is served by this very process.
