@@ -35,7 +35,7 @@ export const sqlApiOf = (env: NodeJS.ProcessEnv, dataset: string): SqlApi => {
   const accountId = env.CLOUDFLARE_ACCOUNT_ID?.trim();
   if (!token) {
     throw new StatsProblem(
-      `CLOUDFLARE_API_TOKEN is not set: the deployed figures are read from Workers Analytics Engine, which needs ${TOKEN_HELP}. Set it in the environment or in .env.`,
+      `CLOUDFLARE_API_TOKEN is not set: the deployed figures are read from Workers Analytics Engine, which needs ${TOKEN_HELP}. Set it in the environment, or in .env (.env.NAME for --env NAME).`,
     );
   }
   if (!accountId) {
