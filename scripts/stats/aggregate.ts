@@ -1,7 +1,7 @@
 // The figures of records kept locally (npm run dev's record ring), one row per account and function
 // (or per account, or per version), by the conditions of figures.ts. The deployed path gets the same
 // sums from SQL (sql.ts) and builds its rows with the same rowOf and sortRows.
-import type { CallRecord } from 'agent-functions/internal';
+import { type CallRecord, OUTCOMES, RECORD_KINDS } from 'agent-functions/internal';
 import {
   CODED,
   FIGURE_NAMES,
@@ -135,40 +135,57 @@ interface Plan {
  * conditions read, so the conditions run once per distinct combination, not once per record.
  */
 const planner = () => {
-  const plans = new Map<string, Plan>();
+  // By code, then by a small number made of the other fields (no string built per record).
+  const plans = new Map<string, Plan[]>();
   return (record: CallRecord): Plan => {
-    const signature = `${record.kind}|${record.outcome}|${record.code ?? ''}|${record.followUp ?? ''}|${record.repeated ? 1 : 0}|${record.deferred ? 1 : 0}`;
-    let plan = plans.get(signature);
+    const index =
+      (RECORD_KINDS.indexOf(record.kind) << 5) |
+      (OUTCOMES.indexOf(record.outcome) << 3) |
+      ((record.followUp === 'sent' ? 1 : record.followUp === 'failed' ? 2 : 0) << 1) |
+      (record.repeated ? 1 : 0);
+    const byCode = plans.get(record.code ?? '') ?? [];
+    plans.set(record.code ?? '', byCode);
+    const slot = index * 2 + (record.deferred ? 1 : 0);
+    let plan = byCode[slot];
     if (!plan) {
       plan = {
         figures: FIGURE_NAMES.filter((name) => meets(record, FIGURES[name])),
         coded: Boolean(record.code) && meets(record, CODED),
         timed: meets(record, TIMED),
       };
-      plans.set(signature, plan);
+      byCode[slot] = plan;
     }
     return plan;
   };
 };
 
-/** The group of a record's keys, made on first use. */
+/** The group of a record's keys, made on first use: maps by account, function and version (no key string per record). */
 const grouper = (by: Grouping) => {
-  const groups = new Map<string, Group>();
+  const groups = new Map<string, Map<string, Map<string, Group>>>();
+  const all: Group[] = [];
+  const level = <T>(map: Map<string, T>, key: string, make: () => T): T => {
+    let value = map.get(key);
+    if (value === undefined) {
+      value = make();
+      map.set(key, value);
+    }
+    return value;
+  };
   return {
     of(record: CallRecord): Group {
-      const version = by === 'version' ? (record.version ?? '') : '';
-      const key =
-        by === 'account'
-          ? (record.account ?? '')
-          : `${record.account ?? ''}\u0000${record.function ?? ''}\u0000${version}`;
-      let group = groups.get(key);
-      if (!group) {
-        group = newGroup(keysOf(record, by));
-        groups.set(key, group);
-      }
-      return group;
+      const byFunction = level(groups, record.account ?? '', () => new Map<string, Map<string, Group>>());
+      const byVersion = level(
+        byFunction,
+        by === 'account' ? '' : (record.function ?? ''),
+        () => new Map<string, Group>(),
+      );
+      return level(byVersion, by === 'version' ? (record.version ?? '') : '', () => {
+        const group = newGroup(keysOf(record, by));
+        all.push(group);
+        return group;
+      });
     },
-    all: () => [...groups.values()],
+    all: () => all,
   };
 };
 
