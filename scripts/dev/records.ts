@@ -1,7 +1,7 @@
 // The records of every call the local Worker made (its `invocation` lines, src/record.ts), kept by
 // npm run dev for `npm run stats` and the console's health view: up to RECORD_LIMIT of them in a
-// ring of typed columns (names interned), 36 bytes a record plus its request id, so the console's activity list
-// (workerLog.ts) stays short while the figures cover a long local session.
+// ring of typed columns (names interned), 36 bytes a record plus its request id, so the console's
+// activity list (workerLog.ts) stays short while the figures cover a long local session.
 import { type CallRecord, OUTCOMES, RECORD_KINDS, TRANSPORTS } from 'agent-functions/internal';
 import type { StoredRecord } from '../stats/aggregate.ts';
 
