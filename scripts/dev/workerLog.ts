@@ -3,6 +3,7 @@
 // the local platform, curl, an MCP client), of each queued delivery its handler took, and of a
 // deferred call's work and follow-up (src/conversations/), which carry the call's request id. The
 // console joins them to what the local platform saw.
+import { RECORD_EVENT } from 'agent-functions/internal';
 
 /** One call the Worker answered, as its `invocation` line says. */
 export interface WorkerCall {
@@ -144,7 +145,7 @@ export const createWorkerLog = (
         const fields = fieldsOf(raw);
         if (!fields) continue;
         const at = Date.now();
-        if (fields.event === 'invocation') onRecord?.(fields, at);
+        if (fields.event === RECORD_EVENT) onRecord?.(fields, at);
         const line = lineOf(fields, at);
         if (!line) continue;
         lines.push(line);
