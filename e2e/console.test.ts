@@ -1,7 +1,7 @@
 // The console page in a real headless browser, against the real local platform and a stand-in
 // Worker (no wrangler: this is about what the page shows). The platform's side appears in the
 // activity without a reload, each message beside its cause; many functions get a table of contents;
-// a broken definition shows as the problem it is.
+// a broken definition shows as the problem it is; the health view links a failing call to its entry.
 import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -10,6 +10,8 @@ import { createPlatformClient } from 'agent-functions/platform';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ConsoleFunction, type RunningConsole, startConsole } from '../scripts/dev/console/server.ts';
+import { createRecordStore, recordOf } from '../scripts/dev/records.ts';
+import { createWorkerLog } from '../scripts/dev/workerLog.ts';
 import { type RunningEmulator, startEmulator } from '../scripts/emulator/emulator.ts';
 import { PROJECT_ROOT } from '../scripts/test/repo.ts';
 import { launchBrowser, openConsole } from './browser.ts';
@@ -143,5 +145,49 @@ describe('the console page', () => {
     await call.waitFor();
     expect(await call.getAttribute('data-account')).toBe('client-acme');
     expect(await call.locator('.account').textContent()).toBe('client-acme');
+  });
+
+  it('shows the health of each account and function, live, and links a failing call to its activity entry', async () => {
+    const records = createRecordStore();
+    const workerLog = createWorkerLog(500, (fields, at) => {
+      const read = recordOf(fields);
+      if (read) records.add(read, at);
+    });
+    const invocation = (fields: Record<string, unknown>) =>
+      workerLog.feed(
+        `${JSON.stringify({ level: 'info', event: 'invocation', transport: 'http', kind: 'call', ...fields })}\n`,
+      );
+    invocation({ account: 'bistro', function: 'book', requestId: 'rq_ok', status: 200, outcome: 'ok', durationMs: 12 });
+    const running = await startConsole({
+      port: 0,
+      functions: async () => [fn('book')],
+      urlOf: async (name) => `${base}/functions/${name}?key=k`,
+      platform: { url: emulator.url, apiKey: agencyKey },
+      workerLog: workerLog.lines,
+      records: records.records,
+    });
+    consoles.push(running);
+    const page = await openConsole(browser, running.url);
+    const bistro = page.locator('#health-rows tr.health[data-account="bistro"]');
+    await bistro.waitFor();
+    expect(await bistro.locator('td.num').first().textContent()).toBe('1');
+    // A client's store key expires: its calls fail, and the view shows it without a reload.
+    invocation({
+      account: 'client-acme',
+      function: 'book',
+      requestId: 'rq_failed',
+      status: 502,
+      outcome: 'error',
+      code: 'upstream_failed',
+      durationMs: 40,
+    });
+    const acme = page.locator('#health-rows tr.health[data-account="client-acme"]');
+    await acme.waitFor({ timeout: 10_000 });
+    expect(await acme.locator('td.failed').textContent()).toBe('1');
+    expect(await acme.locator('td.codes').textContent()).toBe('upstream_failed 1');
+    await page.locator('#health-rows a[data-request="rq_failed"]').first().click();
+    const entry = page.locator('#calls tr#req-rq_failed');
+    await expect.poll(() => entry.getAttribute('class')).toBe('highlight');
+    expect(await entry.getAttribute('data-status')).toBe('502');
   });
 });

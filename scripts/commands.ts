@@ -42,6 +42,10 @@ export const COMMANDS: Record<string, Command> = {
     load: () => import('./secrets/cli.ts'),
   },
   tail: { summary: "follow the deployed Worker's logs, one line per call", load: () => import('./tail/cli.ts') },
+  stats: {
+    summary: 'calls, outcomes, durations per account and function (npm run dev, or --env NAME)',
+    load: () => import('./stats/cli.ts'),
+  },
   openapi: { summary: 'write the OpenAPI 3.1 document of the functions', load: () => import('./openapi.ts') },
   generate: {
     summary: 'write the registries of functions/ and events/ (and --types: Env)',

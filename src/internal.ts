@@ -4,5 +4,16 @@
 export { readBody } from './args.ts';
 export { bearerToken } from './bearerToken.ts';
 export { allowedHostsOf, type LocalSurfaceRefusal, localSurfaceRefusal } from './localSurface.ts';
+export {
+  type CallRecord,
+  dataPointOf,
+  OUTCOMES,
+  RECORD_BLOBS,
+  RECORD_DOUBLES,
+  RECORD_EVENT,
+  RECORD_KINDS,
+  recordColumn,
+  TRANSPORTS,
+} from './record.ts';
 export { MIN_SECRET_LENGTH, weakSecretProblem } from './secretStrength.ts';
 export { quietUncaught, type Write, withoutUncaught } from './uncaughtLogs.ts';

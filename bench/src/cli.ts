@@ -25,6 +25,7 @@ import {
   targetVerdicts,
 } from './report.ts';
 import { measureStartup } from './startupCpu.ts';
+import { measureLocalStats, STATS_RECORDS } from './statsBench.ts';
 import { measureSyncAccounts } from './syncAccounts.ts';
 import { measureSync } from './syncBench.ts';
 import { renderMarkdown, renderTable } from './table.ts';
@@ -266,6 +267,10 @@ const main = async (): Promise<number> => {
     if (args.parts.includes('lint')) {
       progress(`lint: the offline description check of ${LINT_FUNCTIONS} functions`);
       results.lint = await measureLint(LINT_FUNCTIONS, 5);
+    }
+    if (args.parts.includes('stats')) {
+      progress(`stats: local npm run stats over ${STATS_RECORDS.toLocaleString('en')} recorded calls`);
+      results.stats = await measureLocalStats(STATS_RECORDS, args.quick ? 2 : 5);
     }
   } finally {
     await rm(dir, { recursive: true, force: true });

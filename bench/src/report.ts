@@ -9,6 +9,7 @@ import type { LintBenchResult } from './lintBench.ts';
 import type { LoadResult } from './loadTest.ts';
 import type { MemoryResult } from './memory.ts';
 import { median, pairedDifference, pairedDifferences, pairedRatio, percentile } from './stats.ts';
+import { type StatsBenchResult, statsTable, statsVerdict } from './statsBench.ts';
 import { ACCOUNT_FUNCTIONS, ACCOUNT_RATE_LIMIT, type SyncAccountsResult } from './syncAccounts.ts';
 import type { SyncRunResult } from './syncBench.ts';
 import { type Cell, type Table, text } from './table.ts';
@@ -43,6 +44,8 @@ export interface BenchResults {
   memory?: MemoryResult[];
   /** Part 5: the offline description check (rules, siblings, golden prompts). */
   lint?: LintBenchResult;
+  /** Part 6: local npm run stats over 100,000 recorded calls. */
+  stats?: StatsBenchResult;
 }
 
 /** One target of docs/performance.md and whether this run met it. */
@@ -618,6 +621,7 @@ export const targetVerdicts = (results: BenchResults): TargetVerdict[] => {
       met: results.lint.maxMs < LINT_TARGET_MS,
     });
   }
+  if (results.stats) verdicts.push(statsVerdict(results.stats));
   return verdicts;
 };
 
@@ -641,6 +645,7 @@ export const allTables = (results: BenchResults): Table[] => [
   ...(results.syncAccounts ? [syncAccountsTable(results.syncAccounts)] : []),
   ...(results.memory ? [memoryTable(results.memory)] : []),
   ...(results.lint ? [lintTable(results.lint)] : []),
+  ...(results.stats ? [statsTable(results.stats)] : []),
   targetsTable(targetVerdicts(results)),
 ];
 

@@ -207,6 +207,7 @@ describe('bench report', () => {
       'memory',
       'sync',
       'lint',
+      'stats',
     ]);
     expect(parseBenchArgs(['--only', 'size,sync']).parts).toEqual(['size', 'sync']);
     expect(() => parseBenchArgs(['--only', 'speed'])).toThrow(

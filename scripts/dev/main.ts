@@ -10,6 +10,7 @@ import type { ChildProcess } from 'node:child_process';
 import { styleText } from 'node:util';
 import type { FSWatcher } from 'chokidar';
 import { accountsLine } from '../local/platform.ts';
+import { readDevState, writeDevState } from '../project/devState.ts';
 import { projectRoot } from '../project/paths.ts';
 import { DEV_HELP, parseDevArgs } from './args.ts';
 import { endGroup } from './children.ts';
@@ -18,6 +19,7 @@ import { createConsoleBackend } from './consoleBackend.ts';
 import { networkExposure } from './exposure.ts';
 import { howToCall } from './howToCall.ts';
 import { chooseWorkerPort, hostsOf } from './ports.ts';
+import { createRecordStore, recordOf } from './records.ts';
 import { watchReadAtStart } from './restartNotice.ts';
 import { type DevServices, startServices } from './services.ts';
 import { createSyncLoop, type SyncLoop } from './syncLoop.ts';
@@ -114,7 +116,12 @@ export const main = async (argv: string[]): Promise<number> => {
   loop = createSyncLoop({ accounts, origin, secret, root, manifest, say, warn, fail });
   await loop.reportBuilds();
 
-  const workerLog = createWorkerLog();
+  // The figures' records (npm run stats, the console's health view) beside the activity's short log.
+  const records = createRecordStore();
+  const workerLog = createWorkerLog(undefined, (fields, at) => {
+    const record = recordOf(fields);
+    if (record) records.add(record, at);
+  });
   worker = startWranglerDev({ root, vars: settings.vars, args: wranglerArgs, workerLog });
   worker.on('error', (error) => {
     fail(`wrangler dev could not start: ${error.message}`);
@@ -134,8 +141,15 @@ export const main = async (argv: string[]): Promise<number> => {
     await stop(1);
   } else {
     const backend = createConsoleBackend({ accounts, origin, secret, root, manifest, current: loop.current });
-    consoleServer = await startConsole({ port: args.consolePort ?? 8789, ...backend, workerLog: workerLog.lines });
+    consoleServer = await startConsole({
+      port: args.consolePort ?? 8789,
+      ...backend,
+      workerLog: workerLog.lines,
+      records: records.records,
+    });
     if (consoleServer.note) warn(consoleServer.note);
+    const state = readDevState(root);
+    if (state) writeDevState(root, { ...state, consoleUrl: consoleServer.url });
     await loop.syncCurrent();
     const functions = 'full' in first ? first.full : [];
     for (const line of await howToCall({ origin, secret: settings.secret, consoleUrl: consoleServer.url, functions })) {

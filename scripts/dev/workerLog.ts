@@ -3,6 +3,7 @@
 // the local platform, curl, an MCP client), of each queued delivery its handler took, and of a
 // deferred call's work and follow-up (src/conversations/), which carry the call's request id. The
 // console joins them to what the local platform saw.
+import { RECORD_EVENT } from 'agent-functions/internal';
 
 /** One call the Worker answered, as its `invocation` line says. */
 export interface WorkerCall {
@@ -81,16 +82,19 @@ const DEFERRED = new Set<string>(DEFERRED_EVENTS);
 // biome-ignore lint/suspicious/noControlCharactersInRegex: wrangler's colour codes
 const COLOURS = /\x1b\[[0-9;]*m/g;
 
-const lineOf = (raw: string, at: number): WorkerLine | undefined => {
+/** A line's JSON fields, when it is one of the Worker's structured lines (src/log.ts). */
+const fieldsOf = (raw: string): Record<string, unknown> | undefined => {
   const text = raw.replace(COLOURS, '').trim();
   const start = text.indexOf('{"level"');
   if (start < 0) return undefined;
-  let fields: Record<string, unknown>;
   try {
-    fields = JSON.parse(text.slice(start)) as Record<string, unknown>;
+    return JSON.parse(text.slice(start)) as Record<string, unknown>;
   } catch {
     return undefined;
   }
+};
+
+const lineOf = (fields: Record<string, unknown>, at: number): WorkerLine | undefined => {
   const { event } = fields;
   if (event === 'invocation' && typeof fields.function === 'string' && typeof fields.requestId === 'string') {
     return {
@@ -120,10 +124,14 @@ const lineOf = (raw: string, at: number): WorkerLine | undefined => {
 };
 
 /**
- * A reader of the Worker's output, fed chunk by chunk (a line may be split between chunks).
+ * A reader of the Worker's output, fed chunk by chunk (a line may be split between chunks). Each
+ * `invocation` line's fields also go to `onRecord` (dev's record ring for the figures, records.ts).
  * @example const log = createWorkerLog(); child.stdout.on('data', log.feed); log.lines()
  */
-export const createWorkerLog = (limit = WORKER_LOG_LIMIT) => {
+export const createWorkerLog = (
+  limit = WORKER_LOG_LIMIT,
+  onRecord?: (fields: Record<string, unknown>, at: number) => void,
+) => {
   const lines: WorkerLine[] = [];
   let partial = '';
   return {
@@ -134,7 +142,11 @@ export const createWorkerLog = (limit = WORKER_LOG_LIMIT) => {
       // A line that never ends is not kept past 64 KiB.
       if (partial.length > 64 * 1024) partial = '';
       for (const raw of complete) {
-        const line = lineOf(raw, Date.now());
+        const fields = fieldsOf(raw);
+        if (!fields) continue;
+        const at = Date.now();
+        if (fields.event === RECORD_EVENT) onRecord?.(fields, at);
+        const line = lineOf(fields, at);
         if (!line) continue;
         lines.push(line);
         if (lines.length > limit) lines.shift();

@@ -60,6 +60,7 @@ export const USER_SCRIPTS = [
   'secrets',
   'accounts',
   'tail',
+  'stats',
   'new',
   'openapi',
   'generate',

@@ -1,5 +1,6 @@
 // Where a running `npm run dev` is, for the project's other commands: `npm run platform -- call`
-// finds dev's local platform even when dev had to choose another port than 8788.
+// finds dev's local platform even when dev had to choose another port than 8788, and `npm run
+// stats` its console.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
@@ -8,6 +9,8 @@ export interface DevState {
   platformUrl: string;
   /** The accounts of platform.accounts.json on it (local keys only), so `npm run platform -- call --account <name>` finds them. */
   accounts?: Array<{ name: string; apiKey: string; baseUrl: string }>;
+  /** The console's url, once it listens: `npm run stats` reads the figures there. */
+  consoleUrl?: string;
 }
 
 const fileOf = (root: string) => join(root, '.wrangler', 'dev.json');
@@ -34,7 +37,11 @@ export const readDevState = (root: string): DevState | undefined => {
             typeof account.baseUrl === 'string',
         )
       : [];
-    return { platformUrl: state.platformUrl, ...(accounts.length > 0 ? { accounts } : {}) };
+    return {
+      platformUrl: state.platformUrl,
+      ...(accounts.length > 0 ? { accounts } : {}),
+      ...(typeof state.consoleUrl === 'string' ? { consoleUrl: state.consoleUrl } : {}),
+    };
   } catch {
     return undefined;
   }

@@ -1,5 +1,5 @@
 // `npm run tail`: follows the deployed Worker's logs (wrangler tail --format json) and prints one
-// readable line per call: time, status, function, duration, request id. Ctrl-C stops it.
+// readable line per call: time, status, function, duration, account, request id. Ctrl-C stops it.
 import { parseArgs, styleText } from 'node:util';
 import { envFlags, environmentOf, spawnWrangler } from '../wrangler.ts';
 import { type Call, callOf, formatCall, matches, type TailFilter } from './format.ts';
@@ -14,6 +14,7 @@ Needs wrangler to be logged in (CLOUDFLARE_API_TOKEN, or npx wrangler login).
 
 Options:
   --env NAME          Follow that environment's Worker (for example staging); default production.
+  --account a,b       Only calls in these accounts (each line names its account).
   --function a,b      Only calls of these functions.
   --status 5xx,429    Only these statuses (a code, or 2xx/4xx/5xx).
   --json              One JSON object per call instead of text (for jq).
@@ -50,6 +51,7 @@ export const parseTailArgs = (argv: string[]): TailArgs => {
     options: {
       help: { type: 'boolean', short: 'h', default: false },
       env: { type: 'string', short: 'e' },
+      account: { type: 'string', multiple: true },
       function: { type: 'string', multiple: true },
       status: { type: 'string', multiple: true },
       json: { type: 'boolean', default: false },
@@ -62,11 +64,13 @@ export const parseTailArgs = (argv: string[]): TailArgs => {
   const bad = statuses?.find((status) => !/^(?:[1-5]\d\d|[1-5]xx)$/i.test(status));
   if (bad) throw new Error(`--status takes codes such as 404 or classes such as 5xx, not "${bad}".`);
   const functions = list(values.function);
+  const accounts = list(values.account);
   return {
     help: values.help,
     env,
     json: values.json,
     stdin: values.stdin,
+    ...(accounts ? { accounts } : {}),
     ...(functions ? { functions } : {}),
     ...(statuses ? { statuses } : {}),
   };

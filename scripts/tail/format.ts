@@ -9,6 +9,8 @@ export interface Call {
   time: string;
   /** The function called, or undefined for a request that reached no function (the manifest, a 404). */
   function: string | undefined;
+  /** The account the call acted in, when the Worker's line names one. */
+  account: string | undefined;
   method: string;
   path: string;
   status: number | undefined;
@@ -60,6 +62,7 @@ export const callOf = (event: unknown): Call | undefined => {
   return {
     time: new Date(num(event.eventTimestamp) ?? Date.now()).toISOString(),
     function: str(invocation?.function),
+    account: str(invocation?.account),
     method: str(request.method) ?? '?',
     path: url ? printable(url.pathname, 200) : '?',
     status,
@@ -70,14 +73,16 @@ export const callOf = (event: unknown): Call | undefined => {
   };
 };
 
-/** What to show: only these functions, only these statuses (`404`, `4xx`, `5xx`). */
+/** What to show: only these accounts, only these functions, only these statuses (`404`, `4xx`, `5xx`). */
 export interface TailFilter {
+  accounts?: readonly string[];
   functions?: readonly string[];
   statuses?: readonly string[];
 }
 
 /** Whether a call passes the filter. */
 export const matches = (call: Call, filter: TailFilter): boolean => {
+  if (filter.accounts?.length && !(call.account && filter.accounts.includes(call.account))) return false;
   if (filter.functions?.length && !(call.function && filter.functions.includes(call.function))) return false;
   if (filter.statuses?.length) {
     const status = String(call.status ?? '');
@@ -102,6 +107,7 @@ export const formatCall = (call: Call, colour: Colour = (_style, text) => text):
     colour(style, String(call.status ?? '---')),
     what.padEnd(24),
     call.durationMs === undefined ? '' : `${call.durationMs} ms`.padStart(7),
+    call.account ? colour('dim', `account ${call.account}`) : '',
     call.requestId ? colour('dim', `req ${call.requestId}`) : '',
   ];
   const head = parts.filter(Boolean).join('  ').trimEnd();

@@ -43,6 +43,13 @@ button { margin-top: 10px; padding: 6px 14px; font: inherit; cursor: pointer; }
 .repeated { font-size: 12.5px; margin: 4px 0; color: #b06000; font-weight: 600; }
 #conversation { background: #fff; border: 1px solid #ddd; border-radius: 8px; padding: 6px 16px; margin: 16px 20px 0; display: flex; gap: 12px; align-items: center; }
 #conversation button { margin: 0; }
+#health { background: #fff; border: 1px solid #ddd; border-radius: 8px; padding: 8px 16px; margin: 16px 20px 0; max-height: 40vh; overflow: auto; }
+#health h2 { display: inline-block; margin-right: 12px; }
+#health select { width: auto; }
+#health td.num, #health th.num { text-align: right; font-variant-numeric: tabular-nums; }
+#health tr.samples td { font-size: 12px; color: #444; border-bottom: 1px solid #ddd; }
+#health tr.samples a { margin-right: 10px; color: #1a56c4; }
+#calls tr.highlight { background: #fff4c2; }
 `;
 
 const SCRIPT = `
@@ -141,6 +148,7 @@ const render = (fn) => {
     result.append(el('pre', { class: 'body', text: pretty(call.body) }));
     if (pending(call.body)) result.append(el('p', { class: 'deferred', text: 'The work goes on: the customer gets its result as a message, which appears under this call in Activity.' }));
     await refreshLog();
+    await refreshHealth().catch(() => {});
   });
   section.append(form);
   return section;
@@ -193,7 +201,9 @@ const row = (item) => {
     }
     const source = { console: 'console', platform: 'platform (agent)', worker: 'direct' }[item.source];
     const args = item.arguments === undefined ? undefined : el('code', { class: 'args', text: JSON.stringify(item.arguments) });
-    return el('tr', { 'data-kind': 'call', 'data-source': item.source, 'data-status': String(item.status), 'data-account': item.account || '' },
+    const byRequest = item.requestId ? { id: 'req-' + item.requestId, 'data-request-id': item.requestId } : {};
+    const marked = item.requestId && item.requestId === highlighted ? { class: 'highlight' } : {};
+    return el('tr', { 'data-kind': 'call', 'data-source': item.source, 'data-status': String(item.status), 'data-account': item.account || '', ...byRequest, ...marked },
       el('td', { text: when(item.startedAt) }),
       el('td', {}, accountBadge(item.account), el('span', { text: item.name }), el('br'), el('span', { class: 'source', text: source + (item.repeated ? ' · repeat' : '') }), args,
         item.conversationId ? el('span', { class: 'source conversation', text: 'conversation ' + item.conversationId }) : null),
@@ -234,6 +244,55 @@ const refreshLog = async () => {
   for (const item of items) rows.append(row(item));
   const note = document.querySelector('#log-problem');
   note.textContent = problem ? 'The platform side is missing: ' + problem + '.' : '';
+};
+
+// Health per account and function: the figures of npm run stats, from the records dev keeps; the
+// failing and slowest calls link to their entries in Activity (by request id).
+let highlighted;
+const showCall = (requestId) => (event) => {
+  event.preventDefault();
+  highlighted = requestId;
+  const target = document.getElementById('req-' + requestId);
+  const note = document.querySelector('#health-note');
+  note.textContent = target ? '' : 'Call ' + requestId + ' is no longer in Activity, which keeps the latest calls only.';
+  for (const old of document.querySelectorAll('#calls tr.highlight')) old.classList.remove('highlight');
+  if (target) { target.classList.add('highlight'); target.scrollIntoView({ block: 'center' }); }
+};
+const callLink = (sample, text) => {
+  const link = el('a', { href: '#req-' + sample.requestId, 'data-request': sample.requestId, text });
+  link.addEventListener('click', showCall(sample.requestId));
+  return link;
+};
+const topCodes = (codes) => Object.entries(codes).sort((a, b) => b[1] - a[1]).slice(0, 3).map(([code, n]) => code + ' ' + n).join(', ');
+const ms = (value) => (value === null ? '-' : value + ' ms');
+const extras = (row) => [
+  row.timeouts && row.timeouts + ' timeouts', row.repeats && row.repeats + ' repeats',
+  row.deferred && row.deferred + ' deferred' + (row.deferredFailed ? ' (' + row.deferredFailed + ' failed)' : ''),
+  (row.followUpsSent || row.followUpsFailed) && 'follow-ups ' + row.followUpsSent + ' sent, ' + row.followUpsFailed + ' failed',
+  row.approvalsAsked && 'approvals ' + row.approvalsAsked + ' asked: ' + row.approved + ' approved, ' + row.denied + ' denied, ' + row.expired + ' expired',
+].filter(Boolean).join('; ');
+const healthRows = (row) => {
+  const num = (value, style) => el('td', { class: 'num' + (style ? ' ' + style : ''), text: String(value) });
+  const line = el('tr', { class: 'health', 'data-account': row.account || '', 'data-function': row.function || '' },
+    el('td', { text: row.account || '(none)' }), el('td', { text: row.function || '(none)' }),
+    num(row.calls), num(row.ok, row.ok ? 'ok' : ''), num(row.refused, row.refused ? 'refused' : ''), num(row.errors, row.errors ? 'failed' : ''),
+    el('td', { class: 'codes', text: topCodes(row.codes) || '-' }),
+    num(ms(row.p50Ms)), num(ms(row.p95Ms)), num(ms(row.p99Ms)), el('td', { class: 'source', text: extras(row) }));
+  const { failing = [], slowest = [] } = row.samples || {};
+  if (!failing.length && !slowest.length) return [line];
+  const cell = el('td', { colspan: '11' });
+  if (failing.length) cell.append('failing: ', ...failing.map((s) => callLink(s, when(s.at) + ' ' + s.status + (s.code ? ' ' + s.code : ''))));
+  if (slowest.length) cell.append('slowest: ', ...slowest.map((s) => callLink(s, s.durationMs + ' ms')));
+  return [line, el('tr', { class: 'samples' }, cell)];
+};
+const refreshHealth = async () => {
+  const since = document.querySelector('#health-since').value;
+  const answer = await (await fetch('/api/stats?samples=3&since=' + encodeURIComponent(since))).json();
+  const rows = document.querySelector('#health-rows');
+  rows.textContent = '';
+  if (!Array.isArray(answer.rows)) return;
+  if (answer.rows.length === 0) rows.append(el('tr', {}, el('td', { colspan: '11', id: 'health-empty', text: 'No calls in this window.' })));
+  for (const row of answer.rows) rows.append(...healthRows(row));
 };
 
 // The account picker: shown when the local platform plays several accounts.
@@ -309,6 +368,9 @@ const load = async () => {
   await refreshApprovals().catch(() => {});
   setInterval(() => void refreshLog().catch(() => {}), 2000);
   setInterval(() => void refreshApprovals().catch(() => {}), 2000);
+  document.querySelector('#health-since').addEventListener('change', () => void refreshHealth().catch(() => {}));
+  await refreshHealth().catch(() => {});
+  setInterval(() => void refreshHealth().catch(() => {}), 2000);
 };
 load();
 `;
@@ -325,6 +387,7 @@ export const CONSOLE_PAGE = `<!doctype html>
 <body>
 <header><h1>agent-functions console</h1><p>Each function exactly as the local platform holds it, a form that calls it through the Worker, and what the model got back; beside it, what the local platform did: calls, event deliveries and the messages they sent.</p><div id="accounts"></div></header>
 <div id="conversation"><span id="conversation-id"></span><button type="button" id="new-conversation">New conversation</button></div>
+<section id="health"><h2>Health</h2><select id="health-since" aria-label="window"><option value="1h">last hour</option><option value="24h">last 24 hours</option><option value="7d">last 7 days</option></select> <span class="source">per account and function, the figures of npm run stats</span><p id="health-note" class="source"></p><table><thead><tr><th>account</th><th>function</th><th class="num">calls</th><th class="num">ok</th><th class="num">refused</th><th class="num">errors</th><th>top codes</th><th class="num">p50</th><th class="num">p95</th><th class="num">p99</th><th>also</th></tr></thead><tbody id="health-rows"></tbody></table></section>
 <main>
 <div id="functions"><p>Loading...</p></div>
 <div id="log"><div id="approvals"></div><h2>Activity</h2><p id="log-problem" class="source"></p><table><thead><tr><th>time</th><th>what</th><th>status</th><th>took</th><th>what the model got, what was delivered, messages sent</th></tr></thead><tbody id="calls"></tbody></table></div>

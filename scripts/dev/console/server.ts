@@ -9,10 +9,12 @@ import type { AddressInfo } from 'node:net';
 import { localSurfaceRefusal } from 'agent-functions/internal';
 import type { Finding } from '../../descriptions/types.ts';
 import type { ActivityAnswer } from '../../emulator/routes/activity.ts';
+import type { StoredRecord } from '../../stats/aggregate.ts';
 import type { WorkerLine } from '../workerLog.ts';
 import { type ConsoleItem, mergeActivity } from './activity.ts';
 import { createCallLog } from './calls.ts';
 import { CONSOLE_PAGE } from './page.ts';
+import { statsAnswer } from './stats.ts';
 
 /** A function as the console shows it. */
 export interface ConsoleFunction {
@@ -49,6 +51,8 @@ export interface ConsoleOptions {
   urlOf: (name: string, account?: string) => Promise<string | undefined>;
   /** What the Worker itself logged (dev reads it from wrangler's output): calls from every source, deliveries handled. */
   workerLog?: () => WorkerLine[];
+  /** The record of every call the Worker made (dev's ring, records.ts): GET /api/stats and the health view. */
+  records?: () => Iterable<StoredRecord>;
   /** The conversation each call comes from (docs/platform-contract.md §9), added beside the arguments; per account. */
   conversation?: (
     account?: string,
@@ -239,7 +243,7 @@ export const startConsole = async (options: ConsoleOptions): Promise<RunningCons
 
   const server = createServer((request, response) => {
     void (async () => {
-      const { pathname } = new URL(request.url ?? '/', 'http://console.invalid');
+      const { pathname, searchParams } = new URL(request.url ?? '/', 'http://console.invalid');
       const callName = /^\/api\/call\/([a-z][a-z0-9_]{0,63})$/.exec(pathname)?.[1];
       // It calls with the keys and shows customers' details: only its own page and this machine's
       // programs may use it, never a page of another site or a rebound name (docs/security.md).
@@ -260,6 +264,10 @@ export const startConsole = async (options: ConsoleOptions): Promise<RunningCons
         }
         if (request.method === 'GET' && pathname === '/api/calls') return send(response, 200, { calls: log.list() });
         if (request.method === 'GET' && pathname === '/api/activity') return send(response, 200, await timeline());
+        if (request.method === 'GET' && pathname === '/api/stats') {
+          const answer = statsAnswer(options.records?.() ?? [], searchParams, Date.now());
+          return send(response, answer.status, answer.body);
+        }
         if (request.method === 'GET' && pathname === '/api/accounts') {
           // Names and addresses only: the console never hands out a key.
           return send(response, 200, {

@@ -92,6 +92,19 @@ describe('npm run tail', () => {
     expect(exact.trim().split('\n')).toHaveLength(2);
   });
 
+  it("keeps only the accounts asked for, and names each call's account", async () => {
+    const inAccount = (account: string, status: number) => {
+      const base = event('find_parcel', status);
+      const line = JSON.parse((base.logs.at(-1) as { message: string[] }).message[0] as string);
+      return { ...base, logs: [logLine({ ...line, account })] };
+    };
+    const input = printed([inAccount('client-acme', 502), inAccount('bistro', 200), inAccount('client-acme', 200)]);
+    const { out } = await run(['--account', 'client-acme', '--status', '5xx'], input);
+    expect(out.trim().split('\n')).toEqual([
+      expect.stringMatching(/ 502 {2}find_parcel .* account client-acme {2}req /),
+    ]);
+  });
+
   it('adds the warnings, errors and exceptions of a call, indented', async () => {
     const failing = event('tell_time', 500, {
       logs: [logLine({ level: 'error', event: 'handler_failed', error: 'TypeError' })],
