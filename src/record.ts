@@ -21,8 +21,11 @@ export type RecordKind = (typeof RECORD_KINDS)[number];
 export const OUTCOMES = ['ok', 'refused', 'error'] as const;
 export type RecordOutcome = (typeof OUTCOMES)[number];
 
-/** The one record of one call or delivery. */
-export interface CallRecord {
+/**
+ * The one record of one call or delivery. A type alias rather than an interface, so the record is
+ * itself the log line's fields (LogFields) and is logged without a copy.
+ */
+export type CallRecord = {
   /** The account the call acted in; `null` when it was refused before one was known (a 401, an unknown account). */
   account: string | null;
   /** The function's name, or the event's type; `null` for a name the Worker does not serve (never the caller's text). */
@@ -46,7 +49,59 @@ export interface CallRecord {
   followUp?: 'sent' | 'failed' | undefined;
   /** The request id, to join the record to its log lines (random, names nobody). */
   requestId: string;
-}
+};
+
+/**
+ * What a feature notes of the call it runs, for the call's one record (a repeat answered from the
+ * ledger, a deferral, an approval's ask): the transport hands the record it is building to the
+ * pipeline as `CallSetup.mark`, the feature sets these, and settle writes the record when the call
+ * ends. A feature never builds a record of its own.
+ * @example if (call.mark) call.mark.repeated = true
+ */
+export type CallMark = Pick<CallRecord, 'kind' | 'repeated' | 'deferred'>;
+
+/**
+ * A record being built for a call that just arrived: no account or function yet (the transport
+ * fills them in once they are known), every field present so its shape never changes. The
+ * outcome, status and duration are the call's end's (`closeRecord`).
+ * @example const record = openRecord('http', requestId)
+ */
+export const openRecord = (transport: Transport, requestId: string, kind: RecordKind = 'call'): CallRecord => ({
+  account: null,
+  function: null,
+  transport,
+  kind,
+  outcome: 'ok',
+  status: 200,
+  code: undefined,
+  durationMs: 0,
+  version: undefined,
+  repeated: undefined,
+  deferred: undefined,
+  followUp: undefined,
+  requestId,
+});
+
+/** `ok` for 200, `error` for a 5xx, `refused` for any other status. */
+export const outcomeOf = (status: number): RecordOutcome =>
+  status === 200 ? 'ok' : status >= 500 ? 'error' : 'refused';
+
+/**
+ * Ends `record` with the answer's status and code (none when ok), timed from `started`; returns it.
+ * @example observe(log, closeRecord(record, 422, 'invalid_arguments', arrivedAt))
+ */
+export const closeRecord = (
+  record: CallRecord,
+  status: number,
+  code: string | undefined,
+  started: number,
+): CallRecord => {
+  record.outcome = outcomeOf(status);
+  record.status = status;
+  record.code = code;
+  record.durationMs = Date.now() - started;
+  return record;
+};
 
 /** The log event whose fields are a CallRecord: one line per record. */
 export const RECORD_EVENT = 'invocation';
@@ -69,7 +124,7 @@ export const setRecordSink = (next: RecordSink | undefined): RecordSink | undefi
 
 /**
  * The observation point: logs `record` as the `invocation` line on `log` and hands it to the sink.
- * A sink that throws never changes the call.
+ * A sink that throws never changes the call. Nothing may change `record` after this.
  * @example observe(log, { account: 'default', function: 'quote_price', transport: 'http', kind: 'call', outcome: 'ok', status: 200, durationMs: 3, requestId }, env, ctx)
  */
 export const observe = (
@@ -78,7 +133,7 @@ export const observe = (
   env?: unknown,
   ctx?: { waitUntil(promise: Promise<unknown>): void },
 ): void => {
-  log.info(RECORD_EVENT, { ...record });
+  log.info(RECORD_EVENT, record);
   if (!sink) return;
   try {
     sink(record, env, ctx);
