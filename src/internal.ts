@@ -4,5 +4,7 @@
 export { readBody } from './args.ts';
 export { bearerToken } from './bearerToken.ts';
 export { allowedHostsOf, type LocalSurfaceRefusal, localSurfaceRefusal } from './localSurface.ts';
+export { RECORD_BLOBS, RECORD_DOUBLES, RECORD_EVENT, recordColumn } from './record.ts';
+export { isCallRecord, recordOfLine } from './recordLine.ts';
 export { MIN_SECRET_LENGTH, weakSecretProblem } from './secretStrength.ts';
 export { quietUncaught, type Write, withoutUncaught } from './uncaughtLogs.ts';

@@ -180,3 +180,19 @@ describe('the record of an MCP call', () => {
     expect(JSON.stringify(records)).not.toContain('made_up_tool');
   });
 });
+
+describe('the description version', () => {
+  it('changes with what sync registers, and not with the order of the parameter map', () => {
+    const registeredFn = {
+      name: 'quote_plan',
+      description: 'Quotes a plan.',
+      parameters: { plan: 'string', seats: 'number' },
+    };
+    const version = descriptionVersion(registeredFn);
+    expect(version).toMatch(/^[0-9a-f]{8}$/);
+    expect(descriptionVersion({ ...registeredFn, parameters: { seats: 'number', plan: 'string' } })).toBe(version);
+    expect(descriptionVersion({ ...registeredFn, description: 'Quotes a plan, in euros.' })).not.toBe(version);
+    expect(descriptionVersion({ ...registeredFn, parameters: { plan: 'string', seats: 'string' } })).not.toBe(version);
+    expect(descriptionVersion({ ...registeredFn, name: 'quote_plans' })).not.toBe(version);
+  });
+});

@@ -113,7 +113,7 @@ afterAll(() => {
   outbound.restore();
 });
 
-const mcpCall = async (name: string, args: object) => {
+const mcpCall = async (name: string, args: Record<string, unknown>) => {
   const client = new Client({ name: 'privacy-test', version: '1.0.0' });
   const transport = new StreamableHTTPClientTransport(new URL('/mcp', ORIGIN), {
     fetch: async (input, init) => {
