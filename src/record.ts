@@ -142,6 +142,43 @@ export const observe = (
   }
 };
 
+/** The runtime's span of an invocation, as much of it as a record needs (workers-types' `Span`). */
+export interface RecordSpan {
+  readonly isTraced: boolean;
+  setAttributes(attributes: Record<string, string | undefined>): unknown;
+}
+
+/** A handler's context that may carry the runtime's tracing (`ExecutionContext.tracing`, Workers traces on). */
+export interface TracedContext {
+  readonly tracing?: { getActiveSpan(): RecordSpan | undefined } | undefined;
+}
+
+/**
+ * Attaches the record's account, function, transport, kind, outcome, code and version to the
+ * invocation's span when the runtime traces it (docs/observability.md "Traces"): never arguments,
+ * never anything a record does not hold. For a call over HTTP or MCP only, one per request; a
+ * batch of queue messages or a workflow's steps share one span. Never changes the call.
+ * @example traceRecord(record, ctx)
+ */
+export const traceRecord = (record: CallRecord, ctx: TracedContext | undefined): void => {
+  try {
+    const span = ctx?.tracing?.getActiveSpan();
+    // Checked first: an untraced request costs no attributes object.
+    if (!span?.isTraced) return;
+    span.setAttributes({
+      'agent_functions.account': record.account ?? undefined,
+      'agent_functions.function': record.function ?? undefined,
+      'agent_functions.transport': record.transport,
+      'agent_functions.kind': record.kind,
+      'agent_functions.outcome': record.outcome,
+      'agent_functions.code': record.code,
+      'agent_functions.version': record.version,
+    });
+  } catch {
+    // A runtime without tracing, or one that refuses the attributes: the call is what matters.
+  }
+};
+
 /**
  * How a record is laid out as one Workers Analytics Engine data point: the writer (the metrics
  * option) and the reader (`npm run stats`' SQL) both take the columns from here, so they never

@@ -4,7 +4,7 @@
 import { type Env, isDevelopment, type WithProcess } from './env.ts';
 import { FunctionError } from './errors.ts';
 import type { Logger } from './log.ts';
-import { type CallRecord, closeRecord, observe } from './record.ts';
+import { type CallRecord, closeRecord, observe, type TracedContext, traceRecord } from './record.ts';
 import { asFunctionError } from './respond.ts';
 
 /**
@@ -37,7 +37,8 @@ export const settle = async (
   call: () => Promise<unknown>,
   /** The Worker's env: under npm run dev, a handler's error is logged with its message and where it was thrown. */
   env?: Env,
-  ctx?: { waitUntil(promise: Promise<unknown>): void },
+  /** The handler's context: its waitUntil for the record's sink, and its span when the runtime traces the call. */
+  ctx?: { waitUntil(promise: Promise<unknown>): void } & TracedContext,
 ): Promise<Outcome> => {
   const { requestId } = record;
   let outcome: Outcome;
@@ -61,5 +62,6 @@ export const settle = async (
   if (outcome.ok) closeRecord(record, 200, undefined, started);
   else closeRecord(record, outcome.error.status, outcome.error.code, started);
   observe(logOf(), record, env, ctx);
+  traceRecord(record, ctx);
   return outcome;
 };

@@ -1,6 +1,8 @@
 // The one record of every call (src/record.ts, docs/observability.md): an HTTP or MCP call makes
 // exactly one, logged as the `invocation` line and handed to the record sink, refusals before
 // validation included, naming no account or function the call did not prove.
+
+import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -12,7 +14,7 @@ import { setLogSink } from '../../log.ts';
 import { type CallRecord, setRecordSink } from '../../record.ts';
 import { withEnv } from '../../testing/call.ts';
 import { descriptionVersion } from '../../version.ts';
-import { call, fixture, send } from '../fixture.ts';
+import { call, FIXTURE_FUNCTIONS, fixture, send } from '../fixture.ts';
 import { env, through } from '../helpers.ts';
 import { connect, loadMcp, MCP_IMPORT_TIMEOUT_MS, staticToken } from '../mcp/helpers.ts';
 
@@ -194,5 +196,53 @@ describe('the description version', () => {
     expect(descriptionVersion({ ...registeredFn, description: 'Quotes a plan, in euros.' })).not.toBe(version);
     expect(descriptionVersion({ ...registeredFn, parameters: { plan: 'string', seats: 'string' } })).not.toBe(version);
     expect(descriptionVersion({ ...registeredFn, name: 'quote_plans' })).not.toBe(version);
+  });
+});
+
+describe("the call's trace (Workers traces)", () => {
+  /** A Worker whose context carries a span that records what is attached to it. */
+  const traced = (isTraced: boolean) => {
+    const attached: Array<Record<string, string | undefined>> = [];
+    const span = {
+      isTraced,
+      setAttributes: (attributes: Record<string, string | undefined>) => attached.push(attributes),
+    };
+    const worker = createWorker({ functions: FIXTURE_FUNCTIONS });
+    const caller = through({
+      fetch: async (request) => {
+        const inner = createExecutionContext();
+        const ctx = Object.assign(Object.create(inner) as ExecutionContext, {
+          waitUntil: (promise: Promise<unknown>) => inner.waitUntil(promise),
+          tracing: { getActiveSpan: () => span },
+        });
+        const response = await worker.fetch(request, env as Env, ctx);
+        await waitOnExecutionContext(inner);
+        return response;
+      },
+    });
+    return { attached, caller };
+  };
+
+  it("gets the record's account, function, outcome, code and version on the call's span, and never an argument", async () => {
+    const { attached, caller } = traced(true);
+    await caller.call('quote_plan', { plan: 'growth', seats: 'nine-thousand-and-one' });
+    expect(attached).toEqual([
+      {
+        'agent_functions.account': 'default',
+        'agent_functions.function': 'quote_plan',
+        'agent_functions.transport': 'http',
+        'agent_functions.kind': 'call',
+        'agent_functions.outcome': 'refused',
+        'agent_functions.code': 'invalid_arguments',
+        'agent_functions.version': quoteVersion(),
+      },
+    ]);
+    expect(JSON.stringify(attached)).not.toContain('nine-thousand');
+  });
+
+  it('attaches nothing to a request the runtime does not trace', async () => {
+    const { attached, caller } = traced(false);
+    expect((await caller.call('quote_plan', { plan: 'growth', seats: 2 })).status).toBe(200);
+    expect(attached).toEqual([]);
   });
 });
