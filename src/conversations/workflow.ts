@@ -108,7 +108,10 @@ export class DeferredCall extends WorkflowEntrypoint<Env, DeferredParams> {
           return JSON.stringify({ ok: false, failed: true });
         });
       const outcome = JSON.parse(kept) as TaskOutcome;
-      await record(outcome.ok ? { status: 200 } : 'status' in outcome ? outcome : failure);
+      // Its status and code only: a refusal's message is the author's text, never recorded.
+      await record(
+        outcome.ok ? { status: 200 } : 'status' in outcome ? { status: outcome.status, code: outcome.code } : failure,
+      );
       return { work: outcome.ok ? 'done' : 'failed', message: 'none', task: { outcome, finishedAt: Date.now() } };
     }
     let work: DeferredOutcome['work'] = 'done';
