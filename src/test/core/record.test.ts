@@ -123,6 +123,33 @@ describe('the record of an HTTP call', () => {
     expect(onlyRecord()).toMatchObject({ function: 'quote_plan', outcome: 'refused', code: 'method_not_allowed' });
   });
 
+  it('records a call over its rate limit (429) with the account and function it was refused in', async () => {
+    const worker = createWorker({
+      functions: {
+        paid_lookup: defineFunction({
+          description: 'Pretends to call a paid API, for the record tests: rate-limited.',
+          parameters: z.object({}),
+          rateLimit: { key: 'function' },
+          handler: () => ({ ok: true }),
+        }),
+      },
+    });
+    // The binding's answer once the budget is spent (the rate-limit tests spend a real one).
+    const spent = { limit: async () => ({ success: false }) };
+    const response = await withEnv(worker, { ...(env as Env), FUNCTION_RATE_LIMIT: spent } as Env).call(
+      'paid_lookup',
+      {},
+    );
+    expect(response.status).toBe(429);
+    expect(onlyRecord()).toMatchObject({
+      account: 'default',
+      function: 'paid_lookup',
+      outcome: 'refused',
+      status: 429,
+      code: 'rate_limited',
+    });
+  });
+
   it('says error with the code of a handler that threw', async () => {
     const worker = createWorker({
       functions: {
