@@ -86,8 +86,6 @@ export const requestApproval = async (
 ): Promise<ApprovalPendingAnswer | TaskCreated> => {
   const approval = fn.definition.approval as NonNullable<RegisteredFunction['definition']['approval']>;
   const { env, log, conversation, task } = inv;
-  // The call's record (src/record.ts) is an approval's ask, whether it opens the request or is refused.
-  if (inv.mark) inv.mark.kind = 'approval_ask';
   // Under MCP a client that takes tasks follows the request as a task; nobody else could be told.
   if (!conversation?.channel && !task) {
     log.info('approval_refused', { reason: conversation ? 'no_channel' : 'no_conversation' });

@@ -65,13 +65,8 @@ afterEach(async () => {
 });
 
 let conversations = 0;
-const ask = () =>
-  call('rec_refund', {
-    orderNumber: '10454',
-    contactId: 'ct_rec',
-    conversationId: `cv_rec_${++conversations}`,
-    channel: 'whatsapp',
-  });
+const ask = (conversationId = `cv_rec_${++conversations}`) =>
+  call('rec_refund', { orderNumber: '10454', contactId: 'ct_rec', conversationId, channel: 'whatsapp' });
 /** Decides the latest ask from its page, as the team member's browser does. */
 const decide = async (decision: 'approve' | 'deny') => {
   const link = /https?:\/\/\S+(\/approvals\/\S+)/.exec(teamTexts.at(-1) ?? '')?.[1] ?? '';
@@ -119,6 +114,13 @@ describe('the records of an approval', () => {
       expect.objectContaining({ transport: 'workflow', outcome: 'ok', status: 200, followUp: 'sent' }),
     ]);
     expect(records).toHaveLength(3);
+  });
+
+  it('records a repeat of the ask in its conversation as a repeated ask, and asks nobody again', async () => {
+    await ask('cv_rec_twice');
+    await ask('cv_rec_twice');
+    expect(ofKind('approval_ask').map((record) => record.repeated)).toEqual([undefined, true]);
+    expect(teamTexts).toHaveLength(1);
   });
 
   it('records a denial as the decision, and no run', async () => {
