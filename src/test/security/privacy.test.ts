@@ -1,7 +1,8 @@
 // What is recorded never carries a customer's data (docs/observability.md "What is recorded, and
 // what never is"): calls whose arguments carry an email, a phone number, a name and free text,
 // beside the platform's contact and conversation ids, over HTTP and MCP, deferred, approved and as
-// an event delivery; not one of those values, nor a key, appears in any log line or record.
+// an event delivery; not one of those values, nor a key, appears in any log line, record or trace
+// attribute.
 
 import { createExecutionContext, introspectWorkflow, waitOnExecutionContext } from 'cloudflare:test';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -17,7 +18,7 @@ import { functionKey, mcpKey } from '../../keys.ts';
 import { setLogSink } from '../../log.ts';
 import { createPlatformClient } from '../../platform/client/client.ts';
 import { type CallRecord, setRecordSink } from '../../record.ts';
-import { ORIGIN, withEnv } from '../../testing/call.ts';
+import { ORIGIN, through } from '../../testing/call.ts';
 import { settleDeferred } from '../../testing/conversations.ts';
 import { mockOutbound, type Outbound } from '../../testing/outbound.ts';
 import { eventsWorker, queued } from '../events/helpers.ts';
@@ -82,7 +83,25 @@ const worker = createWorker({
     }),
   },
 });
-const { call, send } = withEnv(worker, env as Env);
+/** What the Worker attaches to each traced call's span (Workers traces, docs/observability.md "Traces"). */
+const attached: Array<Record<string, string | undefined>> = [];
+const span = {
+  isTraced: true,
+  setAttributes: (attributes: Record<string, string | undefined>) => attached.push(attributes),
+};
+/** The Worker, its context carrying a traced span, as a deployed Worker with traces on sees it. */
+const tracedFetch = async (request: Request): Promise<Response> => {
+  const inner = createExecutionContext();
+  const ctx = Object.assign(Object.create(inner) as ExecutionContext, {
+    waitUntil: (promise: Promise<unknown>) => inner.waitUntil(promise),
+    tracing: { getActiveSpan: () => span },
+  });
+  const response = await worker.fetch(request, env as Env, ctx);
+  await waitOnExecutionContext(inner);
+  return response;
+};
+// Signed as the platform signs, so the conversation ids count (docs/platform-contract.md §9).
+const { call, send } = through({ fetch: tracedFetch }, { signingSecret: (env as Env).PLATFORM_SIGNING_SECRET });
 const events = eventsWorker({
   'contact.updated': defineEvent({
     type: 'contact.updated',
@@ -116,12 +135,7 @@ afterAll(() => {
 const mcpCall = async (name: string, args: Record<string, unknown>) => {
   const client = new Client({ name: 'privacy-test', version: '1.0.0' });
   const transport = new StreamableHTTPClientTransport(new URL('/mcp', ORIGIN), {
-    fetch: async (input, init) => {
-      const ctx = createExecutionContext();
-      const response = await worker.fetch(new Request(input, init), env as Env, ctx);
-      await waitOnExecutionContext(ctx);
-      return response;
-    },
+    fetch: (input, init) => tracedFetch(new Request(input, init)),
     requestInit: { headers: { authorization: `Bearer ${await mcpKey(SECRET)}` } },
   });
   await client.connect(transport);
@@ -144,7 +158,7 @@ const approveLatest = async () => {
 };
 
 describe('what is recorded never carries personal data', () => {
-  it('keeps every argument, identifier and key out of every log line and record, on every path', async () => {
+  it('keeps every argument, identifier and key out of every log line, record and span attribute, on every path', async () => {
     const args = { ...PERSONAL, ...IDS };
     // HTTP: a write and its repeat from the ledger, a refusal, a handler that throws.
     expect((await call('privacy_profile', args)).status).toBe(200);
@@ -189,7 +203,10 @@ describe('what is recorded never carries personal data', () => {
         'queue/event',
       ]),
     );
-    const written = [...lines, ...records.map((record) => JSON.stringify(record))].join('\n');
+    // Each call over HTTP or MCP annotated its span.
+    expect(attached.map((attributes) => attributes['agent_functions.transport'])).toContain('mcp');
+    expect(attached.length).toBeGreaterThanOrEqual(6);
+    const written = [...lines, ...records.map((record) => JSON.stringify(record)), JSON.stringify(attached)].join('\n');
     const secrets = [
       await functionKey(SECRET, 'privacy_profile'),
       await functionKey(SECRET, 'privacy_later'),
