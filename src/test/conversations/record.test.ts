@@ -32,9 +32,10 @@ const worker = createWorker({
       description: 'Checks stock slowly for the record tests: may answer later.',
       parameters: z.object({ sku: z.string() }),
       effect: 'read',
-      timeoutMs: 5_000,
+      timeoutMs: 10_000,
       handler: async ({ sku }, { signal, deferred }) => {
-        await scheduler.wait(deferred ? 10 : 3_000, { signal });
+        // Seconds in the call, so no loaded machine sees it end before it defers (it is stopped then).
+        await scheduler.wait(deferred ? 10 : 8_000, { signal });
         if (refuseWork) throw new FunctionError(404, 'no_such_item', 'No such item.');
         return { summary: `3 of ${sku} in stock` };
       },

@@ -59,9 +59,10 @@ const worker = createWorker({
       description: 'Looks a profile up slowly for the privacy test: may answer later.',
       parameters: personal,
       effect: 'read',
-      timeoutMs: 5_000,
+      timeoutMs: 10_000,
       handler: async ({ name }, { signal, deferred }) => {
-        await scheduler.wait(deferred ? 10 : 3_000, { signal });
+        // Seconds in the call, so no loaded machine sees it end before it defers (it is stopped then).
+        await scheduler.wait(deferred ? 10 : 8_000, { signal });
         return { found: name };
       },
       later: {
