@@ -8,6 +8,7 @@ import type { ReadArguments } from './args.ts';
 import type { Conversation } from './conversation.ts';
 import type { Env } from './env.ts';
 import type { Logger } from './log.ts';
+import type { CallMark } from './record.ts';
 import type { RegisteredFunction, Registry } from './registry.ts';
 
 /** Under MCP, a client that takes tasks (src/conversations/task.ts): a `later` function may answer with one. */
@@ -41,6 +42,12 @@ export interface CallSetup {
   task?: TaskRequest | undefined;
   /** Deferred work in its workflow: no deduplication, no deferral again. */
   deferred?: boolean | undefined;
+  /**
+   * The call's record as the transport builds it (src/record.ts): a feature marks on it what it
+   * did (a repeat answered from the ledger, a deferral, an approval's ask), and the transport's
+   * settle writes it when the call ends. The one thing of a call written after it is built.
+   */
+  mark?: CallMark | undefined;
 }
 
 /** Where one call's raw arguments come from (the HTTP request, an MCP `tools/call`, a workflow's params), before `deadline`. */

@@ -15,6 +15,7 @@ import { authorise, execute, invoke } from './invoke.ts';
 import { isManifestKey } from './keys.ts';
 import { allowedHostsOf, localSurfaceRefusal } from './localSurface.ts';
 import { createLogger } from './log.ts';
+import { openRecord } from './record.ts';
 import { createRegistry } from './registry.ts';
 import { callerRequestId, errorResponse, jsonResponse, newRequestId } from './respond.ts';
 import type { FeatureRoute, RoutedRequest } from './route.ts';
@@ -173,21 +174,30 @@ export const createWorker = (options: WorkerOptions): AgentWorker => {
     const base = { requestId, callerRequestId: callerRequestId(request) };
     // Bound to the function and account once they are known: the invocation line names both.
     let log = createLogger(base);
+    // Its one record (src/record.ts): the function once the name is found served, the account once
+    // it is resolved; a refusal before either (a 401, a 404, an unknown account) has none.
+    const record = openRecord('http', requestId);
     const outcome = await settle(
       () => log,
       arrivedAt,
-      requestId,
+      record,
       async () => {
         const name = url.pathname.slice(FUNCTIONS_PREFIX.length);
-        const { fn, account: named } = await authorise(name, registry, { request, url, env, log });
+        const { fn, account: named } = await authorise(name, registry, { request, url, env, log }, record);
         log = createLogger({ function: fn.name, account: named ?? firstAccount, ...base });
         // An account seen within the minute answers at once: no await on the common path.
         const found = accounts(env, named, log);
         const { account, platform } = found instanceof Promise ? await found : found;
-        return invoke(fn, { env, ctx, requestId, log, request, arrivedAt, account, platform }, url, feature);
+        record.account = account.name;
+        return invoke(
+          fn,
+          { env, ctx, requestId, log, request, arrivedAt, account, platform, mark: record },
+          url,
+          feature,
+        );
       },
-      {},
       env,
+      ctx,
     );
     return outcome.ok ? jsonResponse(outcome.value, 200, requestId) : errorResponse(outcome.error, requestId);
   };

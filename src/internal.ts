@@ -15,5 +15,6 @@ export {
   recordColumn,
   TRANSPORTS,
 } from './record.ts';
+export { isCallRecord, recordOfLine } from './recordLine.ts';
 export { MIN_SECRET_LENGTH, weakSecretProblem } from './secretStrength.ts';
 export { quietUncaught, type Write, withoutUncaught } from './uncaughtLogs.ts';

@@ -15,6 +15,7 @@ import type { Logger } from './log.ts';
 import type { PlatformClient } from './platform/client/client.ts';
 import { FUNCTION_NAME } from './platform/protocol/function.ts';
 import { checkRateLimit } from './ratelimit.ts';
+import type { CallRecord } from './record.ts';
 import type { RegisteredFunction, Registry } from './registry.ts';
 import { checkSignature, namesConversation } from './signed.ts';
 
@@ -74,13 +75,15 @@ const checkKey = async (name: string, account: string | undefined, { request, ur
  * first account's url): 401 alike for every name, account and method without that name's key for
  * that account, then 404 for a name no longer deployed (503 under npm run dev, where that is a
  * file that does not build), then 405 for a method other than GET or POST
- * (docs/platform-contract.md §4, §10). No message quotes the name.
- * @example const { fn, account } = await authorise(url.pathname.slice('/functions/'.length), registry, req)
+ * (docs/platform-contract.md §4, §10). No message quotes the name. `record` gets the function and
+ * its version once the name is found served: never a name the Worker does not serve.
+ * @example const { fn, account } = await authorise(url.pathname.slice('/functions/'.length), registry, req, record)
  */
 export const authorise = async (
   name: string,
   registry: Registry,
   inv: FunctionRequest,
+  record?: Pick<CallRecord, 'function' | 'version'>,
 ): Promise<{ fn: RegisteredFunction; account: string | undefined }> => {
   const account = inv.url.searchParams.get(ACCOUNT_QUERY) ?? undefined;
   await checkKey(name, account, inv);
@@ -105,6 +108,10 @@ export const authorise = async (
       'unknown_function',
       'This function is no longer deployed. Do not call it again; help the customer another way.',
     );
+  }
+  if (record) {
+    record.function = fn.name;
+    record.version = fn.version;
   }
   const { method } = inv.request;
   if (method !== 'GET' && method !== 'POST') {

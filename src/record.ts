@@ -21,8 +21,11 @@ export type RecordKind = (typeof RECORD_KINDS)[number];
 export const OUTCOMES = ['ok', 'refused', 'error'] as const;
 export type RecordOutcome = (typeof OUTCOMES)[number];
 
-/** The one record of one call or delivery. */
-export interface CallRecord {
+/**
+ * The one record of one call or delivery. A type alias rather than an interface, so the record is
+ * itself the log line's fields (LogFields) and is logged without a copy.
+ */
+export type CallRecord = {
   /** The account the call acted in; `null` when it was refused before one was known (a 401, an unknown account). */
   account: string | null;
   /** The function's name, or the event's type; `null` for a name the Worker does not serve (never the caller's text). */
@@ -46,7 +49,59 @@ export interface CallRecord {
   followUp?: 'sent' | 'failed' | undefined;
   /** The request id, to join the record to its log lines (random, names nobody). */
   requestId: string;
-}
+};
+
+/**
+ * What a feature notes of the call it runs, for the call's one record (a repeat answered from the
+ * ledger, a deferral, an approval's ask): the transport hands the record it is building to the
+ * pipeline as `CallSetup.mark`, the feature sets these, and settle writes the record when the call
+ * ends. A feature never builds a record of its own.
+ * @example if (call.mark) call.mark.repeated = true
+ */
+export type CallMark = Pick<CallRecord, 'kind' | 'repeated' | 'deferred'>;
+
+/**
+ * A record being built for a call that just arrived: no account or function yet (the transport
+ * fills them in once they are known), every field present so its shape never changes. The
+ * outcome, status and duration are the call's end's (`closeRecord`).
+ * @example const record = openRecord('http', requestId)
+ */
+export const openRecord = (transport: Transport, requestId: string, kind: RecordKind = 'call'): CallRecord => ({
+  account: null,
+  function: null,
+  transport,
+  kind,
+  outcome: 'ok',
+  status: 200,
+  code: undefined,
+  durationMs: 0,
+  version: undefined,
+  repeated: undefined,
+  deferred: undefined,
+  followUp: undefined,
+  requestId,
+});
+
+/** `ok` for 200, `error` for a 5xx, `refused` for any other status. */
+export const outcomeOf = (status: number): RecordOutcome =>
+  status === 200 ? 'ok' : status >= 500 ? 'error' : 'refused';
+
+/**
+ * Ends `record` with the answer's status and code (none when ok), timed from `started`; returns it.
+ * @example observe(log, closeRecord(record, 422, 'invalid_arguments', arrivedAt))
+ */
+export const closeRecord = (
+  record: CallRecord,
+  status: number,
+  code: string | undefined,
+  started: number,
+): CallRecord => {
+  record.outcome = outcomeOf(status);
+  record.status = status;
+  record.code = code;
+  record.durationMs = Date.now() - started;
+  return record;
+};
 
 /** The log event whose fields are a CallRecord: one line per record. */
 export const RECORD_EVENT = 'invocation';
@@ -69,8 +124,8 @@ export const setRecordSink = (next: RecordSink | undefined): RecordSink | undefi
 
 /**
  * The observation point: logs `record` as the `invocation` line on `log` and hands it to the sink.
- * A sink that throws never changes the call.
- * @example observe(log, { account: 'default', function: 'quote_price', transport: 'http', kind: 'call', outcome: 'ok', status: 200, durationMs: 3, requestId }, env, ctx)
+ * A sink that throws never changes the call. Nothing may change `record` after this.
+ * @example observe(log, { account: 'default', function: 'lookup_warranty', transport: 'http', kind: 'call', outcome: 'ok', status: 200, durationMs: 3, requestId }, env, ctx)
  */
 export const observe = (
   log: Logger,
@@ -78,12 +133,49 @@ export const observe = (
   env?: unknown,
   ctx?: { waitUntil(promise: Promise<unknown>): void },
 ): void => {
-  log.info(RECORD_EVENT, { ...record });
+  log.info(RECORD_EVENT, record);
   if (!sink) return;
   try {
     sink(record, env, ctx);
   } catch {
     // The sink logs its own failures once per isolate; a record is never worth a failed call.
+  }
+};
+
+/** The runtime's span of an invocation, as much of it as a record needs (workers-types' `Span`). */
+export interface RecordSpan {
+  readonly isTraced: boolean;
+  setAttributes(attributes: Record<string, string | undefined>): unknown;
+}
+
+/** A handler's context that may carry the runtime's tracing (`ExecutionContext.tracing`, Workers traces on). */
+export interface TracedContext {
+  readonly tracing?: { getActiveSpan(): RecordSpan | undefined } | undefined;
+}
+
+/**
+ * Attaches the record's account, function, transport, kind, outcome, code and version to the
+ * invocation's span when the runtime traces it (docs/observability.md "Traces"): never arguments,
+ * never anything a record does not hold. For a call over HTTP or MCP only, one per request; a
+ * batch of queue messages or a workflow's steps share one span. Never changes the call.
+ * @example traceRecord(record, ctx)
+ */
+export const traceRecord = (record: CallRecord, ctx: TracedContext | undefined): void => {
+  try {
+    const span = ctx?.tracing?.getActiveSpan();
+    // Checked first: an untraced request costs no attributes object.
+    if (!span?.isTraced) return;
+    span.setAttributes({
+      'agent_functions.account': record.account ?? undefined,
+      'agent_functions.function': record.function ?? undefined,
+      'agent_functions.transport': record.transport,
+      'agent_functions.kind': record.kind,
+      'agent_functions.outcome': record.outcome,
+      'agent_functions.code': record.code,
+      'agent_functions.version': record.version,
+    });
+  } catch {
+    // A runtime without tracing, or one that refuses the attributes: the call is what matters.
   }
 };
 

@@ -7,6 +7,7 @@ import type { CallPolicy } from './policy.ts';
 import { type FunctionManifest, translateFunction, withoutConversations } from './schema/describe.ts';
 import type { ParameterInfo } from './schema/parameters.ts';
 import { isUnbuilt } from './unbuilt.ts';
+import { descriptionVersion } from './version.ts';
 
 /** A definition with what the runtime derives from it. */
 export interface RegisteredFunction {
@@ -16,6 +17,8 @@ export interface RegisteredFunction {
   /** Top-level fields that are z.date(), coerced from ISO strings. */
   dates: Set<string>;
   manifest: FunctionManifest;
+  /** Its description version (src/version.ts), stamped on each of its records: computed once, with the manifest. */
+  version: string;
   /** Read or write, how repeats are recognised, whether it may finish later: with the conversations feature only. */
   policy?: CallPolicy;
 }
@@ -48,10 +51,12 @@ export const createRegistry = (
       if (!Object.hasOwn(definitions, name)) return undefined;
       const definition = definitions[name] as AnyFunctionDefinition;
       // Without the feature, a definition that needs approval is refused: it would run unapproved.
+      const translated = translateFunction(name, definition, policyOf ?? withoutConversations);
       const entry: RegisteredFunction = {
         name,
         definition,
-        ...translateFunction(name, definition, policyOf ?? withoutConversations),
+        ...translated,
+        version: descriptionVersion(translated.manifest),
       };
       compiled.set(name, entry);
       return entry;

@@ -1,8 +1,10 @@
-// One call of one function with its one `invocation` log line, whatever the transport (HTTP or
-// MCP): both log the same outcome, status and duration, and name a handler that threw.
+// One call of one function with its one record (src/record.ts), whatever the transport (HTTP or
+// MCP): both end the record the transport built with the same outcome, status and duration, hand
+// it to the observation point, and name a handler that threw.
 import { type Env, isDevelopment, type WithProcess } from './env.ts';
 import { FunctionError } from './errors.ts';
-import type { LogFields, Logger } from './log.ts';
+import type { Logger } from './log.ts';
+import { type CallRecord, closeRecord, observe, type TracedContext, traceRecord } from './record.ts';
 import { asFunctionError } from './respond.ts';
 
 /**
@@ -23,19 +25,22 @@ const thrownAt = (error: unknown): { message?: string; at?: string } => {
 export type Outcome = { ok: true; value: unknown } | { ok: false; error: FunctionError };
 
 /**
- * Runs `call` and logs how it ended on `logOf()`, read when the call ends (the call may bind the
- * logger to the function once it knows it). `fields` join the log line.
- * @example const outcome = await settle(() => log, started, requestId, () => invoke(fn, setup, url))
+ * Runs `call` and ends `record` with how it went, observed on `logOf()`, read when the call ends
+ * (the call may bind the logger to the function and account once it knows them, and fill them in
+ * on the record, which the features mark through `CallSetup.mark`).
+ * @example const outcome = await settle(() => log, started, openRecord('http', requestId), () => invoke(fn, setup, url), env, ctx)
  */
 export const settle = async (
   logOf: () => Logger,
   started: number,
-  requestId: string,
+  record: CallRecord,
   call: () => Promise<unknown>,
-  fields: LogFields = {},
   /** The Worker's env: under npm run dev, a handler's error is logged with its message and where it was thrown. */
   env?: Env,
+  /** The handler's context: its waitUntil for the record's sink, and its span when the runtime traces the call. */
+  ctx?: { waitUntil(promise: Promise<unknown>): void } & TracedContext,
 ): Promise<Outcome> => {
+  const { requestId } = record;
   let outcome: Outcome;
   try {
     outcome = { ok: true, value: await call() };
@@ -53,10 +58,10 @@ export const settle = async (
     }
     outcome = { ok: false, error: asFunctionError(error, requestId) };
   }
-  const status = outcome.ok ? 200 : outcome.error.status;
-  const result = status === 200 ? 'ok' : status >= 500 ? 'error' : 'refused';
   // A refusal's code says which one (not_configured, invalid_arguments, ...) without reading the answer.
-  const code = outcome.ok ? {} : { code: outcome.error.code };
-  logOf().info('invocation', { outcome: result, status, ...code, durationMs: Date.now() - started, ...fields });
+  if (outcome.ok) closeRecord(record, 200, undefined, started);
+  else closeRecord(record, outcome.error.status, outcome.error.code, started);
+  observe(logOf(), record, env, ctx);
+  traceRecord(record, ctx);
   return outcome;
 };

@@ -7,6 +7,8 @@ export { createWorker } from './createWorker.ts';
 export { isDevelopment } from './env.ts';
 export { ACCOUNT_QUERY, accountsKey, functionKey, manifestKey, mcpKey } from './keys.ts';
 export { createLogger, setLogSink } from './log.ts';
+export type { CallRecord, RecordKind, RecordOutcome, RecordSink, Transport } from './record.ts';
+export { setRecordSink } from './record.ts';
 export type { FunctionManifest } from './schema/describe.ts';
 export {
   DESCRIPTION_LIMIT,
@@ -18,3 +20,4 @@ export {
 export type { JsonSchema } from './schema/parameters.ts';
 export { withUnbuilt } from './unbuilt.ts';
 export { functionUrl, normalizeOrigin } from './url.ts';
+export { descriptionVersion, type RegisteredDescription } from './version.ts';

@@ -5,16 +5,16 @@
 // console joins them to what the local platform saw.
 import { RECORD_EVENT } from 'agent-functions/internal';
 
-/** One call the Worker answered, as its `invocation` line says. */
-export interface WorkerCall {
+import { isCallRecord, recordOfLine } from 'agent-functions/internal';
+import type { CallRecord } from 'agent-functions/worker';
+
+/** One call the Worker answered (over HTTP or MCP), as its record, the `invocation` line, says. */
+export type WorkerCall = {
   kind: 'invocation';
   at: number;
+  /** The function called: a record without one (a refusal before the name was known) is no call here. */
   name: string;
-  requestId: string;
-  status: number;
-  outcome: string;
-  durationMs: number;
-}
+} & Pick<CallRecord, 'requestId' | 'status' | 'outcome' | 'durationMs'>;
 
 /** What the Worker's handler made of one queued delivery (event_handled, event_failed, ...). */
 export interface WorkerHandling {
@@ -96,16 +96,13 @@ const fieldsOf = (raw: string): Record<string, unknown> | undefined => {
 
 const lineOf = (fields: Record<string, unknown>, at: number): WorkerLine | undefined => {
   const { event } = fields;
-  if (event === 'invocation' && typeof fields.function === 'string' && typeof fields.requestId === 'string') {
-    return {
-      kind: 'invocation',
-      at,
-      name: fields.function,
-      requestId: fields.requestId,
-      status: Number(fields.status) || 0,
-      outcome: String(fields.outcome ?? ''),
-      durationMs: Number(fields.durationMs) || 0,
-    };
+  const record = recordOfLine(fields);
+  // Deferred work, an approval's decision and run, and event deliveries are records too, but no call
+  // anyone made: their steps are read below from their own lines.
+  if (record) {
+    if (record.function === null || !isCallRecord(record)) return undefined;
+    const { requestId, status, outcome, durationMs } = record;
+    return { kind: 'invocation', at, name: record.function, requestId, status, outcome, durationMs };
   }
   if (typeof event === 'string' && HANDLING.has(event) && typeof fields.deliveryId === 'string') {
     return {

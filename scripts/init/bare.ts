@@ -64,6 +64,13 @@ watch_dir = ["functions"]
 enabled = true
 head_sampling_rate = 1
 
+# Workers traces: a call's span carries its account, function, outcome and description version,
+# never its arguments (docs/observability.md "Traces"). One request in ten; add
+# \`destinations = ["<name>"]\` to export them to an OTLP collector.
+[observability.traces]
+enabled = true
+head_sampling_rate = 0.1
+
 [vars]
 # Set to "development" only by \`npm run dev\`; anything else is production.
 AGENT_FUNCTIONS_MODE = "production"

@@ -1,10 +1,12 @@
 // One tail event (what `wrangler tail --format json` prints per request) -> the call it was: the
-// Worker's own JSON log line `invocation` (src/worker.ts) names the function, status, duration and
-// request id. Text that came from the network is made printable, and a url is shown without its
-// query string, which carries the function's key.
+// call's record, the Worker's own JSON log line `invocation` (src/record.ts), names the function,
+// status, duration and request id. Text that came from the network is made printable, and a url is
+// shown without its query string, which carries the function's key.
+import { recordOfLine } from 'agent-functions/internal';
 import { printable } from 'agent-functions/platform';
+import type { CallRecord } from 'agent-functions/worker';
 
-/** One call, as the tail shows it. */
+/** One call, as the tail shows it: its record's fields, undefined where the Worker made none. */
 export interface Call {
   time: string;
   /** The function called, or undefined for a request that reached no function (the manifest, a 404). */
@@ -13,10 +15,10 @@ export interface Call {
   account: string | undefined;
   method: string;
   path: string;
-  status: number | undefined;
-  durationMs: number | undefined;
-  requestId: string | undefined;
-  /** `ok`, `refused` (4xx) or `error` (5xx) from the Worker; the runtime's outcome when it threw. */
+  status: CallRecord['status'] | undefined;
+  durationMs: CallRecord['durationMs'] | undefined;
+  requestId: CallRecord['requestId'] | undefined;
+  /** `ok`, `refused` (4xx) or `error` (5xx) from the Worker's record; the runtime's outcome when it threw. */
   outcome: string;
   /** Warnings and errors logged during the call, and uncaught exceptions. */
   problems: string[];
@@ -50,7 +52,7 @@ export const callOf = (event: unknown): Call | undefined => {
   const { request, response } = event.event as { request: Json; response?: Json };
   const url = typeof request.url === 'string' && URL.canParse(request.url) ? new URL(request.url) : undefined;
   const lines = structured(event.logs);
-  const invocation = lines.find((line) => line.event === 'invocation');
+  const invocation = lines.map(recordOfLine).find((record) => record !== undefined);
   const problems = lines
     .filter((line) => line.level === 'warn' || line.level === 'error')
     .map((line) => `${str(line.level)} ${str(line.event) ?? ''}${line.error ? ` (${str(line.error)})` : ''}`);
@@ -61,8 +63,8 @@ export const callOf = (event: unknown): Call | undefined => {
   const runtime = str(event.outcome) ?? 'unknown';
   return {
     time: new Date(num(event.eventTimestamp) ?? Date.now()).toISOString(),
-    function: str(invocation?.function),
-    account: str(invocation?.account),
+    function: str(invocation?.function ?? undefined),
+    account: str(invocation?.account ?? undefined),
     method: str(request.method) ?? '?',
     path: url ? printable(url.pathname, 200) : '?',
     status,

@@ -77,6 +77,12 @@ describe('wrangler.toml environments', () => {
     expect(staging.observability).toMatchObject({ enabled: true });
   });
 
+  it('keeps Workers traces on in both, sampled (docs/observability.md "Traces")', () => {
+    for (const config of [production, staging]) {
+      expect(config.observability?.traces).toMatchObject({ enabled: true, head_sampling_rate: 0.1 });
+    }
+  });
+
   it("keeps every call's ?key= out of Workers Logs in both: the request urls are stored without their query string", () => {
     expect(production.observability).toMatchObject({ redact_query_string: true });
     expect(staging.observability).toMatchObject({ redact_query_string: true });

@@ -185,7 +185,10 @@ export const requestApproval = async (
     pageToken: randomToken(),
     limit: runtime.teamAskLimit ?? TEAM_ASK_LIMIT,
   });
-  if (!opened) return waiting;
+  if (!opened) {
+    if (inv.mark) inv.mark.repeated = true;
+    return waiting;
+  }
   const { id, code, spent } = opened;
   const withdraw = async (reason: string) => {
     log.warn('approval_withdrawn', { approval: id, reason });

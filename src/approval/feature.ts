@@ -34,13 +34,18 @@ export const withApproval = (base: ConversationFeatures, options: ApprovalFeatur
     const ready = runtime;
     // createWorker registers before any call; without it nobody could be asked, and nothing runs.
     const ask = () => (ready ? requestApproval(ready, fn, inv, args) : Promise.reject(unavailable()));
-    if (!approval.when) return base.run(fn, inv, args, ask);
+    // The call's record is an approval's ask (src/record.ts), a repeat answered from the ledger too.
+    const asking = () => {
+      if (inv.mark) inv.mark.kind = 'approval_ask';
+      return base.run(fn, inv, args, ask);
+    };
+    if (!approval.when) return asking();
     const context = { env: inv.env, conversation: inv.conversation, account: inv.account.name };
     // A `when` that fails asks rather than runs: nothing runs unapproved.
     return Promise.resolve()
       .then(() => approval.when?.(args as never, context))
       .catch(() => true)
-      .then((needed) => base.run(fn, inv, args, needed === false ? plain : ask));
+      .then((needed) => (needed === false ? base.run(fn, inv, args, plain) : asking()));
   };
   const routes: FeatureRoute[] = [...(base.routes ?? []), [`${APPROVALS_PATH}/*`, serveApprovalPage]];
   return {

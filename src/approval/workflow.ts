@@ -13,6 +13,7 @@ import { ATTEMPT_WINDOW_MS } from '../conversations/followUpMark.ts';
 import type { CallLedger } from '../conversations/ledger.ts';
 import { actingIn } from '../conversations/runtime.ts';
 import type { TaskOutcome } from '../conversations/task.ts';
+import { failureOf, followUpOf, recordWork, type WorkEnd, type WorkOf } from '../conversations/workRecord.ts';
 import type { Env } from '../env.ts';
 import { FunctionError } from '../errors.ts';
 import { createLogger, type Logger } from '../log.ts';
@@ -41,8 +42,8 @@ export interface ApprovalOutcome {
   task?: { outcome: TaskOutcome; finishedAt: number };
 }
 
-/** One run of the work as the ledger keeps it: what it did and what the customer is told. */
-type WorkDone = { work: 'done' | 'refused' | 'unknown'; text?: string; kept?: string };
+/** One run of the work as the ledger keeps it: what it did, how it ended (its record's) and what the customer is told. */
+type WorkDone = { work: 'done' | 'refused' | 'unknown'; end: WorkEnd; text?: string; kept?: string };
 /** What the ledger keeps of the one run: its result, its refusal, or that it may have happened. */
 type Kept =
   | { work: 'done'; value: unknown }
@@ -55,6 +56,14 @@ const RUN_KEY = 'run';
 /** Whether a failed run may still have had its effect (as src/conversations/dedupe.ts reads it). */
 const mayHaveApplied = (error: unknown): boolean =>
   !(error instanceof FunctionError) || error.status === 504 || error.mayHaveApplied;
+
+/** How a run the ledger kept ends its record: done, its refusal, or unknown (it may have happened). */
+const endOf = (kept: Kept): WorkEnd =>
+  kept.work === 'done'
+    ? { status: 200 }
+    : kept.work === 'refused'
+      ? { status: kept.status ?? 422, code: kept.code ?? 'refused' }
+      : { status: 500, code: 'outcome_unknown' };
 
 const textOf = <A>(message: string | ((args: A) => string), args: A): string =>
   typeof message === 'function' ? message(args) : message;
@@ -72,8 +81,25 @@ export class ApprovalRequest extends WorkflowEntrypoint<Env, ApprovalParams> {
     const fn = runtime?.registry.get(name);
     const approval = fn?.definition.approval;
     const desk = deskOf(this.env, account);
+    // The records of its decision and of the approved run (src/record.ts), each once.
+    const of: WorkOf = { account, function: name, version: fn?.version, requestId };
+    const record = (
+      kind: 'approval_decision' | 'approval_run',
+      started: number,
+      end: WorkEnd,
+      message: ApprovalOutcome['message'] = 'none',
+    ) =>
+      recordWork(
+        step,
+        `record ${kind}`,
+        log,
+        { kind, of, started, end, followUp: followUpOf(message) },
+        this.env,
+        this.ctx,
+      );
     if (!runtime || !fn || !approval || !desk || !from) {
       log.error('approval_gone', { hint: 'the function, its approval option or its account is no longer deployed' });
+      await record('approval_decision', event.timestamp.getTime(), { status: 500, code: 'approval_gone' });
       return { decision: 'gone', decidedBy: null, decidedAt: null, work: 'not_run', message: 'none' };
     }
     // The wait ends with the event or at the expiry; either way the desk says what was decided.
@@ -85,6 +111,10 @@ export class ApprovalRequest extends WorkflowEntrypoint<Env, ApprovalParams> {
       return { state: view?.state ?? 'withdrawn', by: view?.decidedBy ?? null, at: view?.decidedAt ?? null };
     });
     log.info('approval_settled', { decision: decided.state, decidedBy: decided.by, decidedAt: decided.at });
+    // A withdrawn request was never decided: the call that asked answered that approval was unavailable.
+    if (decided.state !== 'withdrawn') {
+      await record('approval_decision', event.timestamp.getTime(), { status: 200, code: decided.state });
+    }
     const outcome: ApprovalOutcome = {
       decision: decided.state,
       decidedBy: decided.by,
@@ -105,24 +135,36 @@ export class ApprovalRequest extends WorkflowEntrypoint<Env, ApprovalParams> {
           ? APPROVED_BUT_FAILED
           : APPROVED_OUTCOME_UNKNOWN;
     let text: string;
+    // The approved run's record, once the customer was told (a task's: once it ran).
+    let run: { started: number; end: WorkEnd } | undefined;
     if (decided.state === 'approved') {
+      const started = Date.now();
+      let failure: WorkEnd = { status: 500, code: 'function_failed' };
       const done = await step
         .do(
           'work',
           { retries: { limit: 3, delay: '5 seconds', backoff: 'exponential' }, timeout: fn.manifest.timeoutMs + 5_000 },
           async (): Promise<WorkDone> => {
-            const kept = await this.runOnce(fn, runtime, from, event.payload, id, log);
+            const kept = await this.runOnce(fn, runtime, from, event.payload, id, log).catch((error: unknown) => {
+              failure = failureOf(error);
+              throw error;
+            });
+            const end = endOf(kept);
             // A task keeps the result for its client; a customer is told in words (computed again on a replay).
-            return task ? { work: kept.work, kept: JSON.stringify(kept) } : { work: kept.work, text: told(kept) };
+            return task
+              ? { work: kept.work, end, kept: JSON.stringify(kept) }
+              : { work: kept.work, end, text: told(kept) };
           },
         )
         .catch((error: unknown): WorkDone & { failed: true } => {
           log.error('approval_work_failed', { error: error instanceof Error ? error.name : typeof error });
-          return { work: 'unknown', text: APPROVED_BUT_FAILED, failed: true };
+          return { work: 'unknown', end: failure, text: APPROVED_BUT_FAILED, failed: true };
         });
       outcome.work = 'failed' in done ? 'failed' : done.work;
       text = done.text ?? APPROVED_BUT_FAILED;
+      run = { started, end: done.end };
       if (task) {
+        await record('approval_run', started, done.end);
         const kept = done.kept ? (JSON.parse(done.kept) as Kept) : undefined;
         return finishTask(
           kept?.work === 'done'
@@ -165,17 +207,19 @@ export class ApprovalRequest extends WorkflowEntrypoint<Env, ApprovalParams> {
       // Withdrawn: the call itself answered that approval was unavailable; nobody waits for a message.
       return outcome;
     }
-    if (!conversation) return outcome;
-    try {
-      outcome.message = await step.do(
-        'message',
-        { retries: { limit: 5, delay: '5 seconds', backoff: 'exponential' } },
-        () => sendFollowUp(runtime, this.env, log, id, from, conversation, text),
-      );
-    } catch (error) {
-      outcome.message = 'failed';
-      log.error('follow_up_failed', { error: error instanceof Error ? error.name : typeof error });
+    if (conversation) {
+      try {
+        outcome.message = await step.do(
+          'message',
+          { retries: { limit: 5, delay: '5 seconds', backoff: 'exponential' } },
+          () => sendFollowUp(runtime, this.env, log, id, from, conversation, text),
+        );
+      } catch (error) {
+        outcome.message = 'failed';
+        log.error('follow_up_failed', { error: error instanceof Error ? error.name : typeof error });
+      }
     }
+    if (run) await record('approval_run', run.started, run.end, outcome.message);
     return outcome;
   }
 

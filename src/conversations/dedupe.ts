@@ -95,6 +95,8 @@ export const deduplicated = async (
     throw unavailable();
   }
   if (claim.verdict === 'done') {
+    // The call's record says so (src/record.ts): answered from the ledger, nothing ran.
+    if (inv.mark) inv.mark.repeated = true;
     inv.log.info('call_repeated');
     return answerOf(claim.answer);
   }

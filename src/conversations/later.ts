@@ -117,6 +117,11 @@ export const runLater = async (
     claim = await claimDeferral(fn, inv, to, args, dueAt - Date.now() + REPEAT_GRACE_MS);
     if (claim.verdict === 'repeat') {
       inv.stop(new DOMException('A repeat of a deferred call', 'AbortError'));
+      // Its record (src/record.ts): answered with the interim, the first call's work goes on.
+      if (inv.mark) {
+        inv.mark.deferred = true;
+        inv.mark.repeated = true;
+      }
       settled.catch(() => {});
       inv.log.info('call_deferred_repeat', { deferred: claim.instanceId });
       return pending();
@@ -187,6 +192,7 @@ export const runLater = async (
   // The workflow does the work from the start, under its retries: this run stops here.
   inv.stop(new DOMException('The work goes on as deferred work', 'AbortError'));
   settled.catch(() => {});
+  if (inv.mark) inv.mark.deferred = true;
   inv.log.info(task ? 'call_as_task' : 'call_deferred', { answerWithinMs });
   if (taskId) return new TaskCreated(taskId, now);
   return pending();

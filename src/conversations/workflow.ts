@@ -13,6 +13,7 @@ import { type FollowUpOutcome, sendFollowUp } from './followUp.ts';
 import type { DeferredParams } from './params.ts';
 import { actingIn, deferredRuntimesFor } from './runtime.ts';
 import type { TaskOutcome } from './task.ts';
+import { failureOf, followUpOf, recordWork, type WorkEnd, type WorkOf } from './workRecord.ts';
 
 /** The customer's message when the work finally fails and the author wrote none. */
 export const DEFAULT_FAILURE =
@@ -51,9 +52,21 @@ export class DeferredCall extends WorkflowEntrypoint<Env, DeferredParams> {
     const account = found?.account;
     const fn = runtime?.registry.get(name);
     const later = fn?.policy?.later;
+    // The work's one record (src/record.ts), once it ended: from the instance's start.
+    const of: WorkOf = { account: accountName ?? null, function: name, version: fn?.version, requestId };
+    const record = (end: WorkEnd, message: DeferredOutcome['message'] = 'none') =>
+      recordWork(
+        step,
+        'record',
+        log,
+        { kind: 'deferred', of, started: event.timestamp.getTime(), end, followUp: followUpOf(message) },
+        this.env,
+        this.ctx,
+      );
     if (!runtime || !fn || !later || !account) {
       // Deployed away (or the account removed) since the call: nothing to run, nothing honest to promise.
       log.error('deferred_gone', { hint: 'the function, its later option or its account is no longer deployed' });
+      await record({ status: 500, code: 'deferred_gone' });
       return { work: 'gone', message: 'none' };
     }
     const failureText = (refusal?: { code: string; status: number }) =>
@@ -62,6 +75,8 @@ export class DeferredCall extends WorkflowEntrypoint<Env, DeferredParams> {
       retries: { limit: later.retries ?? DEFAULT_RETRIES, delay: '5 seconds', backoff: 'exponential' },
       timeout: fn.manifest.timeoutMs + 5_000,
     } as const;
+    // How the last attempt failed, for the record (an error loses its class across a step).
+    let failure: WorkEnd = { status: 500, code: 'function_failed' };
     /** One attempt of the work: what `ok` makes of its result, or what `refused` makes of a refusal. */
     const attempt = async <T>(ok: (value: unknown) => T, refused: (refusal: FunctionError) => T): Promise<T> => {
       try {
@@ -70,6 +85,7 @@ export class DeferredCall extends WorkflowEntrypoint<Env, DeferredParams> {
       } catch (error) {
         const refusal = refusalOf(error);
         if (refusal) return refused(refusal);
+        failure = failureOf(error);
         throw error;
       }
     };
@@ -92,31 +108,45 @@ export class DeferredCall extends WorkflowEntrypoint<Env, DeferredParams> {
           return JSON.stringify({ ok: false, failed: true });
         });
       const outcome = JSON.parse(kept) as TaskOutcome;
+      // Its status and code only: a refusal's message is the author's text, never recorded.
+      await record(
+        outcome.ok ? { status: 200 } : 'status' in outcome ? { status: outcome.status, code: outcome.code } : failure,
+      );
       return { work: outcome.ok ? 'done' : 'failed', message: 'none', task: { outcome, finishedAt: Date.now() } };
     }
     let work: DeferredOutcome['work'] = 'done';
+    let end: WorkEnd = { status: 200 };
     let text: string;
     try {
       const done = await step.do('work', options, () =>
-        attempt<{ text: string; refused?: string }>(
+        attempt<{ text: string; refused?: string; status?: number }>(
           (value) => ({ text: later.message(value as never, args) }),
-          (refusal) => ({ text: failureText({ code: refusal.code, status: refusal.status }), refused: refusal.code }),
+          (refusal) => ({
+            text: failureText({ code: refusal.code, status: refusal.status }),
+            refused: refusal.code,
+            status: refusal.status,
+          }),
         ),
       );
       text = done.text;
       if (done.refused !== undefined) {
         work = 'failed';
+        end = { status: done.status ?? 422, code: done.refused };
         log.warn('deferred_refused', { code: done.refused });
       }
     } catch (error) {
       work = 'failed';
+      end = failure;
       text = failureText();
       log.error('deferred_failed', {
         error: error instanceof Error ? error.name : typeof error,
         hint: 'the customer gets the failure message; the instance keeps this outcome',
       });
     }
-    if (!conversation) return { work, message: 'none' };
+    if (!conversation) {
+      await record(end);
+      return { work, message: 'none' };
+    }
     let message: DeferredOutcome['message'];
     try {
       message = await step.do('message', { retries: { limit: 5, delay: '5 seconds', backoff: 'exponential' } }, () =>
@@ -126,6 +156,7 @@ export class DeferredCall extends WorkflowEntrypoint<Env, DeferredParams> {
       message = 'failed';
       log.error('follow_up_failed', { error: error instanceof Error ? error.name : typeof error });
     }
+    await record(end, message);
     return { work, message };
   }
 

@@ -1,13 +1,15 @@
 // The queue consumer: each delivery runs its handler at least once, and a repeat of a delivery
 // already handled (the platform delivered twice, or the queue redelivered) is acknowledged
 // without running it again. A handler that throws is retried with growing delays; after the
-// queue's max_retries the delivery goes to the dead-letter queue (wrangler.toml).
+// queue's max_retries the delivery goes to the dead-letter queue (wrangler.toml). Each run makes
+// one record (src/record.ts) of the delivery: its event type, its account and how it ended.
 
 import { FunctionError } from '../errors.ts';
 import { createLogger, type Logger } from '../log.ts';
 import { createPlatformClient, type PlatformClient } from '../platform/client/client.ts';
 import { PlatformError } from '../platform/client/errors.ts';
 import { platformFromEnv } from '../platform/client/fromEnv.ts';
+import { closeRecord, observe, openRecord } from '../record.ts';
 import { accessOf, type EventsAccount } from './accounts.ts';
 import { type AnyEventDefinition, DEFAULT_EVENT_TIMEOUT_MS, type EventContext } from './define.ts';
 import { ledgerKeyOf, type QueuedDelivery, withinAccount } from './delivery.ts';
@@ -148,24 +150,41 @@ const consumeOne = async (
   definitions: ReadonlyMap<string, AnyEventDefinition>,
   accounts: readonly EventsAccount[],
 ): Promise<void> => {
+  const started = Date.now();
+  // The run's one record: the queue's message id joins it to the run's log lines.
+  const record = openRecord('queue', message.id, 'event');
   const delivery = message.body;
   if (!isDelivery(delivery)) {
-    createLogger({ messageId: message.id }).error('event_unreadable', { hint: 'not a queued delivery: dropped' });
+    const log = createLogger({ messageId: message.id });
+    log.error('event_unreadable', { hint: 'not a queued delivery: dropped' });
+    observe(log, closeRecord(record, 400, 'event_unreadable', started), env, ctx);
     return message.ack();
   }
   const { type, deliveryId } = delivery;
-  const log = createLogger({ eventType: type, deliveryId, attempt: message.attempts, account: delivery.account });
+  const log = createLogger({
+    eventType: type,
+    deliveryId,
+    attempt: message.attempts,
+    account: delivery.account,
+    requestId: message.id,
+  });
+  // A delivery queued without an account came to the first account's endpoint.
+  record.account = delivery.account ?? accounts[0]?.name ?? null;
+  const end = (status: number, code?: string) => observe(log, closeRecord(record, status, code, started), env, ctx);
   const definition = definitions.get(type);
   if (!definition) {
     // Queued before a deploy removed its handler: retrying cannot help.
     log.warn('event_unknown_type');
+    end(404, 'event_unknown_type');
     return message.ack();
   }
+  record.function = type;
   const parsed = definition.payload.safeParse(JSON.parse(delivery.body));
   if (!parsed.success) {
     // The same body fails the same way every time: log where (never the values) and drop it.
     const fields = parsed.error.issues.map((issue: { path: PropertyKey[] }) => issue.path.join('.') || '(body)');
     log.error('event_invalid_payload', { fields });
+    end(422, 'event_invalid_payload');
     return message.ack();
   }
   const timeoutMs = definition.timeoutMs ?? DEFAULT_EVENT_TIMEOUT_MS;
@@ -176,20 +195,48 @@ const consumeOne = async (
     found = await claim(env, ledgerKey, leaseMs);
   } catch {
     log.error('ledger_unavailable', { hint: 'retried later' });
+    end(503, 'ledger_unavailable');
     return message.retry({ delaySeconds: retryDelaySeconds(message.attempts) });
   }
   if (found.verdict === 'done') {
     log.info('event_duplicate');
+    record.repeated = true;
+    end(200);
     return message.ack();
   }
   if (found.verdict === 'busy') {
+    // Another run holds it and makes its record: this one ran nothing.
     log.info('event_busy', { retryInMs: found.retryInMs });
     return message.retry({ delaySeconds: Math.ceil(found.retryInMs / 1000) });
   }
+  return handle(message, delivery, definition, parsed.data, { env, ctx, log, accounts, timeoutMs, leaseMs, end });
+};
+
+/** Runs a claimed delivery's handler under its time limit: acknowledged when it ends, retried when it throws. */
+const handle = async (
+  message: Message<unknown>,
+  delivery: QueuedDelivery,
+  definition: AnyEventDefinition,
+  payload: unknown,
+  run: {
+    env: Env;
+    ctx: ExecutionContext;
+    log: Logger;
+    accounts: readonly EventsAccount[];
+    timeoutMs: number;
+    leaseMs: number;
+    end: (status: number, code?: string) => void;
+  },
+): Promise<void> => {
+  const { env, ctx, log, leaseMs, end } = run;
+  const ledgerKey = ledgerKeyOf(delivery);
   const started = Date.now();
   try {
-    await withTimeLimit(timeoutMs, (signal) =>
-      definition.handler(parsed.data, contextFor(env, ctx, log, signal, delivery, accounts, message.attempts, leaseMs)),
+    await withTimeLimit(run.timeoutMs, (signal) =>
+      definition.handler(
+        payload as never,
+        contextFor(env, ctx, log, signal, delivery, run.accounts, message.attempts, leaseMs),
+      ),
     );
   } catch (error) {
     await settle(env, ledgerKey, 'release', log);
@@ -198,10 +245,13 @@ const consumeOne = async (
       error: error instanceof Error ? error.name : typeof error,
       retryInSeconds: delaySeconds,
     });
+    const timedOut = error instanceof DOMException && error.name === 'TimeoutError';
+    end(timedOut ? 504 : 500, timedOut ? 'timeout' : 'event_failed');
     return message.retry({ delaySeconds });
   }
   await settle(env, ledgerKey, 'complete', log);
   log.info('event_handled', { durationMs: Date.now() - started });
+  end(200);
   message.ack();
 };
 

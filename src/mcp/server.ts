@@ -1,11 +1,12 @@
 // One MCP server per HTTP request (Streamable HTTP, stateless): tools/list from the registry's
-// manifests, tools/call through the same pipeline and log line as an HTTP call, and a `later`
+// manifests, tools/call through the same pipeline and record as an HTTP call, and a `later`
 // function's deferred work as a task for a client that takes tasks (src/mcp/tasks.ts).
 import { createMcpHandler, ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/server';
 import { type Pipeline, TaskCreated } from '../call.ts';
 import { DEFAULT_BODY_LIMIT } from '../define.ts';
 import type { Env } from '../env.ts';
 import { createLogger } from '../log.ts';
+import { closeRecord, observe, openRecord } from '../record.ts';
 import { newRequestId } from '../respond.ts';
 import { settle } from '../settle.ts';
 import { approvalWorkflowOf, createTaskResult, declaresTasks, serveTasks, taskWorkflowOf } from './tasks.ts';
@@ -35,12 +36,21 @@ const serverFor = (
     }),
   }));
   server.setRequestHandler('tools/call', async ({ params }, { mcpReq }) => {
-    const fn = registry.get(params.name);
-    if (!fn) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${params.name.slice(0, 64)}`);
     const requestId = newRequestId();
     const arrivedAt = Date.now();
-    // MCP calls act in the first account of the accounts file (docs/mcp.md "Accounts").
-    const log = createLogger({ function: fn.name, requestId });
+    // Its one record (src/record.ts), as an HTTP call's: the account once resolved.
+    const record = openRecord('mcp', requestId);
+    const fn = registry.get(params.name);
+    if (!fn) {
+      // A name the Worker does not serve: recorded without it (never the client's text).
+      observe(createLogger({ requestId }), closeRecord(record, 404, 'unknown_function', arrivedAt), env, ctx);
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${params.name.slice(0, 64)}`);
+    }
+    record.function = fn.name;
+    record.version = fn.version;
+    // MCP calls act in the first account of the accounts file (docs/mcp.md "Accounts"); the logger
+    // names it once resolved, as an HTTP call's does.
+    let log = createLogger({ function: fn.name, requestId });
     // A `later` function, or one a person must approve, is a task for a client that takes them (it
     // completes after the work or the decision); otherwise it runs, or is refused, as a plain call.
     const task =
@@ -49,12 +59,13 @@ const serverFor = (
         : undefined;
     const run = async () => {
       const { account, platform } = await accounts(env, undefined, log);
+      record.account = account.name;
+      log = createLogger({ function: fn.name, account: account.name, requestId });
       // A copy: coercion writes into the arguments it is given. MCP carries no conversation.
-      return execute(fn, { env, ctx, requestId, log, request, arrivedAt, account, platform, task }, () => ({
-        args: { ...params.arguments },
-      }));
+      const setup = { env, ctx, requestId, log, request, arrivedAt, account, platform, task, mark: record };
+      return execute(fn, setup, () => ({ args: { ...params.arguments } }));
     };
-    const outcome = await settle(() => log, arrivedAt, requestId, run, { transport: 'mcp' }, env);
+    const outcome = await settle(() => log, arrivedAt, record, run, env, ctx);
     return outcome.ok && outcome.value instanceof TaskCreated ? createTaskResult(outcome.value) : toolResult(outcome);
   });
   return server;

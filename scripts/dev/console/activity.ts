@@ -7,6 +7,7 @@
 // same contact may have been made meanwhile). The Worker's own log lines (dev reads them from
 // wrangler's output) add the calls made straight to it (curl, an MCP client), what its handler made
 // of each delivery, and what became of a deferred call's work and follow-up.
+import type { CallRecord } from 'agent-functions/worker';
 import type { ActivityAnswer, ActivityMessage } from '../../emulator/routes/activity.ts';
 import type { DeliveryActivity } from '../../emulator/state.ts';
 import type { DeferredEvent, WorkerLine } from '../workerLog.ts';
@@ -34,14 +35,14 @@ export type ActivityItem =
        * call), or someone calling the Worker straight (curl, an MCP client), known from its log.
        */
       source: 'console' | 'platform' | 'worker';
-      /** The Worker's id of its answer, when known. */
-      requestId?: string;
+      /** The Worker's id of its answer (its record's), when known. */
+      requestId?: CallRecord['requestId'];
       startedAt: number;
       endedAt: number;
       name: string;
       arguments: unknown;
-      status: number;
-      durationMs: number;
+      status: CallRecord['status'];
+      durationMs: CallRecord['durationMs'];
       body: string;
       messages: ShownMessage[];
       /** A deferred call's steps from the Worker's log (call_deferred, follow_up_sent, ...), oldest first. */

@@ -42,6 +42,25 @@ describe("the Worker's own log lines, read from wrangler dev's output", () => {
     ]);
   });
 
+  it('reads the records of calls over HTTP and MCP as calls, and not those of work after a call or of an event', () => {
+    const log = createWorkerLog();
+    const record = (fields: Record<string, unknown>) =>
+      `${JSON.stringify({ level: 'info', event: 'invocation', account: 'default', status: 200, outcome: 'ok', durationMs: 3, ...fields })}\n`;
+    log.feed(record({ function: 'book', requestId: 'rq_1', transport: 'http', kind: 'call' }));
+    log.feed(record({ function: 'book', requestId: 'rq_2', transport: 'mcp', kind: 'call' }));
+    log.feed(record({ function: 'refund', requestId: 'rq_3', transport: 'http', kind: 'approval_ask' }));
+    log.feed(record({ function: 'check_stock', requestId: 'rq_4', transport: 'workflow', kind: 'deferred' }));
+    log.feed(record({ function: 'refund', requestId: 'rq_3', transport: 'workflow', kind: 'approval_run' }));
+    log.feed(record({ function: 'deal.moved', requestId: 'msg_1', transport: 'queue', kind: 'event' }));
+    // A refusal before the name was known names no function: no call to show.
+    log.feed(record({ function: null, requestId: 'rq_5', transport: 'http', kind: 'call', status: 401 }));
+    expect(log.lines().map((line) => (line.kind === 'invocation' ? line.requestId : line.kind))).toEqual([
+      'rq_1',
+      'rq_2',
+      'rq_3',
+    ]);
+  });
+
   it("reads a deferred call's steps under the call's request id, and no other line of the Worker's", () => {
     const log = createWorkerLog();
     const line = (fields: Record<string, unknown>) => `${JSON.stringify({ level: 'info', ...fields })}\n`;

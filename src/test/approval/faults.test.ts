@@ -4,7 +4,7 @@
 // event lost before or after delivery, a customer message applied but its answer lost): every
 // approved call runs exactly once, every denied one never, and each customer gets at most one message.
 import { introspectWorkflow } from 'cloudflare:test';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { serveAccounts } from '../../accounts/serve.ts';
 import { withApproval } from '../../approval/feature.ts';
@@ -16,6 +16,7 @@ import { createWorker } from '../../createWorker.ts';
 import { defineFunction } from '../../define.ts';
 import type { Env } from '../../env.ts';
 import { createPlatformClient } from '../../platform/client/client.ts';
+import { type CallRecord, setRecordSink } from '../../record.ts';
 import { ORIGIN, withEnv } from '../../testing/call.ts';
 import { mockOutbound } from '../../testing/outbound.ts';
 import { ExpectedFault } from '../expectedFault.ts';
@@ -124,6 +125,14 @@ const outbound = mockOutbound().on('POST', `${PLATFORM}/v1/messages`, async (req
 });
 afterAll(() => outbound.restore());
 
+// Every record (src/record.ts): each ask, decision and approved run makes exactly one.
+const records: CallRecord[] = [];
+let previousSink: ReturnType<typeof setRecordSink>;
+beforeAll(() => {
+  previousSink = setRecordSink((record) => records.push(record));
+});
+afterAll(() => setRecordSink(previousSink));
+
 /** Decides request `i` as a person would: from the page's form, or by the team's reply. */
 const decide = async (i: number) => {
   const text = asks.get(i) ?? '';
@@ -189,6 +198,16 @@ describe('approval faults', () => {
     );
     // The injected faults (docs/performance.md).
     const approved = Array.from({ length: CALLS }, (_, i) => i).filter((i) => !denied(i));
+    // One record of each ask, of each decision and of each approved run, crashes and retries notwithstanding.
+    const ofKind = (kind: CallRecord['kind']) => records.filter((record) => record.kind === kind);
+    expect(ofKind('approval_ask')).toHaveLength(CALLS);
+    expect(
+      ofKind('approval_decision')
+        .map((record) => record.code)
+        .sort(),
+    ).toEqual(Array.from({ length: CALLS }, (_, i) => (denied(i) ? 'denied' : 'approved')).sort());
+    expect(ofKind('approval_run')).toHaveLength(approved.length);
+    expect(new Set(ofKind('approval_run').map((record) => record.requestId)).size).toBe(approved.length);
     expect(injected).toEqual({
       crashesAfterRun: approved.filter((i) => i % 3 === 0).length,
       checkCrashes: Math.ceil(CALLS / 5),

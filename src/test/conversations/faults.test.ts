@@ -1,13 +1,14 @@
 // The fault counts of docs/performance.md: many deferred calls with injected crashes and lost
 // send answers each reach the customer exactly once; concurrent duplicate writes each run once.
 import { introspectWorkflow } from 'cloudflare:test';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { conversationFeatures } from '../../conversations/features.ts';
 import { createWorker } from '../../createWorker.ts';
 import { defineFunction } from '../../define.ts';
 import type { Env } from '../../env.ts';
 import { createPlatformClient } from '../../platform/client/client.ts';
+import { type CallRecord, setRecordSink } from '../../record.ts';
 import { withEnv } from '../../testing/call.ts';
 import { mockOutbound } from '../../testing/outbound.ts';
 import { ExpectedFault } from '../expectedFault.ts';
@@ -87,6 +88,16 @@ const outbound = mockOutbound().on('POST', `${PLATFORM}/v1/messages`, async (req
 });
 afterAll(() => outbound.restore());
 
+// Every record (src/record.ts): each call, and each deferred call's work, makes exactly one.
+const records: CallRecord[] = [];
+let previousSink: ReturnType<typeof setRecordSink>;
+beforeAll(() => {
+  previousSink = setRecordSink((record) => records.push(record));
+});
+afterAll(() => setRecordSink(previousSink));
+const recordsOf = (name: string, kind: CallRecord['kind']) =>
+  records.filter((record) => record.function === name && record.kind === kind);
+
 describe('faults', () => {
   it(`${CALLS} deferred calls with crashes and lost answers reach each customer exactly once`, async () => {
     const workflows = await introspectWorkflow((env as Env).DEFERRED_CALLS as Workflow);
@@ -122,6 +133,16 @@ describe('faults', () => {
       lostAnswers: Math.ceil(CALLS / 7),
       followUps: CALLS,
     });
+    // One record of each call (deferred) and one of its work, whatever crashed or was retried; a
+    // follow-up whose answer was lost is recorded failed (it may or may not have arrived).
+    const calls = recordsOf('fault_lookup', 'call');
+    const work = recordsOf('fault_lookup', 'deferred');
+    expect(calls.filter((record) => record.deferred)).toHaveLength(CALLS);
+    expect(new Set(work.map((record) => record.requestId)).size).toBe(CALLS);
+    expect(work).toHaveLength(CALLS);
+    expect(new Set(work.map((record) => record.requestId))).toEqual(new Set(calls.map((record) => record.requestId)));
+    expect(work.filter((record) => record.followUp === 'failed')).toHaveLength(Math.ceil(CALLS / 7));
+    expect(work.filter((record) => record.followUp === 'sent')).toHaveLength(CALLS - Math.ceil(CALLS / 7));
   }, 300_000);
 
   it('concurrent duplicate writes: 200 calls sent 5 times each at once run once each', async () => {
@@ -137,5 +158,9 @@ describe('faults', () => {
     }
     const runs = Array.from({ length: 200 }, (_, i) => writeRuns.get(i));
     expect(runs.filter((r) => r !== 1)).toEqual([]);
+    // A record of each of the 1,000 calls: the 800 answered from the ledger say so.
+    const written = recordsOf('fault_write', 'call');
+    expect(written).toHaveLength(1_000);
+    expect(written.filter((record) => record.repeated)).toHaveLength(800);
   }, 120_000);
 });

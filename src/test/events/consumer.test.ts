@@ -152,11 +152,16 @@ describe('the events queue consumer', () => {
     } finally {
       setLogSink(previous);
     }
+    // Each run's own line, then its record (src/record.ts): the `invocation` line.
     expect(lines.map((line) => line.event)).toEqual([
       'event_handled',
+      'invocation',
       'event_duplicate',
+      'invocation',
       'event_failed',
+      'invocation',
       'event_unknown_type',
+      'invocation',
     ]);
     expect(lines[0]).toMatchObject({ eventType: 'deal.moved', deliveryId: message.deliveryId, attempt: 1 });
     expect(JSON.stringify(lines)).not.toContain('do-not-log');
