@@ -3,9 +3,7 @@
 // the local platform, curl, an MCP client), of each queued delivery its handler took, and of a
 // deferred call's work and follow-up (src/conversations/), which carry the call's request id. The
 // console joins them to what the local platform saw.
-import { RECORD_EVENT } from 'agent-functions/internal';
-
-import { isCallRecord, recordOfLine } from 'agent-functions/internal';
+import { isCallRecord, RECORD_EVENT, recordOfLine } from 'agent-functions/internal';
 import type { CallRecord } from 'agent-functions/worker';
 
 /** One call the Worker answered (over HTTP or MCP), as its record, the `invocation` line, says. */

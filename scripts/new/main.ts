@@ -20,7 +20,6 @@ const RESERVED = new Set(
   ).split(' '),
 );
 
-
 /** A new function's file and its test's, relative to the project root. */
 const functionFiles = (name: string): [string, string] => [
   join('functions', `${name}.ts`),
