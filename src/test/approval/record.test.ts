@@ -65,8 +65,9 @@ afterEach(async () => {
 });
 
 let conversations = 0;
+// A contact of its own per conversation: each ask spends its contact's follow-up budget (docs/security.md).
 const ask = (conversationId = `cv_rec_${++conversations}`) =>
-  call('rec_refund', { orderNumber: '10454', contactId: 'ct_rec', conversationId, channel: 'whatsapp' });
+  call('rec_refund', { orderNumber: '10454', contactId: `ct_${conversationId}`, conversationId, channel: 'whatsapp' });
 /** Decides the latest ask from its page, as the team member's browser does. */
 const decide = async (decision: 'approve' | 'deny') => {
   const link = /https?:\/\/\S+(\/approvals\/\S+)/.exec(teamTexts.at(-1) ?? '')?.[1] ?? '';
