@@ -10,6 +10,7 @@ import { ACCOUNT_NAME } from 'agent-functions/platform';
 import { StoreError } from '../project/accountStore.ts';
 import { accountsFileFor, ConfigError, loadAccountsConfig } from '../project/accounts.ts';
 import { projectRoot } from '../project/paths.ts';
+import { assertSettings } from '../project/settingsSchema.ts';
 import { paintFor } from '../registration/paint.ts';
 import { add } from './add.ts';
 import { list } from './list.ts';
@@ -124,7 +125,11 @@ export const runAccounts = async (argv: string[], io: AccountsIo): Promise<numbe
     const config = loadAccountsConfig(file);
     const run = { io, flags, root, file, source, config };
     if (command === 'list') return await list(run);
-    if (command === 'add') return await add(run, name as string);
+    if (command === 'add') {
+      // The file's settings against the project's schema (lib/settings.ts), before a key is stored.
+      await assertSettings(root, config, source);
+      return await add(run, name as string);
+    }
     if (command === 'remove') return await remove(run, name as string);
     if (command === 'secret') return await secret(run, name as string, secretName as string);
     return await rotate(run, name as string);

@@ -10,8 +10,9 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFile
 import { delimiter, dirname, join } from 'node:path';
 import type { EventsAccount } from 'agent-functions/events';
 import { EVENT_NAME, FUNCTION_NAME } from 'agent-functions/platform';
-import { workerAccounts, workerEventsAccounts } from './accounts.ts';
+import { ConfigError, workerAccounts, workerEventsAccounts } from './accounts.ts';
 import { projectRoot, workerMain } from './paths.ts';
+import { checkAccountSettings } from './settingsSchema.ts';
 
 /**
  * The function files in `dir`: the names of those named as the platform wants, and one line for
@@ -149,12 +150,14 @@ const writeIfChanged = (target: string, source: string) => {
 
 /**
  * Writes the registries when they changed, without the functions in `leaveOut`; returns the function
- * names written. Throws on a file whose name is no function name, unless `skipBadNames` (dev).
+ * names written. Throws on a file whose name is no function name, unless `skipBadNames` (dev). With
+ * `keepAccounts`, generated/accounts.ts and generated/events.ts stay as they are when they exist.
  */
 export const generate = (
   base: string = projectRoot(),
   leaveOut: ReadonlySet<string> = new Set(),
   skipBadNames = false,
+  keepAccounts = false,
 ): string[] => {
   const dir = join(base, 'functions');
   const all = skipBadNames ? functionFiles(dir).names : functionNames(dir);
@@ -166,6 +169,9 @@ export const generate = (
       all.filter((name) => leaveOut.has(name)),
     ),
   );
+  // Under npm run dev, a bad accounts file (dev names its problem on save) leaves the last good
+  // accounts and events registries in place: the Worker keeps serving them.
+  if (keepAccounts && existsSync(join(base, 'generated', 'accounts.ts'))) return names;
   writeIfChanged(join(base, 'generated', 'accounts.ts'), accountsSource(workerAccounts(base)));
   const types = eventTypes(join(base, 'events'));
   writeIfChanged(
@@ -274,5 +280,14 @@ export const generateForBuild = async (root: string): Promise<string[]> => {
     const broken = await brokenFunctions(root, functionFiles(join(root, 'functions')).names);
     leaveOut = new Set(broken.map((b) => b.file.replace(/^functions\/(.*)\.ts$/, '$1')));
   }
-  return generate(root, leaveOut, dev);
+  // Every account's settings against the project's schema (lib/settings.ts): a build fails on a
+  // misspelled key; under dev, the last good accounts keep serving while dev names the problem.
+  let accountsProblem = false;
+  try {
+    await checkAccountSettings(root);
+  } catch (error) {
+    if (!dev || !(error instanceof ConfigError)) throw error;
+    accountsProblem = true;
+  }
+  return generate(root, leaveOut, dev, accountsProblem);
 };
