@@ -270,7 +270,7 @@ const refreshApprovals = async () => {
   box.append(el('h2', { text: 'Waiting for approval' }));
   for (const approval of approvals) {
     const decide = (decision) => async () => {
-      await fetch('/api/approvals', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: approval.code, decision }) });
+      await fetch('/api/approvals', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: approval.code, decision, ...(approval.account ? { account: approval.account } : {}) }) });
       await refreshApprovals();
       await refreshLog();
     };
@@ -278,8 +278,8 @@ const refreshApprovals = async () => {
     approve.addEventListener('click', decide('approve'));
     const deny = el('button', { type: 'button', text: 'Deny' });
     deny.addEventListener('click', decide('deny'));
-    box.append(el('div', { class: 'approval', 'data-code': approval.code },
-      el('strong', { text: approval.ask }), ' ',
+    box.append(el('div', { class: 'approval', 'data-code': approval.code, 'data-account': approval.account || '' },
+      accountBadge(approval.account), el('strong', { text: approval.ask }), ' ',
       el('span', { class: 'source', text: approval.name + ' · code ' + approval.code + ' · expires ' + when(approval.expiresAt) }), ' ',
       approve, ' ', deny));
   }
