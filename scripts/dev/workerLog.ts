@@ -13,6 +13,8 @@ export interface WorkerCall {
   status: number;
   outcome: string;
   durationMs: number;
+  /** The account the Worker acted in; null when it refused the call before one was known (src/record.ts). */
+  account: string | null;
 }
 
 /** What the Worker's handler made of one queued delivery (event_handled, event_failed, ...). */
@@ -92,11 +94,13 @@ const lineOf = (raw: string, at: number): WorkerLine | undefined => {
     return undefined;
   }
   const { event } = fields;
-  if (event === 'invocation' && typeof fields.function === 'string' && typeof fields.requestId === 'string') {
+  if (event === 'invocation' && typeof fields.requestId === 'string') {
     return {
       kind: 'invocation',
       at,
-      name: fields.function,
+      // A name the Worker does not serve is never logged (src/record.ts): nor is one refused before it was read.
+      name: typeof fields.function === 'string' ? fields.function : '(unknown)',
+      account: typeof fields.account === 'string' ? fields.account : null,
       requestId: fields.requestId,
       status: Number(fields.status) || 0,
       outcome: String(fields.outcome ?? ''),

@@ -84,7 +84,8 @@ const field = (name, schema, required) => {
 // With several accounts (platform.accounts.json), the one whose agent the forms call as.
 let accounts = [];
 const chosenAccount = () => document.querySelector('#account')?.value;
-const accountBadge = (name) => (name && accounts.length > 1 ? el('span', { class: 'account', text: name }) : undefined);
+// null: a call the Worker refused before it knew an account (an unknown account's url).
+const accountBadge = (name) => (name === null ? el('span', { class: 'account', text: 'refused: unknown account' }) : name && accounts.length > 1 ? el('span', { class: 'account', text: name }) : undefined);
 
 const argumentsOf = (form) => {
   const args = {};

@@ -185,7 +185,8 @@ export const startConsole = async (options: ConsoleOptions): Promise<RunningCons
     const problem = problems.length > 0 ? { problem: problems.join('; ') } : {};
     if (!named) return { items: mergeActivity(calls, sides[0]?.answer, workerLines), ...problem };
     // The Worker's line of a call made here (the console's, or an account's agent) joins that call;
-    // the lines of calls nobody here made (curl, MCP) are shown once, under the first account.
+    // the lines of calls nobody here made (curl, MCP) are shown once, under the account the Worker
+    // acted in, or as refused before an account was known (`account: null`).
     const made = new Set([
       ...calls.flatMap((call) => (call.requestId ? [call.requestId] : [])),
       ...sides.flatMap((side) =>
@@ -194,17 +195,25 @@ export const startConsole = async (options: ConsoleOptions): Promise<RunningCons
         ),
       ),
     ]);
-    const items = accounts.flatMap((account, index) =>
+    const items: ConsoleItem[] = accounts.flatMap((account, index) =>
       mergeActivity(
         calls.filter((call) => call.account === account.name),
         sides[index]?.answer,
         workerLines.filter((line) =>
           line.kind === 'invocation'
-            ? index === 0 && !made.has(line.requestId)
+            ? line.account === account.name && !made.has(line.requestId)
             : line.kind !== 'handling' || line.account === undefined || line.account === account.name,
         ),
       ).map((item) => ({ ...item, account: account.name })),
     );
+    const refused = workerLines.filter(
+      (line) =>
+        line.kind === 'invocation' &&
+        !made.has(line.requestId) &&
+        !accounts.some((account) => account.name === line.account),
+    );
+    if (refused.length > 0)
+      items.push(...mergeActivity([], undefined, refused).map((item) => ({ ...item, account: null })));
     return { items: items.toSorted((a, b) => b.startedAt - a.startedAt), ...problem };
   };
 
