@@ -10,6 +10,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFile
 import { delimiter, dirname, join } from 'node:path';
 import type { EventsAccount } from 'agent-functions/events';
 import { EVENT_NAME, FUNCTION_NAME } from 'agent-functions/platform';
+import { localKeyEnv } from '../local/accounts.ts';
 import { ConfigError, workerAccounts, workerEventsAccounts } from './accounts.ts';
 import { projectRoot, workerMain } from './paths.ts';
 import { checkAccountSettings } from './settingsSchema.ts';
@@ -150,17 +151,17 @@ const writeIfChanged = (target: string, source: string) => {
 
 /**
  * Writes the registries when they changed, without the functions in `leaveOut`; returns the function
- * names written. Throws on a file whose name is no function name, unless `skipBadNames` (dev). With
- * `keepAccounts`, generated/accounts.ts and generated/events.ts stay as they are when they exist.
+ * names written. Throws on a file whose name is no function name, unless `dev` (npm run dev's build,
+ * which also wires each stored-key account's local key). With `keepAccounts`, generated/accounts.ts
+ * and generated/events.ts stay as they are when they exist.
  */
 export const generate = (
   base: string = projectRoot(),
   leaveOut: ReadonlySet<string> = new Set(),
-  skipBadNames = false,
-  keepAccounts = false,
+  { dev = false, keepAccounts = false }: { dev?: boolean; keepAccounts?: boolean } = {},
 ): string[] => {
   const dir = join(base, 'functions');
-  const all = skipBadNames ? functionFiles(dir).names : functionNames(dir);
+  const all = dev ? functionFiles(dir).names : functionNames(dir);
   const names = all.filter((name) => !leaveOut.has(name));
   writeIfChanged(
     join(base, 'generated', 'functions.ts'),
@@ -172,11 +173,19 @@ export const generate = (
   // Under npm run dev, a bad accounts file (dev names its problem on save) leaves the last good
   // accounts and events registries in place: the Worker keeps serving them.
   if (keepAccounts && existsSync(join(base, 'generated', 'accounts.ts'))) return names;
-  writeIfChanged(join(base, 'generated', 'accounts.ts'), accountsSource(workerAccounts(base)));
+  // Under dev, an account whose key is in the store when deployed reads its local key from a
+  // variable dev wires (localKeyEnv): the local Worker needs no account store.
+  const accounts = workerAccounts(base);
+  const local = <T extends { name: string; apiKeyEnv?: string | undefined }>(account: T): T =>
+    dev && !account.apiKeyEnv ? { ...account, apiKeyEnv: localKeyEnv(account.name) } : account;
+  writeIfChanged(
+    join(base, 'generated', 'accounts.ts'),
+    accountsSource({ ...accounts, list: accounts.list.map(local) }),
+  );
   const types = eventTypes(join(base, 'events'));
   writeIfChanged(
     join(base, 'generated', 'events.ts'),
-    eventsSource(types, types.length > 0 ? workerEventsAccounts(base) : []),
+    eventsSource(types, types.length > 0 ? workerEventsAccounts(base).map(local) : []),
   );
   return names;
 };
@@ -289,5 +298,5 @@ export const generateForBuild = async (root: string): Promise<string[]> => {
     if (!dev || !(error instanceof ConfigError)) throw error;
     accountsProblem = true;
   }
-  return generate(root, leaveOut, dev, accountsProblem);
+  return generate(root, leaveOut, { dev, keepAccounts: accountsProblem });
 };
