@@ -113,6 +113,8 @@ export const createAccountsReload = (options: AccountsReloadOptions): Debounced 
       return;
     }
     await options.sync();
+    // Only now do `npm run platform -- call --account` and `accounts add` (scripts/accounts/local.ts) find them.
+    services.publish();
     say(`serving ${config.accounts.length} account(s): ${config.accounts.map((account) => account.name).join(', ')}.`);
   };
   return debounced(reload, options.debounceMs ?? 300, (error) =>

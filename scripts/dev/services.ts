@@ -20,9 +20,11 @@ export interface DevServices {
   /**
    * After the accounts file changed (and passed its checks): the local platform gains each account
    * it lacks, `platform.accounts` becomes the file's accounts (in place: the sync loop and the
-   * console hold that array), dev's state is rewritten, and the Worker's settings are made again.
+   * console hold that array), and the Worker's settings are made again.
    */
   reload(config: AccountsConfig): { settings: DevVars; added: string[]; removed: string[] };
+  /** Records `platform.accounts` in dev's state (.wrangler/dev.json), once the Worker serves them all. */
+  publish(): void;
   /** Stops the stand-ins and the local platform, and forgets dev's state. */
   close(): Promise<void>;
 }
@@ -47,19 +49,20 @@ export const startServices = async (root: string, platformPort: number | undefin
     await platform.emulator.close();
     throw error;
   }
-  const recorded = () => {
+  const publish = () =>
     writeDevState(root, {
       platformUrl: platform.emulator.url,
       accounts: platform.accounts.map(({ name, apiKey, baseUrl }) => ({ name, apiKey, baseUrl })),
     });
-    return devVars(root, {
+  const varsNow = () =>
+    devVars(root, {
       platformUrl: platform.emulator.url,
       platformApiKey: platform.agencyKey,
       accounts: platform.accounts,
       standIns: setup.vars,
     });
-  };
-  const settings = recorded();
+  publish();
+  const settings = varsNow();
   return {
     platform,
     settings,
@@ -74,11 +77,12 @@ export const startServices = async (root: string, platformPort: number | undefin
       platform.accounts.splice(0, platform.accounts.length, ...devAccountsOf(config, platform.emulator));
       const after = platform.accounts.map((account) => account.name);
       return {
-        settings: recorded(),
+        settings: varsNow(),
         added: after.filter((name) => !before.includes(name)),
         removed: before.filter((name) => !after.includes(name)),
       };
     },
+    publish,
     // Without a secret in .dev.vars the Worker serves without a key; the registered urls carry keys of
     // a secret of this session only.
     secret: settings.secret ?? randomBytes(24).toString('base64url'),

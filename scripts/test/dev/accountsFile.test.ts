@@ -46,6 +46,7 @@ describe('the accounts file saved while dev runs', () => {
     const steps: string[] = [];
     const services = {
       platform: { emulator: running, agencyKey: 'local-agency-key', accounts },
+      publish: () => void steps.push('publish'),
       reload: (next: AccountsConfig) => {
         steps.push(`reload ${next.accounts.map((account) => account.name).join(',')}`);
         return {
@@ -73,14 +74,14 @@ describe('the accounts file saved while dev runs', () => {
     expect(steps).toEqual([]);
     save({ accounts: [agency, acme, bolt] });
     await reload();
-    expect(steps).toEqual(['reload agency,client-acme,client-bolt', 'restart 3', 'sync']);
+    expect(steps).toEqual(['reload agency,client-acme,client-bolt', 'restart 3', 'sync', 'publish']);
     expect(said.slice(1)).toEqual([
       'platform.accounts.json changed (added "client-bolt"): restarting the Worker with 3 account(s)…',
       'serving 3 account(s): agency, client-acme, client-bolt.',
     ]);
     // The same file again: nothing to do.
     await reload();
-    expect(steps).toHaveLength(3);
+    expect(steps).toHaveLength(4);
   });
 
   it("gives the local platform a new account with its own key while it runs, and dev's state names it", async () => {
