@@ -12,8 +12,16 @@ import {
   seedContact,
   usePlatform,
 } from 'agent-functions-cli/platform';
+import { accounts } from '../generated/accounts.ts';
 import { events as generated } from '../generated/events.ts';
 import worker from '../worker.ts';
+
+/**
+ * The first account of platform.accounts.json (generated/accounts.ts), whatever it is named
+ * (`default`, or the docs' `agency`): a call through its urls, which carry no account, acts in it,
+ * so what a test reads or seeds for such a call is kept under this name.
+ */
+export const FIRST_ACCOUNT: { readonly name: string } = { name: accounts.list[0]?.name ?? 'default' };
 
 /** The test env with the platform double and the team inbox of handoff_to_human; `extra` overrides. */
 export const platformEnv = (extra: Partial<Env> & Record<string, unknown> = {}): Env => ({

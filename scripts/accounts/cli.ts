@@ -10,9 +10,11 @@ import { ACCOUNT_NAME } from 'agent-functions/platform';
 import { StoreError } from '../project/accountStore.ts';
 import { accountsFileFor, ConfigError, loadAccountsConfig } from '../project/accounts.ts';
 import { projectRoot } from '../project/paths.ts';
+import { assertSettings } from '../project/settingsSchema.ts';
 import { paintFor } from '../registration/paint.ts';
 import { add } from './add.ts';
 import { list } from './list.ts';
+import { addLocally, runningDev } from './local.ts';
 import { remove } from './remove.ts';
 import { rotate } from './rotate.ts';
 import { type AccountsIo, COMMANDS, type Flags, UsageError } from './run.ts';
@@ -29,6 +31,9 @@ Commands:
   add <name>     Record the account, store its key, sync its functions to it and print what its
                  agent can now call. The key is read from standard input (paste it, or pipe it),
                  or from the variable named by --key-env; never from the command line.
+                 While npm run dev runs in this project (and FUNCTIONS_BASE_URL names no deployed
+                 Worker, and no --env is given), it acts locally instead: dev's local platform
+                 creates the account with a local key, serves it and syncs it; no key is read.
   list           The accounts of the file: where each key lives and whether it is stored. Never a key.
   remove <name>  Delete the account's registrations on its platform (that account's only), its stored
                  key, and its entry in the file. Asks first on a terminal; elsewhere needs --yes.
@@ -50,7 +55,8 @@ Options:
   --yes                With remove: do not ask.
   -h, --help           Show this help.
 
-Environment (or .env): FUNCTIONS_BASE_URL (the deployed Worker), FUNCTIONS_SECRET (as the Worker's).
+Environment (or .env): FUNCTIONS_BASE_URL (the deployed Worker), FUNCTIONS_SECRET (as the Worker's);
+neither is needed by add against a running npm run dev.
 `;
 
 /**
@@ -124,7 +130,14 @@ export const runAccounts = async (argv: string[], io: AccountsIo): Promise<numbe
     const config = loadAccountsConfig(file);
     const run = { io, flags, root, file, source, config };
     if (command === 'list') return await list(run);
-    if (command === 'add') return await add(run, name as string);
+    if (command === 'add') {
+      // The file's settings against the project's schema (lib/settings.ts), before a key is stored.
+      await assertSettings(root, config, source);
+      // While npm run dev runs here (and FUNCTIONS_BASE_URL names no deployed Worker): its local platform.
+      const dev = await runningDev(run);
+      if (dev) return await addLocally(run, name as string, dev);
+      return await add(run, name as string);
+    }
     if (command === 'remove') return await remove(run, name as string);
     if (command === 'secret') return await secret(run, name as string, secretName as string);
     return await rotate(run, name as string);

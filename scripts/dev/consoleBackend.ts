@@ -6,7 +6,7 @@ import { functionUrl } from 'agent-functions/worker';
 import { findingsOf, lintFunctions } from '../descriptions/index.ts';
 import { loadPrompts, toLintFunction } from '../descriptions/load.ts';
 import type { DevAccount } from '../local/accounts.ts';
-import { type ConsoleListing, type ConsoleOptions, maskKey } from './console/server.ts';
+import { type ConsoleAccount, type ConsoleListing, type ConsoleOptions, maskKey } from './console/server.ts';
 import type { ManifestRead } from './workerManifest.ts';
 
 export interface ConsoleBackendOptions {
@@ -26,6 +26,8 @@ export interface ConsoleBackendOptions {
 export interface ConsoleBackend extends Required<Pick<ConsoleOptions, 'urlOf' | 'conversation' | 'accounts'>> {
   /** Every function the Worker serves, and its manifest's problem. */
   functions: () => Promise<ConsoleListing>;
+  /** Makes `accounts` (the console holds that array) the dev accounts' again, after platform.accounts.json changed. */
+  refreshAccounts(): void;
 }
 
 type Customer = { contactId: string; conversationId: string; channel: string };
@@ -110,10 +112,10 @@ export const createConsoleBackend = (options: ConsoleBackendOptions): ConsoleBac
     });
   };
 
-  return {
-    functions,
-    urlOf,
-    conversation,
-    accounts: accounts.map(({ name, baseUrl, apiKey }) => ({ name, url: baseUrl, apiKey })),
+  const shown: ConsoleAccount[] = [];
+  const refreshAccounts = () => {
+    shown.splice(0, shown.length, ...accounts.map(({ name, baseUrl, apiKey }) => ({ name, url: baseUrl, apiKey })));
   };
+  refreshAccounts();
+  return { functions, urlOf, conversation, accounts: shown, refreshAccounts };
 };

@@ -7,15 +7,17 @@
 // services.ts, syncLoop.ts, wranglerDev.ts, consoleBackend.ts, watchSources.ts.
 // `npm run dev -- --help` for the flags.
 import type { ChildProcess } from 'node:child_process';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { styleText } from 'node:util';
 import type { FSWatcher } from 'chokidar';
 import { accountsLine } from '../local/platform.ts';
 import { readDevState, writeDevState } from '../project/devState.ts';
 import { projectRoot } from '../project/paths.ts';
+import { checkedAccounts, createAccountsReload, watchAccountsFiles } from './accountsFile.ts';
 import { DEV_HELP, parseDevArgs } from './args.ts';
 import { endGroup } from './children.ts';
 import { type RunningConsole, startConsole } from './console/server.ts';
-import { createConsoleBackend } from './consoleBackend.ts';
+import { type ConsoleBackend, createConsoleBackend } from './consoleBackend.ts';
 import { networkExposure } from './exposure.ts';
 import { howToCall } from './howToCall.ts';
 import { chooseWorkerPort, hostsOf } from './ports.ts';
@@ -54,6 +56,8 @@ export const main = async (argv: string[]): Promise<number> => {
   let worker: ChildProcess | undefined;
   let watcher: FSWatcher | undefined;
   let restartWatcher: FSWatcher | undefined;
+  let accountsWatcher: FSWatcher | undefined;
+  let consoleBackend: ConsoleBackend | undefined;
   let stopping = false;
   const stop = async (code = 0) => {
     if (stopping) return;
@@ -62,6 +66,7 @@ export const main = async (argv: string[]): Promise<number> => {
     await Promise.allSettled([
       watcher?.close(),
       restartWatcher?.close(),
+      accountsWatcher?.close(),
       endGroup(worker),
       services?.close(),
       consoleServer?.close(),
@@ -95,6 +100,8 @@ export const main = async (argv: string[]): Promise<number> => {
   const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
   try {
+    // The accounts files as a build checks them (each account's settings too), named in a line.
+    await checkedAccounts(root);
     services = await startServices(root, args.platformPort);
   } catch (error) {
     fail((error as Error).message);
@@ -122,17 +129,22 @@ export const main = async (argv: string[]): Promise<number> => {
     const record = recordOf(fields);
     if (record) records.add(record, at);
   });
-  worker = startWranglerDev({ root, vars: settings.vars, args: wranglerArgs, workerLog });
-  worker.on('error', (error) => {
-    fail(`wrangler dev could not start: ${error.message}`);
-    void stop(1);
-  });
-  worker.on('exit', (code, signal) => {
-    if (!stopping) {
-      fail(`wrangler dev stopped (${code === null ? signal : `exit ${code}`}); dev stops too.`);
-      void stop(code || 1);
-    }
-  });
+  const startWorker = (vars: Record<string, string>) => {
+    const child = startWranglerDev({ root, vars, args: wranglerArgs, workerLog });
+    worker = child;
+    child.on('error', (error) => {
+      fail(`wrangler dev could not start: ${error.message}`);
+      void stop(1);
+    });
+    // A restart (accountsFile.ts) ends the child it replaces: only the current one stops dev.
+    child.on('exit', (code, signal) => {
+      if (!stopping && child === worker) {
+        fail(`wrangler dev stopped (${code === null ? signal : `exit ${code}`}); dev stops too.`);
+        void stop(code || 1);
+      }
+    });
+  };
+  startWorker(settings.vars);
 
   // First sync once the Worker answers.
   const first = await loop.waitForWorker();
@@ -141,6 +153,7 @@ export const main = async (argv: string[]): Promise<number> => {
     await stop(1);
   } else {
     const backend = createConsoleBackend({ accounts, origin, secret, root, manifest, current: loop.current });
+    consoleBackend = backend;
     consoleServer = await startConsole({
       port: args.consolePort ?? 8789,
       ...backend,
@@ -160,6 +173,30 @@ export const main = async (argv: string[]): Promise<number> => {
   if (!stopping) {
     watcher = watchSources(root, () => void loop?.onChange(), warn);
     restartWatcher = watchReadAtStart(root, warn);
+    const reloadAccounts = createAccountsReload({
+      root,
+      services: services as DevServices,
+      restartWorker: async (vars) => {
+        const replaced = worker;
+        worker = undefined;
+        await endGroup(replaced);
+        if (!stopping) startWorker(vars);
+      },
+      workerAnswers: async () => {
+        for (let i = 0; i < 240 && !stopping; i++) {
+          if (await manifest()) return true;
+          await sleep(500);
+        }
+        return false;
+      },
+      sync: async () => {
+        consoleBackend?.refreshAccounts();
+        await loop?.syncCurrent();
+      },
+      say,
+      fail,
+    });
+    accountsWatcher = watchAccountsFiles(root, () => void reloadAccounts(), warn);
   }
   // Dev ends by stop(), which exits the process.
   return new Promise<number>(() => {});

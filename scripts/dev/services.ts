@@ -3,10 +3,11 @@
 // project's other commands (.wrangler/dev.json), and the settings the Worker gets from all of it.
 import { randomBytes } from 'node:crypto';
 import { createPlatformClient } from 'agent-functions/platform';
+import { devAccountsOf, otherAccountOptions } from '../local/accounts.ts';
 import { loadDevConfig, runDevSetup } from '../local/config.ts';
 import { type LocalPlatform, setupAccounts, startLocalPlatform } from '../local/platform.ts';
 import { type DevVars, devVars } from '../local/vars.ts';
-import { loadAccountsConfig } from '../project/accounts.ts';
+import { type AccountsConfig, loadAccountsConfig } from '../project/accounts.ts';
 import { clearDevState, writeDevState } from '../project/devState.ts';
 import { projectPaths } from '../project/paths.ts';
 
@@ -16,6 +17,14 @@ export interface DevServices {
   settings: DevVars;
   /** The secret the registered urls' keys come from: .dev.vars's, or else one of this session only. */
   secret: string;
+  /**
+   * After the accounts file changed (and passed its checks): the local platform gains each account
+   * it lacks, `platform.accounts` becomes the file's accounts (in place: the sync loop and the
+   * console hold that array), and the Worker's settings are made again.
+   */
+  reload(config: AccountsConfig): { settings: DevVars; added: string[]; removed: string[] };
+  /** Records `platform.accounts` in dev's state (.wrangler/dev.json), once the Worker serves them all. */
+  publish(): void;
   /** Stops the stand-ins and the local platform, and forgets dev's state. */
   close(): Promise<void>;
 }
@@ -40,19 +49,40 @@ export const startServices = async (root: string, platformPort: number | undefin
     await platform.emulator.close();
     throw error;
   }
-  writeDevState(root, {
-    platformUrl: platform.emulator.url,
-    accounts: platform.accounts.map(({ name, apiKey, baseUrl }) => ({ name, apiKey, baseUrl })),
-  });
-  const settings = devVars(root, {
-    platformUrl: platform.emulator.url,
-    platformApiKey: platform.agencyKey,
-    accounts: platform.accounts,
-    standIns: setup.vars,
-  });
+  const publish = () =>
+    writeDevState(root, {
+      platformUrl: platform.emulator.url,
+      accounts: platform.accounts.map(({ name, apiKey, baseUrl }) => ({ name, apiKey, baseUrl })),
+    });
+  const varsNow = () =>
+    devVars(root, {
+      platformUrl: platform.emulator.url,
+      platformApiKey: platform.agencyKey,
+      accounts: platform.accounts,
+      standIns: setup.vars,
+    });
+  publish();
+  const settings = varsNow();
   return {
     platform,
     settings,
+    reload: (config) => {
+      const before = platform.accounts.map((account) => account.name);
+      const [first, ...others] = config.accounts;
+      for (const account of others) {
+        if (!platform.emulator.accounts.some((seeded) => seeded.name === account.name)) {
+          platform.emulator.addAccount(otherAccountOptions(account, first));
+        }
+      }
+      platform.accounts.splice(0, platform.accounts.length, ...devAccountsOf(config, platform.emulator));
+      const after = platform.accounts.map((account) => account.name);
+      return {
+        settings: varsNow(),
+        added: after.filter((name) => !before.includes(name)),
+        removed: before.filter((name) => !after.includes(name)),
+      };
+    },
+    publish,
     // Without a secret in .dev.vars the Worker serves without a key; the registered urls carry keys of
     // a secret of this session only.
     secret: settings.secret ?? randomBytes(24).toString('base64url'),

@@ -10,8 +10,10 @@ import type { CallRecord } from 'agent-functions/worker';
 export type WorkerCall = {
   kind: 'invocation';
   at: number;
-  /** The function called: a record without one (a refusal before the name was known) is no call here. */
+  /** The function called; `(unknown)` for a refusal before a served name was known. */
   name: string;
+  /** The account the Worker acted in; null when it refused the call before one was known (src/record.ts). */
+  account: CallRecord['account'];
 } & Pick<CallRecord, 'requestId' | 'status' | 'outcome' | 'durationMs'>;
 
 /** What the Worker's handler made of one queued delivery (event_handled, event_failed, ...). */
@@ -98,9 +100,19 @@ const lineOf = (fields: Record<string, unknown>, at: number): WorkerLine | undef
   // Deferred work, an approval's decision and run, and event deliveries are records too, but no call
   // anyone made: their steps are read below from their own lines.
   if (record) {
-    if (record.function === null || !isCallRecord(record)) return undefined;
-    const { requestId, status, outcome, durationMs } = record;
-    return { kind: 'invocation', at, name: record.function, requestId, status, outcome, durationMs };
+    if (!isCallRecord(record)) return undefined;
+    const { requestId, status, outcome, durationMs, account } = record;
+    // A name the Worker does not serve is never recorded (src/record.ts), nor one refused before it was read.
+    return {
+      kind: 'invocation',
+      at,
+      name: record.function ?? '(unknown)',
+      account,
+      requestId,
+      status,
+      outcome,
+      durationMs,
+    };
   }
   if (typeof event === 'string' && HANDLING.has(event) && typeof fields.deliveryId === 'string') {
     return {

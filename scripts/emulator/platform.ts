@@ -18,6 +18,7 @@ import { webhookRoutes } from './routes/webhooks.ts';
 import {
   type AccountOptions,
   type AccountState,
+  addAccountTo,
   createState,
   type EmulatorState,
   type SeededAccount,
@@ -68,6 +69,8 @@ export interface Platform {
   accounts: SeededAccount[];
   /** The live in-memory state, for tests to inspect. */
   state: EmulatorState;
+  /** Adds an account while it runs (also to `accounts`); refused when its key or address is taken. */
+  addAccount(options: AccountOptions): SeededAccount;
   /** Replaces the faults and restarts their counts. */
   setFaults(faults: FaultOptions): void;
   /** How many requests arrived so far. */
@@ -242,16 +245,23 @@ export const createPlatform = (options: PlatformOptions = {}): Platform => {
     }
   };
 
+  const seeded = ({ id, name, plan, apiKey, channels, basePath }: AccountState): SeededAccount => ({
+    id,
+    name,
+    plan,
+    apiKey,
+    channels: [...channels],
+    ...(basePath ? { basePath } : {}),
+  });
+  const accounts = state.accounts.map(seeded);
   return {
     fetch,
-    accounts: state.accounts.map(({ id, name, plan, apiKey, channels, basePath }) => ({
-      id,
-      name,
-      plan,
-      apiKey,
-      channels: [...channels],
-      ...(basePath ? { basePath } : {}),
-    })),
+    accounts,
+    addAccount: (added) => {
+      const account = seeded(addAccountTo(state, added));
+      accounts.push(account);
+      return account;
+    },
     state,
     setFaults: (next) => faults.set(next),
     requests: () => count,

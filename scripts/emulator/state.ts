@@ -210,23 +210,43 @@ export const createState = (accounts: AccountOptions[] = PLANS.map((plan) => ({ 
   return createAccounts(accounts);
 };
 
-const createAccounts = (accounts: AccountOptions[]): EmulatorState => ({
-  accounts: accounts.map((options, index) => ({
-    id: `acct_${index + 1}`,
-    name: options.name ?? `${PLAN_NAMES[options.plan]} account`,
-    plan: options.plan,
-    apiKey: options.apiKey ?? defaultKey(options.plan),
-    channels: [...(options.channels ?? DEFAULT_CHANNELS)],
-    basePath: options.basePath,
-    nextSeq: 1,
-    contacts: new Map(),
-    messages: new Map(),
-    webhooks: new Map(),
-    functions: new Map(),
-    subAccounts: new Map(),
-    activity: [],
-  })),
+const accountOf = (options: AccountOptions, index: number): AccountState => ({
+  id: `acct_${index + 1}`,
+  name: options.name ?? `${PLAN_NAMES[options.plan]} account`,
+  plan: options.plan,
+  apiKey: options.apiKey ?? defaultKey(options.plan),
+  channels: [...(options.channels ?? DEFAULT_CHANNELS)],
+  basePath: options.basePath,
+  nextSeq: 1,
+  contacts: new Map(),
+  messages: new Map(),
+  webhooks: new Map(),
+  functions: new Map(),
+  subAccounts: new Map(),
+  activity: [],
 });
+
+const createAccounts = (accounts: AccountOptions[]): EmulatorState => ({ accounts: accounts.map(accountOf) });
+
+/**
+ * Adds an account to a running state (`npm run dev` when platform.accounts.json gains one); refused
+ * when its key or own address is another account's.
+ * @example addAccountTo(state, { plan: 'business', name: 'client-x', apiKey: 'local-client-x-account-key' })
+ */
+export const addAccountTo = (state: EmulatorState, options: AccountOptions): AccountState => {
+  const taken = state.accounts.map(
+    ({ plan, apiKey, basePath }): AccountOptions => ({
+      plan,
+      apiKey,
+      ...(basePath ? { basePath } : {}),
+    }),
+  );
+  const problem = clash([...taken, options]);
+  if (problem) throw new Error(problem);
+  const account = accountOf(options, state.accounts.length);
+  state.accounts.push(account);
+  return account;
+};
 
 /**
  * A fresh identifier of the account with a readable prefix (`cf_000007`) and its sequence number;

@@ -29,8 +29,26 @@ export interface DevAccount {
 /** The local key of a non-first account of the accounts file. */
 export const devAccountKey = (name: string): string => `local-${name}-account-key`;
 
+/**
+ * Under `npm run dev`, the variable that holds the local key of an account whose key is in the
+ * account store when deployed (no apiKeyEnv): dev's build of the registries names it as that
+ * account's apiKeyEnv (scripts/project/generated.ts), and dev wires it, so the local Worker needs
+ * neither the store nor ACCOUNTS_SECRET. Never in a deployed build.
+ * @example localKeyEnv('client-x') // 'AGENT_FUNCTIONS_LOCAL_KEY_CLIENT_X'
+ */
+export const localKeyEnv = (name: string): string =>
+  `AGENT_FUNCTIONS_LOCAL_KEY_${name.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`;
+
 const addressOf = (account: AccountConfig | undefined): string =>
   account?.baseUrl ?? `$${account?.baseUrlEnv ?? 'PLATFORM_BASE_URL'}`;
+
+/** The local platform's account for `account`, a non-first account of the file whose first is `first`. */
+export const otherAccountOptions = (account: AccountConfig, first: AccountConfig | undefined): AccountOptions => ({
+  plan: 'business',
+  name: account.name,
+  apiKey: devAccountKey(account.name),
+  ...(addressOf(account) === addressOf(first) ? {} : { basePath: accountPath(account.name) }),
+});
 
 /**
  * The local platform's accounts for `config`: one per plan (the first account of the file is the
@@ -41,14 +59,7 @@ export const devAccountOptions = (config: AccountsConfig): AccountOptions[] => {
   const [first, ...others] = config.accounts;
   return [
     ...PLANS.map((plan): AccountOptions => (plan === DEV_ACCOUNT && first ? { plan, name: first.name } : { plan })),
-    ...others.map(
-      (account): AccountOptions => ({
-        plan: 'business',
-        name: account.name,
-        apiKey: devAccountKey(account.name),
-        ...(addressOf(account) === addressOf(first) ? {} : { basePath: accountPath(account.name) }),
-      }),
-    ),
+    ...others.map((account) => otherAccountOptions(account, first)),
   ];
 };
 

@@ -16,7 +16,7 @@ export interface DevSetupContext {
    * Every account of platform.accounts.json on the local platform, the first first (the one
    * `platform` is a client of): seed each client business's own records.
    */
-  accounts?: Array<{ name: string; baseUrl: string; platform: PlatformClient }>;
+  accounts: Array<{ name: string; baseUrl: string; platform: PlatformClient }>;
 }
 
 /** What the setup gives back. */

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { parseEnv } from 'node:util';
 import { weakSecretProblem } from 'agent-functions/internal';
 import { ACCOUNTS_FILE, loadAccountsConfig } from '../project/accounts.ts';
-import type { DevAccount } from './accounts.ts';
+import { type DevAccount, localKeyEnv } from './accounts.ts';
 
 /** What dev runs itself: the local platform, and the settings of the project's stand-ins (dev.config.ts). */
 export interface LocalServices {
@@ -59,8 +59,9 @@ export const devVars = (root: string, services: LocalServices): DevVars => {
     for (const account of config.accounts) {
       const local = locals.find((candidate) => candidate.name === account.name);
       if (!local) continue;
-      // A stored-key account's key is in the Worker's account store, not a variable.
-      if (account.apiKeyEnv) own[account.apiKeyEnv] ??= local.apiKey;
+      // A stored-key account's key is in the deployed Worker's account store; dev's build reads its
+      // local key from a variable of dev's own instead (localKeyEnv).
+      own[account.apiKeyEnv ?? localKeyEnv(account.name)] ??= local.apiKey;
       if (!account.baseUrl) own[account.baseUrlEnv ?? 'PLATFORM_BASE_URL'] ??= local.baseUrl;
       else {
         notes.push(

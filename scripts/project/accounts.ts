@@ -9,6 +9,7 @@ import { weakSecretProblem } from 'agent-functions/internal';
 import { ACCOUNT_NAME, eventsPathOf, FUNCTION_NAME, type KeyPlacement } from 'agent-functions/platform';
 import type { AccountEntry } from 'agent-functions/worker';
 import { z } from 'zod';
+import { DUPLICATE, issueLines } from './fileProblems.ts';
 
 /** The accounts file at the project's root. */
 export const ACCOUNTS_FILE = 'platform.accounts.json';
@@ -48,10 +49,14 @@ const configSchema = z.strictObject({
   accounts: z
     .array(accountSchema)
     .min(1, 'list at least one account')
-    .refine(
-      (accounts) => new Set(accounts.map((a) => a.name)).size === accounts.length,
-      'account names must be unique',
-    ),
+    .superRefine((accounts, context) => {
+      // The second of two entries of one name is the one named: the first keeps its place (and urls).
+      accounts.forEach((account, i) => {
+        if (accounts.findIndex((other) => other.name === account.name) < i) {
+          context.addIssue({ code: 'custom', path: [i], message: DUPLICATE, input: account });
+        }
+      });
+    }),
 });
 
 export type AccountConfig = z.infer<typeof accountSchema>;
@@ -70,12 +75,28 @@ export class ConfigError extends Error {
   }
 }
 
-/** Validates the parsed content of an accounts file. */
+/**
+ * One ConfigError of `problems` (lines of fileProblems.ts), on one line when there is one.
+ * @example problemsError('platform.accounts.json', ['account "x": unknown key "y"']).message // 'platform.accounts.json: account "x": unknown key "y"'
+ */
+export const problemsError = (source: string, problems: string[]): ConfigError =>
+  new ConfigError(
+    problems.length === 1
+      ? `${source}: ${problems[0]}`
+      : `${source} is not a valid accounts file:\n${problems.map((line) => `  - ${line}`).join('\n')}`,
+  );
+
+/** Validates the parsed content of an accounts file; its problems name each account by its name. */
 export const parseAccountsConfig = (content: unknown, source: string): AccountsConfig => {
   const parsed = configSchema.safeParse(content);
   if (parsed.success) return parsed.data;
-  const problems = parsed.error.issues.map((issue) => `  - ${issue.path.join('.') || '(top level)'}: ${issue.message}`);
-  throw new ConfigError(`${source} is not a valid accounts file:\n${problems.join('\n')}`);
+  const knownAt = (path: readonly PropertyKey[]): string[] =>
+    path.length === 0
+      ? Object.keys(configSchema.shape)
+      : path[0] === 'accounts' && path.length === 2
+        ? Object.keys(accountSchema.shape)
+        : [];
+  throw problemsError(source, issueLines(parsed.error.issues, content, knownAt));
 };
 
 /**

@@ -10,8 +10,10 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFile
 import { delimiter, dirname, join } from 'node:path';
 import type { EventsAccount } from 'agent-functions/events';
 import { EVENT_NAME, FUNCTION_NAME } from 'agent-functions/platform';
-import { workerAccounts, workerEventsAccounts } from './accounts.ts';
+import { localKeyEnv } from '../local/accounts.ts';
+import { ConfigError, workerAccounts, workerEventsAccounts } from './accounts.ts';
 import { projectRoot, workerMain } from './paths.ts';
+import { checkAccountSettings } from './settingsSchema.ts';
 
 /**
  * The function files in `dir`: the names of those named as the platform wants, and one line for
@@ -149,15 +151,17 @@ const writeIfChanged = (target: string, source: string) => {
 
 /**
  * Writes the registries when they changed, without the functions in `leaveOut`; returns the function
- * names written. Throws on a file whose name is no function name, unless `skipBadNames` (dev).
+ * names written. Throws on a file whose name is no function name, unless `dev` (npm run dev's build,
+ * which also wires each stored-key account's local key). With `keepAccounts`, generated/accounts.ts
+ * and generated/events.ts stay as they are when they exist.
  */
 export const generate = (
   base: string = projectRoot(),
   leaveOut: ReadonlySet<string> = new Set(),
-  skipBadNames = false,
+  { dev = false, keepAccounts = false }: { dev?: boolean; keepAccounts?: boolean } = {},
 ): string[] => {
   const dir = join(base, 'functions');
-  const all = skipBadNames ? functionFiles(dir).names : functionNames(dir);
+  const all = dev ? functionFiles(dir).names : functionNames(dir);
   const names = all.filter((name) => !leaveOut.has(name));
   writeIfChanged(
     join(base, 'generated', 'functions.ts'),
@@ -166,11 +170,22 @@ export const generate = (
       all.filter((name) => leaveOut.has(name)),
     ),
   );
-  writeIfChanged(join(base, 'generated', 'accounts.ts'), accountsSource(workerAccounts(base)));
+  // Under npm run dev, a bad accounts file (dev names its problem on save) leaves the last good
+  // accounts and events registries in place: the Worker keeps serving them.
+  if (keepAccounts && existsSync(join(base, 'generated', 'accounts.ts'))) return names;
+  // Under dev, an account whose key is in the store when deployed reads its local key from a
+  // variable dev wires (localKeyEnv): the local Worker needs no account store.
+  const accounts = workerAccounts(base);
+  const local = <T extends { name: string; apiKeyEnv?: string | undefined }>(account: T): T =>
+    dev && !account.apiKeyEnv ? { ...account, apiKeyEnv: localKeyEnv(account.name) } : account;
+  writeIfChanged(
+    join(base, 'generated', 'accounts.ts'),
+    accountsSource({ ...accounts, list: accounts.list.map(local) }),
+  );
   const types = eventTypes(join(base, 'events'));
   writeIfChanged(
     join(base, 'generated', 'events.ts'),
-    eventsSource(types, types.length > 0 ? workerEventsAccounts(base) : []),
+    eventsSource(types, types.length > 0 ? workerEventsAccounts(base).map(local) : []),
   );
   return names;
 };
@@ -274,5 +289,14 @@ export const generateForBuild = async (root: string): Promise<string[]> => {
     const broken = await brokenFunctions(root, functionFiles(join(root, 'functions')).names);
     leaveOut = new Set(broken.map((b) => b.file.replace(/^functions\/(.*)\.ts$/, '$1')));
   }
-  return generate(root, leaveOut, dev);
+  // Every account's settings against the project's schema (lib/settings.ts): a build fails on a
+  // misspelled key; under dev, the last good accounts keep serving while dev names the problem.
+  let accountsProblem = false;
+  try {
+    await checkAccountSettings(root);
+  } catch (error) {
+    if (!dev || !(error instanceof ConfigError)) throw error;
+    accountsProblem = true;
+  }
+  return generate(root, leaveOut, { dev, keepAccounts: accountsProblem });
 };

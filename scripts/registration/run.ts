@@ -3,7 +3,7 @@
 // never stops or delays the others. Everything it touches comes in through `SyncIo`, so tests run
 // it in-process against the emulator. The command itself (.env, exit code) is scripts/sync/main.ts.
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import type { RetryInfo } from 'agent-functions/platform';
 import { lintFunctions } from '../descriptions/index.ts';
 import { toLintFunction } from '../descriptions/load.ts';
@@ -19,6 +19,7 @@ import {
 import { eventTypes } from '../project/generated.ts';
 import { desiredFunctions, readManifest, type ServedFunction, selectFunctions } from '../project/manifest.ts';
 import { projectRoot } from '../project/paths.ts';
+import { assertSettings } from '../project/settingsSchema.ts';
 import { PLACEHOLDER_DESCRIPTION } from '../project/templates.ts';
 import { type AccountApi, accountApi } from './accountApi.ts';
 import { syncAccount } from './apply.ts';
@@ -105,7 +106,10 @@ export const runSync = async (argv: string[], io: SyncIo): Promise<SyncRun> => {
 
   let resolved: ReturnType<typeof resolveSync>;
   try {
-    const config = io.config ?? loadAccountsConfig(...accountsFileOf(args, root));
+    const [file, required] = accountsFileOf(args, root);
+    const config = io.config ?? loadAccountsConfig(file, required);
+    // Each account's settings against the project's schema (lib/settings.ts), before anything is written.
+    if (!io.config) await assertSettings(root, config, relative(root, file) || file);
     resolved = resolveSync(config, io.env, args.account);
   } catch (error) {
     if (error instanceof ConfigError) return fail([error.message]);

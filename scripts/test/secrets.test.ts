@@ -232,7 +232,7 @@ describe('the events endpoint settings', () => {
     writeFileSync(join(root, 'platform.accounts.staging.json'), '{"accounts": []}');
     const broken = await run(['list', '--env', 'staging'], {}, [], events);
     expect(broken.code).toBe(1);
-    expect(broken.err).toContain('platform.accounts.staging.json is not a valid accounts file');
+    expect(broken.err).toContain('platform.accounts.staging.json: accounts: list at least one account');
   });
 });
 

@@ -7,6 +7,7 @@ import { freeSlots } from '../../lib/booking.ts';
 import { calendarOf } from '../../lib/calendar.ts';
 import { normalizePhone } from '../../lib/customer.ts';
 import { CALENDAR, isoLocal, localDate, localInstant, slotsOn, weekdayOf } from '../../lib/slots.ts';
+import { FIRST_ACCOUNT } from '../helpers.ts';
 
 const DAY_MS = 24 * 3600_000;
 
@@ -24,8 +25,8 @@ export const futureDay = (weekday: number, weeks = 0): string => {
 export const startAt = (date: string, time: string): string =>
   isoLocal(localInstant(date, time, CALENDAR.timezone) as number, CALENDAR.timezone);
 
-/** The account of calls through the first account's urls, whose calendar these helpers read. */
-export const FIRST_ACCOUNT = { name: 'default' };
+// The account of calls through the first account's urls, whose calendar these helpers read.
+export { FIRST_ACCOUNT };
 
 /** A booking's arguments for a customer; phone numbers differ by `n`. */
 export const customer = (n: number) => ({ name: `Customer ${n}`, phone: `+44 7700 900${String(n).padStart(3, '0')}` });

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import getOrderStatus from '../../functions/get_order_status.ts';
 import { functions } from '../../generated/functions.ts';
 import { mayMessage, recordConsent } from '../../lib/optOuts.ts';
-import { callWith, eventsPlatform, platformEnv } from '../helpers.ts';
+import { callWith, eventsPlatform, FIRST_ACCOUNT, platformEnv } from '../helpers.ts';
 
 const SECRET = 'test-functions-secret';
 
@@ -213,13 +213,13 @@ describe('get_order_status with a slow store, in a conversation', () => {
   });
 
   it('sends nothing to a customer who wrote STOP', async () => {
-    await recordConsent(env as Env, 'default', 'ct_ann', true);
+    await recordConsent(env as Env, FIRST_ACCOUNT.name, 'ct_ann', true);
     try {
       const { response } = await lookUpLater();
       expect(((await response.json()) as { status: string }).status).toBe('pending');
       expect(platform.messages).toEqual([]);
     } finally {
-      await recordConsent(env as Env, 'default', 'ct_ann', false);
+      await recordConsent(env as Env, FIRST_ACCOUNT.name, 'ct_ann', false);
     }
   });
 

@@ -2,7 +2,7 @@ import { introspectWorkflow } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { errorOf, ORIGIN, queued, send } from 'agent-functions/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { callWith, eventsPlatform, platformEnv, servedEvents } from '../helpers.ts';
+import { callWith, eventsPlatform, FIRST_ACCOUNT, platformEnv, servedEvents } from '../helpers.ts';
 
 const REFUNDS = 'https://store.test/api/orders/10452/refunds';
 const settings = platformEnv({ STORE_API_URL: 'https://store.test/api', STORE_API_KEY: 'test-store-key' });
@@ -85,9 +85,11 @@ describe('refund_payment', () => {
     await approvals(async () => {
       await refund(450);
       const code = /\(([A-Z0-9]{4})\)/.exec(toTeam()[0]?.text ?? '')?.[1] ?? '';
-      await served.consume([
-        queued('message.received', { message: { id: 'msg_deny', contactId: 'ct_team', text: `deny ${code}` } }),
-      ]);
+      // The team's reply arrives at the first account's events endpoint, as the approval was asked there.
+      const reply = queued('message.received', {
+        message: { id: 'msg_deny', contactId: 'ct_team', text: `deny ${code}` },
+      });
+      await served.consume([{ ...reply, account: FIRST_ACCOUNT.name }]);
     });
     expect(refunds).toEqual([]);
     expect(toCustomer().map((m) => m.text)).toEqual([expect.stringContaining('could not approve it')]);

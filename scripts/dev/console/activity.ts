@@ -67,8 +67,11 @@ export type ActivityItem =
     }
   | { kind: 'message'; startedAt: number; message: ShownMessage };
 
-/** An item of the console's timeline: with several accounts, it names the one it happened in. */
-export type ConsoleItem = ActivityItem & { account?: string };
+/**
+ * An item of the console's timeline: with several accounts, it names the one it happened in; `null`
+ * for a call the Worker refused before an account was known (an unknown account: "refused: unknown account").
+ */
+export type ConsoleItem = ActivityItem & { account?: string | null };
 
 /** How long after a call or delivery a message about the same contact is still its consequence. */
 const FOLLOW_UP_MS = 10 * 60_000;

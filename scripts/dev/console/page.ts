@@ -91,7 +91,8 @@ const field = (name, schema, required) => {
 // With several accounts (platform.accounts.json), the one whose agent the forms call as.
 let accounts = [];
 const chosenAccount = () => document.querySelector('#account')?.value;
-const accountBadge = (name) => (name && accounts.length > 1 ? el('span', { class: 'account', text: name }) : undefined);
+// null: a call the Worker refused before it knew an account (an unknown account's url).
+const accountBadge = (name) => (name === null ? el('span', { class: 'account', text: 'refused: unknown account' }) : name && accounts.length > 1 ? el('span', { class: 'account', text: name }) : undefined);
 
 const argumentsOf = (form) => {
   const args = {};
@@ -329,7 +330,7 @@ const refreshApprovals = async () => {
   box.append(el('h2', { text: 'Waiting for approval' }));
   for (const approval of approvals) {
     const decide = (decision) => async () => {
-      await fetch('/api/approvals', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: approval.code, decision }) });
+      await fetch('/api/approvals', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: approval.code, decision, ...(approval.account ? { account: approval.account } : {}) }) });
       await refreshApprovals();
       await refreshLog();
     };
@@ -337,8 +338,8 @@ const refreshApprovals = async () => {
     approve.addEventListener('click', decide('approve'));
     const deny = el('button', { type: 'button', text: 'Deny' });
     deny.addEventListener('click', decide('deny'));
-    box.append(el('div', { class: 'approval', 'data-code': approval.code },
-      el('strong', { text: approval.ask }), ' ',
+    box.append(el('div', { class: 'approval', 'data-code': approval.code, 'data-account': approval.account || '' },
+      accountBadge(approval.account), el('strong', { text: approval.ask }), ' ',
       el('span', { class: 'source', text: approval.name + ' · code ' + approval.code + ' · expires ' + when(approval.expiresAt) }), ' ',
       approve, ' ', deny));
   }

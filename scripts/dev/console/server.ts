@@ -189,7 +189,8 @@ export const startConsole = async (options: ConsoleOptions): Promise<RunningCons
     const problem = problems.length > 0 ? { problem: problems.join('; ') } : {};
     if (!named) return { items: mergeActivity(calls, sides[0]?.answer, workerLines), ...problem };
     // The Worker's line of a call made here (the console's, or an account's agent) joins that call;
-    // the lines of calls nobody here made (curl, MCP) are shown once, under the first account.
+    // the lines of calls nobody here made (curl, MCP) are shown once, under the account the Worker
+    // acted in, or as refused before an account was known (`account: null`).
     const made = new Set([
       ...calls.flatMap((call) => (call.requestId ? [call.requestId] : [])),
       ...sides.flatMap((side) =>
@@ -198,25 +199,57 @@ export const startConsole = async (options: ConsoleOptions): Promise<RunningCons
         ),
       ),
     ]);
-    const items = accounts.flatMap((account, index) =>
+    const items: ConsoleItem[] = accounts.flatMap((account, index) =>
       mergeActivity(
         calls.filter((call) => call.account === account.name),
         sides[index]?.answer,
         workerLines.filter((line) =>
           line.kind === 'invocation'
-            ? index === 0 && !made.has(line.requestId)
+            ? line.account === account.name && !made.has(line.requestId)
             : line.kind !== 'handling' || line.account === undefined || line.account === account.name,
         ),
       ).map((item) => ({ ...item, account: account.name })),
     );
+    const refused = workerLines.filter(
+      (line) =>
+        line.kind === 'invocation' &&
+        !made.has(line.requestId) &&
+        !accounts.some((account) => account.name === line.account),
+    );
+    if (refused.length > 0)
+      items.push(...mergeActivity([], undefined, refused).map((item) => ({ ...item, account: null })));
     return { items: items.toSorted((a, b) => b.startedAt - a.startedAt), ...problem };
   };
 
   // The Worker is asked for approvals only once its log showed one asked: a Worker without
   // approvals is never sent a request it did not expect.
   let approvalsSeen = false;
-  /** The Worker's pending approvals, or a decision sent to them; the Worker's origin is that of its function urls. */
-  const workerApprovals = async (decision: unknown): Promise<{ status: number; body: unknown }> => {
+  /**
+   * The Worker's desk of one account: `/approvals?account=<name>` (the desk reads "default"'s
+   * without it, whatever the first account is named), or `/approvals` with no accounts named.
+   */
+  const deskOf = (origin: string, account: string | undefined): URL => {
+    const desk = new URL('/approvals', origin);
+    if (account) desk.searchParams.set('account', account);
+    return desk;
+  };
+  const askDesk = async (desk: URL, decision: unknown): Promise<{ status: number; body: unknown }> => {
+    const response = await fetch(desk, {
+      method: decision === undefined ? 'GET' : 'POST',
+      ...(decision === undefined
+        ? {}
+        : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(decision) }),
+      signal: AbortSignal.timeout(10_000),
+    });
+    // A Worker without approvals answers 404: nothing waits.
+    if (response.status === 404) return { status: 200, body: { approvals: [] } };
+    return { status: response.status, body: await response.json() };
+  };
+  /**
+   * The Worker's pending approvals of every account, each named by its account, or a decision sent
+   * to its account's desk; the Worker's origin is that of its function urls.
+   */
+  const workerApprovals = async (input: unknown): Promise<{ status: number; body: unknown }> => {
     approvalsSeen ||= (options.workerLog?.() ?? []).some(
       (line) => line.kind === 'deferred' && line.event === 'approval_asked',
     );
@@ -225,17 +258,21 @@ export const startConsole = async (options: ConsoleOptions): Promise<RunningCons
     const first = (Array.isArray(listing) ? listing : listing.functions)[0];
     const url = first && (await options.urlOf(first.name));
     if (!url) return { status: 200, body: { approvals: [] } };
+    const names: Array<string | undefined> = named ? accounts.map((account) => account.name) : [undefined];
     try {
-      const response = await fetch(new URL('/approvals', url), {
-        method: decision === undefined ? 'GET' : 'POST',
-        ...(decision === undefined
-          ? {}
-          : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(decision) }),
-        signal: AbortSignal.timeout(10_000),
-      });
-      // A Worker without approvals answers 404: nothing waits.
-      if (response.status === 404) return { status: 200, body: { approvals: [] } };
-      return { status: response.status, body: await response.json() };
+      if (input !== undefined) {
+        const { account, ...decision } = (input ?? {}) as { account?: unknown };
+        const chosen = typeof account === 'string' && names.includes(account) ? account : names[0];
+        return await askDesk(deskOf(url, chosen), decision);
+      }
+      const lists = await Promise.all(
+        names.map(async (account) => {
+          const { status, body } = await askDesk(deskOf(url, account), undefined);
+          const approvals = status === 200 ? ((body as { approvals?: unknown[] }).approvals ?? []) : [];
+          return approvals.map((approval) => ({ ...(approval as object), ...(account ? { account } : {}) }));
+        }),
+      );
+      return { status: 200, body: { approvals: lists.flat() } };
     } catch (error) {
       return { status: 502, body: { error: `The Worker did not answer (${(error as Error).message}).` } };
     }

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { createPlatformClient } from 'agent-functions/platform';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DevConfigError, defineDevConfig, loadDevConfig, runDevSetup } from '../../local/config.ts';
-import { startLocalPlatform } from '../../local/platform.ts';
+import { setupAccounts, startLocalPlatform } from '../../local/platform.ts';
 
 const file = (text: string) => {
   const path = join(mkdtempSync(join(tmpdir(), 'dev-config-')), 'dev.config.ts');
@@ -23,7 +23,9 @@ describe("a project's dev.config.ts", () => {
   it('is optional: without one, dev starts no stand-in and wires nothing more', async () => {
     const config = await loadDevConfig(join(tmpdir(), 'no-such-project', 'dev.config.ts'));
     expect(config).toEqual({});
-    expect((await runDevSetup(config, { platform: {} as never, platformUrl: 'http://x' })).vars).toEqual({});
+    expect((await runDevSetup(config, { platform: {} as never, platformUrl: 'http://x', accounts: [] })).vars).toEqual(
+      {},
+    );
   });
 
   it("is loaded from the project's TypeScript, and its setup seeds the local platform and names the Worker's settings", async () => {
@@ -37,7 +39,11 @@ describe("a project's dev.config.ts", () => {
 };
 `);
     const platform = createPlatformClient({ baseUrl: local.emulator.url, apiKey: local.agencyKey });
-    const { vars, stop } = await runDevSetup(await loadDevConfig(path), { platform, platformUrl: local.emulator.url });
+    const { vars, stop } = await runDevSetup(await loadDevConfig(path), {
+      platform,
+      platformUrl: local.emulator.url,
+      accounts: setupAccounts(local.accounts),
+    });
     const [inbox] = await platform.contacts.list();
     expect(inbox).toMatchObject({ name: 'Team inbox' });
     expect(vars).toEqual({ TEAM_CONTACT_ID: inbox?.id });
@@ -62,9 +68,9 @@ describe("a project's dev.config.ts", () => {
         throw new Error('port 4000 is taken');
       },
     });
-    await expect(runDevSetup(failing, { platform: {} as never, platformUrl: 'http://x' })).rejects.toThrow(
-      'dev.config.ts: setup failed: port 4000 is taken',
-    );
+    await expect(
+      runDevSetup(failing, { platform: {} as never, platformUrl: 'http://x', accounts: [] }),
+    ).rejects.toThrow('dev.config.ts: setup failed: port 4000 is taken');
     let stopped = false;
     const bad = defineDevConfig({
       setup: () => ({
@@ -74,9 +80,25 @@ describe("a project's dev.config.ts", () => {
         },
       }),
     });
-    await expect(runDevSetup(bad, { platform: {} as never, platformUrl: 'http://x' })).rejects.toThrow(
+    await expect(runDevSetup(bad, { platform: {} as never, platformUrl: 'http://x', accounts: [] })).rejects.toThrow(
       /vars must map UPPER_CASE names to strings, not "team-id"/,
     );
     expect(stopped).toBe(true);
+  });
+
+  it('gives setup every account, as the docs use it, without a check for undefined (TS18048)', async () => {
+    // Type-checked by npm test (tsc): `accounts` is always there, the first account first.
+    const config = defineDevConfig({
+      setup({ accounts }) {
+        return { vars: { ACCOUNT_NAMES: accounts.map((account) => account.name).join(',') } };
+      },
+    });
+    const platform = {} as never;
+    const accounts = [
+      { name: 'agency', baseUrl: 'http://x', platform },
+      { name: 'client-acme', baseUrl: 'http://x/accounts/client-acme', platform },
+    ];
+    const { vars } = await runDevSetup(config, { platform, platformUrl: 'http://x', accounts });
+    expect(vars).toEqual({ ACCOUNT_NAMES: 'agency,client-acme' });
   });
 });

@@ -72,7 +72,15 @@ beforeAll(async () => {
     // As the Worker does: an id on every answer, and a log line of each call.
     const requestId = `rq_${++answered}`;
     if (!url.pathname.startsWith('/events')) {
-      logLine({ event: 'invocation', function: 'book', requestId, outcome: 'ok', status: 200, durationMs: 1 });
+      logLine({
+        event: 'invocation',
+        account: account ?? 'agency',
+        function: 'book',
+        requestId,
+        outcome: 'ok',
+        status: 200,
+        durationMs: 1,
+      });
     }
     response.writeHead(url.pathname.startsWith('/events') ? 202 : 200, {
       'content-type': 'application/json',
@@ -193,22 +201,38 @@ describe('the console with several accounts', () => {
     }
   });
 
-  it('shows each call once, under its own account, and a call made straight to the Worker once, under the first', async () => {
-    logLine({
-      event: 'invocation',
-      function: 'book',
-      requestId: 'rq_direct',
-      outcome: 'ok',
-      status: 200,
-      durationMs: 1,
-    });
+  it('shows each call once, under the account the Worker acted in, and a call refused before one was known as such', async () => {
+    // Straight to the Worker (curl): its log line says which account it acted in (src/record.ts).
+    const line = (requestId: string, account: string | null | undefined, status = 200) =>
+      logLine({
+        event: 'invocation',
+        ...(account === undefined ? {} : { account }),
+        function: status === 200 ? 'book' : null,
+        requestId,
+        outcome: status === 200 ? 'ok' : 'refused',
+        status,
+        durationMs: 1,
+      });
+    line('rq_direct', 'agency');
+    line('rq_bolt', 'client-acme');
+    line('rq_unknown', null, 401);
+    line('rq_unknown_old', undefined, 401);
     const items = await timeline();
     const direct = items.filter((item) => item.kind === 'call' && item.source === 'worker');
-    expect(direct.map((item) => [item.kind === 'call' && item.requestId, item.account])).toEqual([
+    expect(
+      direct
+        .map((item) => [item.kind === 'call' && item.requestId, item.account])
+        .sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
+    ).toEqual([
+      ['rq_bolt', 'client-acme'],
       ['rq_direct', 'agency'],
+      ['rq_unknown', null],
+      ['rq_unknown_old', null],
     ]);
     const ids = items.flatMap((item) => (item.kind === 'call' && item.requestId ? [item.requestId] : []));
     expect(new Set(ids).size).toBe(ids.length);
+    const page = await (await fetch(consoleServer.url)).text();
+    expect(page).toContain('refused: unknown account');
   });
 
   it("ties the Worker's handling of a delivery to the delivery of the account that took it", async () => {

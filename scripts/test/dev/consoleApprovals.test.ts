@@ -73,3 +73,77 @@ describe('the console and approvals', () => {
     expect(page).toContain("decide('deny')");
   });
 });
+
+describe('the console and approvals of several accounts, the first not named "default"', () => {
+  let desk: Server;
+  let several: RunningConsole;
+  // The Worker's desk keeps each account's approvals; without ?account= it reads "default"'s (src/approval/page.ts).
+  const byAccount: Record<string, Array<Record<string, unknown>>> = {
+    agency: [{ id: 'a-1', code: 'AG01', name: 'grant_credit', ask: 'Refund €120.00 for the agency?', expiresAt: 0 }],
+    'client-acme': [{ id: 'c-1', code: 'AC01', name: 'grant_credit', ask: 'Refund €80.00 for Acme?', expiresAt: 0 }],
+  };
+  const decided: Array<{ account: string; body: unknown }> = [];
+  const log = createWorkerLog();
+
+  beforeAll(async () => {
+    desk = createServer(async (request, response) => {
+      let body = '';
+      for await (const chunk of request) body += chunk;
+      const url = new URL(request.url ?? '/', 'http://worker.invalid');
+      response.writeHead(url.pathname === '/approvals' ? 200 : 404, { 'content-type': 'application/json' });
+      if (url.pathname !== '/approvals') return response.end('{}');
+      const account = url.searchParams.get('account') ?? 'default';
+      if (request.method === 'POST') {
+        decided.push({ account, body: JSON.parse(body) });
+        byAccount[account] = [];
+        return response.end(JSON.stringify({ outcome: 'decided', state: 'denied' }));
+      }
+      response.end(JSON.stringify({ approvals: byAccount[account] ?? [] }));
+    });
+    await new Promise<void>((resolve) => desk.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(desk.address() as AddressInfo).port}`;
+    several = await startConsole({
+      port: 0,
+      functions: async () => [{ name: 'grant_credit', registered: null, jsonSchema: {} }],
+      urlOf: async (name, account) =>
+        `${base}/functions/${name}?${account && account !== 'agency' ? `account=${account}&` : ''}key=k`,
+      accounts: [
+        { name: 'agency', url: 'http://platform.invalid', apiKey: 'agency-key' },
+        { name: 'client-acme', url: 'http://platform.invalid/accounts/client-acme', apiKey: 'acme-key' },
+      ],
+      workerLog: log.lines,
+    });
+    log.feed(`${JSON.stringify({ level: 'info', event: 'approval_asked', requestId: 'rq_1' })}\n`);
+  });
+  afterAll(async () => {
+    await several.close();
+    await new Promise<void>((resolve) => desk.close(() => resolve()));
+  });
+
+  it("lists every account's approvals, each with its account", async () => {
+    const listed = await (await fetch(new URL('/api/approvals', several.url))).json();
+    expect(listed).toEqual({
+      approvals: [
+        expect.objectContaining({ code: 'AG01', account: 'agency' }),
+        expect.objectContaining({ code: 'AC01', account: 'client-acme' }),
+      ],
+    });
+  });
+
+  it('decides one in its own account', async () => {
+    const response = await fetch(new URL('/api/approvals', several.url), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ code: 'AC01', decision: 'deny', account: 'client-acme' }),
+    });
+    expect(await response.json()).toEqual({ outcome: 'decided', state: 'denied' });
+    expect(decided).toEqual([{ account: 'client-acme', body: { code: 'AC01', decision: 'deny' } }]);
+    const listed = await (await fetch(new URL('/api/approvals', several.url))).json();
+    expect(listed).toEqual({ approvals: [expect.objectContaining({ code: 'AG01', account: 'agency' })] });
+  });
+
+  it('sends the account of each approval with its decision', async () => {
+    const page = await (await fetch(several.url)).text();
+    expect(page).toContain('account: approval.account');
+  });
+});

@@ -48,7 +48,9 @@ describe('the values of the local Worker under npm run dev', () => {
     expect(vars).not.toHaveProperty('ACME_API_KEY');
     expect({ notes, problems }).toEqual({ notes: [], problems: [] });
     const broken = devVars(project({ 'platform.accounts.json': '{"accounts": []}' }), SERVICES);
-    expect(broken.problems).toEqual([expect.stringContaining('is not a valid accounts file')]);
+    expect(broken.problems).toEqual([
+      expect.stringContaining('platform.accounts.json: accounts: list at least one account'),
+    ]);
   });
 
   it("keeps .env (sync's settings, copied from .env.example) away from the Worker, and says which values it ignores", () => {

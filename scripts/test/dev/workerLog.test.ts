@@ -52,13 +52,17 @@ describe("the Worker's own log lines, read from wrangler dev's output", () => {
     log.feed(record({ function: 'check_stock', requestId: 'rq_4', transport: 'workflow', kind: 'deferred' }));
     log.feed(record({ function: 'refund', requestId: 'rq_3', transport: 'workflow', kind: 'approval_run' }));
     log.feed(record({ function: 'deal.moved', requestId: 'msg_1', transport: 'queue', kind: 'event' }));
-    // A refusal before the name was known names no function: no call to show.
-    log.feed(record({ function: null, requestId: 'rq_5', transport: 'http', kind: 'call', status: 401 }));
+    // A refusal before the name and account were known is still a call someone made: shown, named by neither.
+    log.feed(
+      record({ function: null, account: null, requestId: 'rq_5', transport: 'http', kind: 'call', status: 401 }),
+    );
     expect(log.lines().map((line) => (line.kind === 'invocation' ? line.requestId : line.kind))).toEqual([
       'rq_1',
       'rq_2',
       'rq_3',
+      'rq_5',
     ]);
+    expect(log.lines().at(-1)).toMatchObject({ name: '(unknown)', account: null, status: 401 });
   });
 
   it("reads a deferred call's steps under the call's request id, and no other line of the Worker's", () => {

@@ -41,11 +41,11 @@ describe('the accounts file', () => {
         'x.json',
       ),
     ).toThrow(
-      /x\.json is not a valid accounts file:\n {2}- accounts\.0\.apiKeyEnv: must be an environment variable name/,
+      /x\.json is not a valid accounts file:\n {2}- account "a": apiKeyEnv: must be an environment variable name/,
     );
     expect(() =>
       parseAccountsConfig({ accounts: [{ name: 'a', apiKeyEnv: 'K', apiKey: 'secret' }] }, 'x.json'),
-    ).toThrow(/Unrecognized key: "apiKey"/);
+    ).toThrow('x.json: account "a": unknown key "apiKey"');
     expect(() => loadAccountsConfig(file('broken.json', '{ "accounts": ['))).toThrow(ConfigError);
   });
 
