@@ -47,7 +47,16 @@ export const BURST = 20;
 export const measureConversations = async (
   built: BuiltWorker,
   baselineDedupe: BuiltWorker,
-  options: { rounds: number; seconds: number; connections: number; warmupSeconds: number },
+  options: {
+    rounds: number;
+    seconds: number;
+    connections: number;
+    warmupSeconds: number;
+    /** The load cases (--only conversations.load); on unless false. */
+    load?: boolean;
+    /** The deferred calls (--only conversations.deferred); on unless false. */
+    deferred?: boolean;
+  },
   progress: (line: string) => void = () => {},
 ): Promise<ConversationResults> => {
   const platform = await startEmulator({ port: 0, rateLimit: false });
@@ -114,9 +123,12 @@ export const measureConversations = async (
         laterInTime: [],
         ledgerFloor: [],
       };
-      for (const name of CASES)
-        await loadTest(cases[name], { connections: options.connections, seconds: options.warmupSeconds });
-      for (round = 1; round <= options.rounds; round++) {
+      const rounds = options.load === false ? 0 : options.rounds;
+      if (rounds > 0) {
+        for (const name of CASES)
+          await loadTest(cases[name], { connections: options.connections, seconds: options.warmupSeconds });
+      }
+      for (round = 1; round <= rounds; round++) {
         for (const name of round % 2 === 0 ? CASES : [...CASES].reverse()) {
           const result = await loadTest(cases[name], { connections: options.connections, seconds: options.seconds });
           if (result.unexpected > 0) {
@@ -150,13 +162,13 @@ export const measureConversations = async (
         if (body.status !== 'pending') throw new Error(`quote_slow answered ${JSON.stringify(body)}, not pending`);
       };
       const deferredFirstAnswerMs: number[] = [];
-      const fives = Math.max(10, options.rounds * 10);
+      const fives = options.deferred === false ? 0 : Math.max(10, options.rounds * 10);
       for (let start = 0; start < fives; start += 5)
         await Promise.all(
           Array.from({ length: Math.min(5, fives - start) }, () => deferredCall(deferredFirstAnswerMs)),
         );
       const deferredBurstMs: number[] = [];
-      for (let burst = 0; burst < Math.max(2, options.rounds); burst++)
+      for (let burst = 0; burst < (options.deferred === false ? 0 : Math.max(2, options.rounds)); burst++)
         await Promise.all(Array.from({ length: BURST }, () => deferredCall(deferredBurstMs)));
       const calls = seats;
       progress(`conversations: ${calls} deferred calls answered; waiting for their follow-ups`);
