@@ -30,10 +30,33 @@ export interface ConversationResults {
   deferredFirstAnswerMs: number[];
   /** The same with BURST calls at once. */
   deferredBurstMs: number[];
+  /**
+   * Where each deferred call's interim spent its time, from its `call_deferred` log line
+   * (src/conversations/later.ts): the claim's and the create's round trips, and how long past its
+   * due time (answerWithinMs after its arguments were in) the Worker answered; five at a time and in bursts alike.
+   */
+  deferredStages?: DeferredStages;
   answerWithinMs: number;
   /** Follow-up messages the local platform received for those calls (one each is right). */
   followUps: number;
 }
+
+/** Milliseconds of each deferred call's stages (one entry per call). */
+export interface DeferredStages {
+  claimMs: number[];
+  createMs: number[];
+  lateMs: number[];
+}
+
+/** Reads a deferred call's stages from its `call_deferred` log line into `into`. */
+const readStages = (into: DeferredStages) => (line: string) => {
+  if (!line.includes('"call_deferred"')) return;
+  const { claimMs, createMs, lateMs } = JSON.parse(line) as Partial<Record<keyof DeferredStages, number>>;
+  if (claimMs === undefined || createMs === undefined || lateMs === undefined) return;
+  into.claimMs.push(claimMs);
+  into.createMs.push(createMs);
+  into.lateMs.push(lateMs);
+};
 
 const CASES = ['plain', 'readWithIds', 'write', 'writeBaseline', 'laterInTime', 'ledgerFloor'] as const;
 
@@ -69,7 +92,9 @@ export const measureConversations = async (
       phone: '+15555550100',
       channel: 'whatsapp',
     });
+    const deferredStages: DeferredStages = { claimMs: [], createMs: [], lateMs: [] };
     const served = await serveWorker(built.scriptPath, {
+      onLog: readStages(deferredStages),
       bindings: { PLATFORM_API_KEY: account.apiKey, PLATFORM_BASE_URL: platform.url },
       durableObjects: { CALL_LEDGER: 'CallLedger' },
       workflows: { DEFERRED_CALLS: { name: 'bench-deferred-calls', className: 'DeferredCall' } },
@@ -180,6 +205,7 @@ export const measureConversations = async (
         ...results,
         deferredFirstAnswerMs,
         deferredBurstMs,
+        deferredStages,
         answerWithinMs: ANSWER_WITHIN_MS,
         followUps: sent(),
       };

@@ -2,7 +2,7 @@
 import type { AccountsResults } from './accounts.ts';
 import type { ApprovalResults } from './approval.ts';
 import type { BenchSettings } from './args.ts';
-import { BURST, burstP99, type ConversationResults, deferredP99 } from './conversations.ts';
+import { BURST, burstP99, type ConversationResults, type DeferredStages, deferredP99 } from './conversations.ts';
 import type { EventAckRounds } from './events.ts';
 import type { CaseId, InvocationCpu, InvocationRounds } from './invocation.ts';
 import type { LintBenchResult } from './lintBench.ts';
@@ -473,6 +473,34 @@ export const conversationRatios = (conv: ConversationResults) => {
 /** The load cases of part 1d. */
 type ConversationCase = 'plain' | 'readWithIds' | 'write' | 'writeBaseline' | 'laterInTime' | 'ledgerFloor';
 
+/** Where the deferred calls' interims spent their time (the Worker's own log lines), p50 and p99. */
+const deferredStageRows = (stages: DeferredStages | undefined): Cell[][] =>
+  stages?.claimMs.length
+    ? [
+        [
+          'deferred, its stages: the claim (ledger round trip)',
+          '-',
+          percentile(stages.claimMs, 50),
+          percentile(stages.claimMs, 99),
+          '-',
+        ],
+        [
+          'deferred, its stages: creating the workflow instance',
+          '-',
+          percentile(stages.createMs, 50),
+          percentile(stages.createMs, 99),
+          '-',
+        ],
+        [
+          'deferred, its stages: answered past answerWithinMs, in the Worker',
+          '-',
+          percentile(stages.lateMs, 50),
+          percentile(stages.lateMs, 99),
+          '-',
+        ],
+      ]
+    : [];
+
 /** Part 1d as a table. */
 export const conversationsTable = (conv: ConversationResults): Table => {
   const r = conversationRatios(conv);
@@ -514,6 +542,7 @@ export const conversationsTable = (conv: ConversationResults): Table => {
         burstP99(conv),
         '-',
       ],
+      ...deferredStageRows(conv.deferredStages),
     ],
     notes: [
       `answerWithinMs ${conv.answerWithinMs}; ${conv.deferredFirstAnswerMs.length} deferred calls five at a time, ${conv.deferredBurstMs?.length ?? 0} in bursts of ${BURST}; ${conv.followUps} follow-ups received by the local platform (one each is right). The write's anchor is bench/workers/baselineDedupe.ts, served beside it.`,

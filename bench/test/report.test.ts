@@ -302,6 +302,19 @@ describe('bench report', () => {
       'write, deduplication checked: p50 <= 1.15x the hand-written claim': ['1.25x (1.25x-1.25x)', 'NO'],
       'write, deduplication checked: throughput >= 0.9x the hand-written claim': ['0.80x (0.80x-0.80x)', 'NO'],
     });
+    const staged = {
+      ...conversation(load(95, 44, 100), burst(590, 4)),
+      deferredStages: { claimMs: [20, 40], createMs: [30, 60], lateMs: [2, 90] },
+    };
+    expect(
+      allTables(results({ conversations: staged }))
+        .find((t) => t.title.startsWith('1d.'))
+        ?.rows.slice(-3),
+    ).toEqual([
+      ['deferred, its stages: the claim (ledger round trip)', '-', 20, 40, '-'],
+      ['deferred, its stages: creating the workflow instance', '-', 30, 60, '-'],
+      ['deferred, its stages: answered past answerWithinMs, in the Worker', '-', 2, 90, '-'],
+    ]);
     // Four of 400 past the target: the p99 itself is in time, but the interval reaches past it.
     expect(verdict(conversation(load(95, 44, 100), burst(640, 4)))[atOnce]).toEqual([
       'p99 520 ms (520-640 ms)',
