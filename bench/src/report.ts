@@ -515,34 +515,43 @@ export const conversationsTable = (conv: ConversationResults): Table => {
     title: '1d. Within a conversation: the same function as a plain call, a read with ids, a write, a deferred call',
     columns: ['case', 'req/s', 'p50 ms', 'p99 ms', 'p50 x plain'],
     rows: [
-      row('plain call (no conversation)', 'plain', null),
-      row('read with conversation ids', 'readWithIds', r.readWithIds),
-      row('write, deduplication checked (each call new)', 'write', r.write),
-      row(
-        'anchor: the same write by hand, same durable claim',
-        'writeBaseline',
-        pairedRatio(
-          (conv.writeBaseline ?? []).map((x) => x.p50Ms),
-          (conv.plain ?? []).map((x) => x.p50Ms),
-        ),
-      ),
-      row('floor: a read with one ledger round trip, nothing written', 'ledgerFloor', r.ledgerFloor),
-      row('deferred function, done in time', 'laterInTime', r.laterInTime),
-      [
-        `deferred function, work ${5} s: first answer`,
-        '-',
-        percentile(conv.deferredFirstAnswerMs, 50),
-        deferredP99(conv),
-        '-',
-      ],
-      [
-        `deferred function, work ${5} s: first answer, ${BURST} at once`,
-        '-',
-        percentile(conv.deferredBurstMs ?? [], 50),
-        burstP99(conv),
-        '-',
-      ],
-      ...deferredStageRows(conv.deferredStages),
+      // The load cases and the deferred calls are pieces of the part (--only conversations.load, .deferred).
+      ...(conv.plain.length
+        ? [
+            row('plain call (no conversation)', 'plain', null),
+            row('read with conversation ids', 'readWithIds', r.readWithIds),
+            row('write, deduplication checked (each call new)', 'write', r.write),
+            row(
+              'anchor: the same write by hand, same durable claim',
+              'writeBaseline',
+              pairedRatio(
+                (conv.writeBaseline ?? []).map((x) => x.p50Ms),
+                (conv.plain ?? []).map((x) => x.p50Ms),
+              ),
+            ),
+            row('floor: a read with one ledger round trip, nothing written', 'ledgerFloor', r.ledgerFloor),
+            row('deferred function, done in time', 'laterInTime', r.laterInTime),
+          ]
+        : []),
+      ...(conv.deferredFirstAnswerMs.length
+        ? [
+            [
+              `deferred function, work ${5} s: first answer`,
+              '-',
+              percentile(conv.deferredFirstAnswerMs, 50),
+              deferredP99(conv),
+              '-',
+            ],
+            [
+              `deferred function, work ${5} s: first answer, ${BURST} at once`,
+              '-',
+              percentile(conv.deferredBurstMs ?? [], 50),
+              burstP99(conv),
+              '-',
+            ],
+            ...deferredStageRows(conv.deferredStages),
+          ]
+        : []),
     ],
     notes: [
       `answerWithinMs ${conv.answerWithinMs}; ${conv.deferredFirstAnswerMs.length} deferred calls five at a time, ${conv.deferredBurstMs?.length ?? 0} in bursts of ${BURST}; ${conv.followUps} follow-ups received by the local platform (one each is right). The write's anchor is bench/workers/baselineDedupe.ts, served beside it.`,
