@@ -21,6 +21,8 @@ export interface BenchSettings {
   storm: boolean;
   /** Accounts of part 3b (sync of many accounts, each with and without 50 ms per answer). */
   syncAccounts: number[];
+  /** How many times the side-by-side pairs are repeated (--repeat): rounds and CPU batches are multiplied by it. */
+  repeat: number;
 }
 
 /** The parts of a run, in the order they run. */
@@ -37,17 +39,25 @@ export const PARTS = [
 ] as const;
 export type Part = (typeof PARTS)[number];
 
+/** The pieces of a part that `--only <part>.<piece>` runs alone (a part named whole runs all of them). */
+export const PIECES: Partial<Record<Part, readonly string[]>> = {
+  invocation: ['sockets', 'cpu', 'events'],
+  conversations: ['load', 'deferred'],
+};
+
 export interface BenchArgs {
   help: boolean;
   /** The parts to run (--only); all by default. */
   parts: Part[];
+  /** The pieces of a part that --only named alone (`invocation.cpu`); a part absent here runs whole. */
+  pieces: Partial<Record<Part, string[]>>;
   json: boolean;
   markdown: boolean;
   quick: boolean;
   settings: BenchSettings;
 }
 
-export const HELP = `Usage: npm run --silent bench -- [--json | --markdown] [--quick] [--only <part>[,<part>]]
+export const HELP = `Usage: npm run --silent bench -- [--json | --markdown] [--quick] [--repeat <n>] [--only <part>[,<part>]]
 
 Measures the project against baselines run on this machine in this run (ratios, not absolute
 speeds): invocation through the project's Worker and a hand-written Worker on local workerd (and
@@ -59,7 +69,12 @@ Options:
   --json      Print one JSON document on stdout (progress still goes to stderr).
   --markdown  Print the one results table of docs/performance.md, as Markdown to paste there.
   --quick     One short round of everything (about 1 minute): a smoke run, too noisy to quote.
-  --only      Run only these parts: ${PARTS.join(', ')} (comma-separated), e.g. --only size.
+  --only      Run only these parts: ${PARTS.join(', ')} (comma-separated), e.g. --only size;
+              or one piece of a part: ${Object.entries(PIECES)
+                .flatMap(([part, pieces]) => pieces.map((piece) => `${part}.${piece}`))
+                .join(', ')}.
+  --repeat    Repeat the side-by-side pairs n times (rounds and CPU batches; default 1): each ratio's
+              interval narrows, so a target the default run calls "unsure" becomes met or missed.
   -h, --help  Show this help.
 
 (--silent keeps npm's own header off stdout, so --json output parses.)
@@ -77,6 +92,7 @@ export const DEFAULT_SETTINGS: BenchSettings = {
   startupCopies: 4,
   storm: true,
   syncAccounts: [50, 500],
+  repeat: 1,
 };
 
 /** The --quick run: one round of everything, no storm. */
@@ -91,6 +107,7 @@ export const QUICK_SETTINGS: BenchSettings = {
   startupCopies: 3,
   storm: false,
   syncAccounts: [50],
+  repeat: 1,
 };
 
 /**
@@ -106,21 +123,49 @@ export const parseBenchArgs = (argv: string[]): BenchArgs => {
       markdown: { type: 'boolean', default: false },
       quick: { type: 'boolean', default: false },
       only: { type: 'string' },
+      repeat: { type: 'string', default: '1' },
     },
     strict: true,
     allowPositionals: false,
   });
-  const parts = values.only === undefined ? [...PARTS] : values.only.split(',').map((p) => p.trim());
-  const unknown = parts.filter((p) => !(PARTS as readonly string[]).includes(p));
-  if (unknown.length > 0 || parts.length === 0) {
-    throw new Error(`--only takes ${PARTS.join(', ')}; got "${values.only}"`);
-  }
+  const repeat = Number(values.repeat);
+  if (!Number.isInteger(repeat) || repeat < 1)
+    throw new Error(`--repeat takes a whole number from 1; got "${values.repeat}"`);
+  const { parts, pieces } = parseOnly(values.only);
+  const base = values.quick ? QUICK_SETTINGS : DEFAULT_SETTINGS;
   return {
     help: values.help,
-    parts: parts as Part[],
+    parts,
+    pieces,
     json: values.json,
     markdown: values.markdown,
     quick: values.quick,
-    settings: values.quick ? QUICK_SETTINGS : DEFAULT_SETTINGS,
+    settings: { ...base, rounds: base.rounds * repeat, cpuBatches: base.cpuBatches * repeat, repeat },
   };
 };
+
+/** `--only a,b.c`: the parts to run, and the pieces of those named by piece only. */
+const parseOnly = (only: string | undefined): Pick<BenchArgs, 'parts' | 'pieces'> => {
+  if (only === undefined) return { parts: [...PARTS], pieces: {} };
+  const parts: Part[] = [];
+  const pieces: Partial<Record<Part, string[]>> = {};
+  const wrong = () =>
+    new Error(`--only takes ${PARTS.join(', ')} or a piece of one (--help lists them); got "${only}"`);
+  for (const name of only.split(',').map((p) => p.trim())) {
+    const [part, piece] = name.split('.') as [Part, string | undefined];
+    if (!(PARTS as readonly string[]).includes(part)) throw wrong();
+    if (piece !== undefined && !PIECES[part]?.includes(piece)) throw wrong();
+    if (!parts.includes(part)) parts.push(part);
+    if (piece === undefined) pieces[part] = [...(PIECES[part] ?? [])];
+    else if (!pieces[part]?.includes(piece)) pieces[part] = [...(pieces[part] ?? []), piece];
+  }
+  if (parts.length === 0) throw wrong();
+  return { parts, pieces };
+};
+
+/**
+ * Whether a run includes `piece` of `part`.
+ * @example runsPiece(parseBenchArgs(['--only', 'invocation.cpu']), 'invocation', 'sockets') // false
+ */
+export const runsPiece = (args: Pick<BenchArgs, 'parts' | 'pieces'>, part: Part, piece: string): boolean =>
+  args.parts.includes(part) && (args.pieces[part] === undefined || args.pieces[part].includes(piece));

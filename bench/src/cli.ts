@@ -7,7 +7,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { measureAccounts } from './accounts.ts';
 import { measureApproval } from './approval.ts';
-import { HELP, type Part, parseBenchArgs } from './args.ts';
+import { HELP, type Part, parseBenchArgs, runsPiece } from './args.ts';
 import { type BuiltWorker, buildWorker } from './buildWorker.ts';
 import { measureConversations } from './conversations.ts';
 import { measureEventAck } from './events.ts';
@@ -202,28 +202,21 @@ const main = async (): Promise<number> => {
       );
     }
 
-    if (args.parts.includes('invocation')) {
+    const invocationWorkers = {
+      baseline: built.baseline,
+      baselineZod: built.baselineZod,
+      project10: built.project10,
+      project1000: built.project1000,
+    };
+    if (runsPiece(args, 'invocation', 'sockets')) {
       progress('invocation: warm-up, then interleaved rounds');
-      results.invocation = await measureInvocation(
-        {
-          baseline: built.baseline,
-          baselineZod: built.baselineZod,
-          project10: built.project10,
-          project1000: built.project1000,
-        },
-        settings,
-        progress,
-      );
+      results.invocation = await measureInvocation(invocationWorkers, settings, progress);
+    }
+    if (runsPiece(args, 'invocation', 'cpu')) {
       progress('invocation: CPU per call inside each isolate, alternating batches');
-      results.invocationCpu = await measureInvocationCpu(
-        {
-          baseline: built.baseline,
-          baselineZod: built.baselineZod,
-          project10: built.project10,
-          project1000: built.project1000,
-        },
-        settings,
-      );
+      results.invocationCpu = await measureInvocationCpu(invocationWorkers, settings);
+    }
+    if (runsPiece(args, 'invocation', 'events')) {
       progress('invocation: event deliveries against function calls');
       results.events = await measureEventAck(built.projectWithEvents, settings, progress);
     }
@@ -232,7 +225,11 @@ const main = async (): Promise<number> => {
       results.conversations = await measureConversations(
         built.projectWithConversations,
         built.baselineDedupe,
-        settings,
+        {
+          ...settings,
+          load: runsPiece(args, 'conversations', 'load'),
+          deferred: runsPiece(args, 'conversations', 'deferred'),
+        },
         progress,
       );
     }

@@ -30,10 +30,33 @@ export interface ConversationResults {
   deferredFirstAnswerMs: number[];
   /** The same with BURST calls at once. */
   deferredBurstMs: number[];
+  /**
+   * Where each deferred call's interim spent its time, from its `call_deferred` log line
+   * (src/conversations/later.ts): the claim's and the create's round trips, and how long past its
+   * due time (answerWithinMs after its arguments were in) the Worker answered; five at a time and in bursts alike.
+   */
+  deferredStages?: DeferredStages;
   answerWithinMs: number;
   /** Follow-up messages the local platform received for those calls (one each is right). */
   followUps: number;
 }
+
+/** Milliseconds of each deferred call's stages (one entry per call). */
+export interface DeferredStages {
+  claimMs: number[];
+  createMs: number[];
+  lateMs: number[];
+}
+
+/** Reads a deferred call's stages from its `call_deferred` log line into `into`. */
+const readStages = (into: DeferredStages) => (line: string) => {
+  if (!line.includes('"call_deferred"')) return;
+  const { claimMs, createMs, lateMs } = JSON.parse(line) as Partial<Record<keyof DeferredStages, number>>;
+  if (claimMs === undefined || createMs === undefined || lateMs === undefined) return;
+  into.claimMs.push(claimMs);
+  into.createMs.push(createMs);
+  into.lateMs.push(lateMs);
+};
 
 const CASES = ['plain', 'readWithIds', 'write', 'writeBaseline', 'laterInTime', 'ledgerFloor'] as const;
 
@@ -47,7 +70,16 @@ export const BURST = 20;
 export const measureConversations = async (
   built: BuiltWorker,
   baselineDedupe: BuiltWorker,
-  options: { rounds: number; seconds: number; connections: number; warmupSeconds: number },
+  options: {
+    rounds: number;
+    seconds: number;
+    connections: number;
+    warmupSeconds: number;
+    /** The load cases (--only conversations.load); on unless false. */
+    load?: boolean;
+    /** The deferred calls (--only conversations.deferred); on unless false. */
+    deferred?: boolean;
+  },
   progress: (line: string) => void = () => {},
 ): Promise<ConversationResults> => {
   const platform = await startEmulator({ port: 0, rateLimit: false });
@@ -60,7 +92,9 @@ export const measureConversations = async (
       phone: '+15555550100',
       channel: 'whatsapp',
     });
+    const deferredStages: DeferredStages = { claimMs: [], createMs: [], lateMs: [] };
     const served = await serveWorker(built.scriptPath, {
+      onLog: readStages(deferredStages),
       bindings: { PLATFORM_API_KEY: account.apiKey, PLATFORM_BASE_URL: platform.url },
       durableObjects: { CALL_LEDGER: 'CallLedger' },
       workflows: { DEFERRED_CALLS: { name: 'bench-deferred-calls', className: 'DeferredCall' } },
@@ -114,9 +148,12 @@ export const measureConversations = async (
         laterInTime: [],
         ledgerFloor: [],
       };
-      for (const name of CASES)
-        await loadTest(cases[name], { connections: options.connections, seconds: options.warmupSeconds });
-      for (round = 1; round <= options.rounds; round++) {
+      const rounds = options.load === false ? 0 : options.rounds;
+      if (rounds > 0) {
+        for (const name of CASES)
+          await loadTest(cases[name], { connections: options.connections, seconds: options.warmupSeconds });
+      }
+      for (round = 1; round <= rounds; round++) {
         for (const name of round % 2 === 0 ? CASES : [...CASES].reverse()) {
           const result = await loadTest(cases[name], { connections: options.connections, seconds: options.seconds });
           if (result.unexpected > 0) {
@@ -150,13 +187,13 @@ export const measureConversations = async (
         if (body.status !== 'pending') throw new Error(`quote_slow answered ${JSON.stringify(body)}, not pending`);
       };
       const deferredFirstAnswerMs: number[] = [];
-      const fives = Math.max(10, options.rounds * 10);
+      const fives = options.deferred === false ? 0 : Math.max(10, options.rounds * 10);
       for (let start = 0; start < fives; start += 5)
         await Promise.all(
           Array.from({ length: Math.min(5, fives - start) }, () => deferredCall(deferredFirstAnswerMs)),
         );
       const deferredBurstMs: number[] = [];
-      for (let burst = 0; burst < Math.max(2, options.rounds); burst++)
+      for (let burst = 0; burst < (options.deferred === false ? 0 : Math.max(2, options.rounds)); burst++)
         await Promise.all(Array.from({ length: BURST }, () => deferredCall(deferredBurstMs)));
       const calls = seats;
       progress(`conversations: ${calls} deferred calls answered; waiting for their follow-ups`);
@@ -168,6 +205,7 @@ export const measureConversations = async (
         ...results,
         deferredFirstAnswerMs,
         deferredBurstMs,
+        deferredStages,
         answerWithinMs: ANSWER_WITHIN_MS,
         followUps: sent(),
       };

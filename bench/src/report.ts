@@ -2,13 +2,22 @@
 import type { AccountsResults } from './accounts.ts';
 import type { ApprovalResults } from './approval.ts';
 import type { BenchSettings } from './args.ts';
-import { BURST, burstP99, type ConversationResults, deferredP99 } from './conversations.ts';
+import { BURST, burstP99, type ConversationResults, type DeferredStages, deferredP99 } from './conversations.ts';
 import type { EventAckRounds } from './events.ts';
 import type { CaseId, InvocationCpu, InvocationRounds } from './invocation.ts';
 import type { LintBenchResult } from './lintBench.ts';
 import type { LoadResult } from './loadTest.ts';
 import type { MemoryResult } from './memory.ts';
-import { median, pairedDifference, pairedDifferences, pairedRatio, percentile } from './stats.ts';
+import {
+  type Interval,
+  median,
+  pairedDifference,
+  pairedDifferences,
+  pairedRatio,
+  pairRatios,
+  percentile,
+  quantileInterval,
+} from './stats.ts';
 import { type StatsBenchResult, statsTable, statsVerdict } from './statsBench.ts';
 import { ACCOUNT_FUNCTIONS, ACCOUNT_RATE_LIMIT, type SyncAccountsResult } from './syncAccounts.ts';
 import type { SyncRunResult } from './syncBench.ts';
@@ -52,8 +61,82 @@ export interface BenchResults {
 export interface TargetVerdict {
   target: string;
   measured: string;
+  /** Whether the measure (the median of pairs, the p99, the count) meets the target. */
   met: boolean;
+  /** Where the measure lies (a ratio of pairs, a percentile of samples); absent for counts and sizes. */
+  interval?: Interval;
+  /** The interval straddles the target: this run cannot say met or missed (`--repeat` narrows it). */
+  unsure?: boolean;
 }
+
+/** A verdict as the tables print it. */
+export const verdictText = (verdict: TargetVerdict): string => (verdict.unsure ? 'unsure' : verdict.met ? 'yes' : 'NO');
+
+/** How sure the tables say a verdict is: a two-sided interval of at least this confidence. */
+export const CONFIDENCE = 0.95;
+
+/** A bound on a measure: at most (`<=`) or at least (`>=`) `bound`. */
+export interface Bound {
+  at: '<=' | '>=';
+  bound: number;
+}
+
+const within = (value: number, { at, bound }: Bound) => (at === '<=' ? value <= bound : value >= bound);
+
+/**
+ * A target judged on an estimate and its interval: met when the whole interval meets the bound,
+ * missed when none of it does, unsure in between. The estimate alone decides `met` (what the run
+ * measured); `unsure` says the run cannot tell.
+ * @example judge('p99 <= 1.1x', 1.05, { low: 0.98, high: 1.12, confidence: 0.97 }, { at: '<=', bound: 1.1 }, ratio).unsure // true
+ */
+export const judge = (
+  target: string,
+  estimate: number,
+  interval: Interval,
+  bound: Bound,
+  format: (value: number, interval: Interval) => string,
+): TargetVerdict => {
+  const met = Number.isFinite(estimate) && within(estimate, bound);
+  const all = within(interval.low, bound) && within(interval.high, bound);
+  const none = !within(interval.low, bound) && !within(interval.high, bound);
+  return { target, measured: format(estimate, interval), met, interval, unsure: !(all || none) };
+};
+
+/** `1.05x (0.98-1.12)`: a ratio and its interval; an unbounded side reads "?". */
+export const ratioWithInterval = (value: number, interval: Interval): string =>
+  `${ratio(value)} (${bounded(interval.low, ratio)}-${bounded(interval.high, ratio)})`;
+
+const bounded = (value: number, format: (v: number) => string) => (Number.isFinite(value) ? format(value) : '?');
+
+/**
+ * A target on the ratio of measurements taken side by side (round k of a against round k of b):
+ * the median of the per-pair ratios, with the order-statistic interval of that median.
+ * @example ratioVerdict('valid-call p99 <= 1.1x baseline', projectP99s, baselineP99s, { at: '<=', bound: 1.1 })
+ */
+export const ratioVerdict = (
+  target: string,
+  a: readonly number[],
+  b: readonly number[],
+  bound: Bound,
+  format: (value: number, interval: Interval) => string = ratioWithInterval,
+): TargetVerdict => {
+  const ratios = pairRatios(a, b);
+  return judge(target, median(ratios), quantileInterval(ratios, 0.5, CONFIDENCE), bound, format);
+};
+
+/**
+ * A target on a percentile (99: p99) of single samples, with the order-statistic interval of that
+ * percentile: 60 samples bound a p99 from below only, about 370 from both sides.
+ * @example percentileVerdict('first answer p99 <= 530 ms', latencies, 99, { at: '<=', bound: 530 })
+ */
+export const percentileVerdict = (
+  target: string,
+  samples: readonly number[],
+  p: number,
+  bound: Bound,
+  format: (value: number, interval: Interval) => string,
+): TargetVerdict =>
+  judge(target, percentile(samples, p), quantileInterval(samples, p / 100, CONFIDENCE), bound, format);
 
 /** Functions the offline description check is measured on, and its target in ms (on 2 cores). */
 export const LINT_FUNCTIONS = 100;
@@ -393,6 +476,34 @@ export const conversationRatios = (conv: ConversationResults) => {
 /** The load cases of part 1d. */
 type ConversationCase = 'plain' | 'readWithIds' | 'write' | 'writeBaseline' | 'laterInTime' | 'ledgerFloor';
 
+/** Where the deferred calls' interims spent their time (the Worker's own log lines), p50 and p99. */
+const deferredStageRows = (stages: DeferredStages | undefined): Cell[][] =>
+  stages?.claimMs.length
+    ? [
+        [
+          'deferred, its stages: the claim (ledger round trip)',
+          '-',
+          percentile(stages.claimMs, 50),
+          percentile(stages.claimMs, 99),
+          '-',
+        ],
+        [
+          'deferred, its stages: creating the workflow instance',
+          '-',
+          percentile(stages.createMs, 50),
+          percentile(stages.createMs, 99),
+          '-',
+        ],
+        [
+          'deferred, its stages: answered past answerWithinMs, in the Worker',
+          '-',
+          percentile(stages.lateMs, 50),
+          percentile(stages.lateMs, 99),
+          '-',
+        ],
+      ]
+    : [];
+
 /** Part 1d as a table. */
 export const conversationsTable = (conv: ConversationResults): Table => {
   const r = conversationRatios(conv);
@@ -407,33 +518,43 @@ export const conversationsTable = (conv: ConversationResults): Table => {
     title: '1d. Within a conversation: the same function as a plain call, a read with ids, a write, a deferred call',
     columns: ['case', 'req/s', 'p50 ms', 'p99 ms', 'p50 x plain'],
     rows: [
-      row('plain call (no conversation)', 'plain', null),
-      row('read with conversation ids', 'readWithIds', r.readWithIds),
-      row('write, deduplication checked (each call new)', 'write', r.write),
-      row(
-        'anchor: the same write by hand, same durable claim',
-        'writeBaseline',
-        pairedRatio(
-          (conv.writeBaseline ?? []).map((x) => x.p50Ms),
-          (conv.plain ?? []).map((x) => x.p50Ms),
-        ),
-      ),
-      row('floor: a read with one ledger round trip, nothing written', 'ledgerFloor', r.ledgerFloor),
-      row('deferred function, done in time', 'laterInTime', r.laterInTime),
-      [
-        `deferred function, work ${5} s: first answer`,
-        '-',
-        percentile(conv.deferredFirstAnswerMs, 50),
-        deferredP99(conv),
-        '-',
-      ],
-      [
-        `deferred function, work ${5} s: first answer, ${BURST} at once`,
-        '-',
-        percentile(conv.deferredBurstMs ?? [], 50),
-        burstP99(conv),
-        '-',
-      ],
+      // The load cases and the deferred calls are pieces of the part (--only conversations.load, .deferred).
+      ...(conv.plain.length
+        ? [
+            row('plain call (no conversation)', 'plain', null),
+            row('read with conversation ids', 'readWithIds', r.readWithIds),
+            row('write, deduplication checked (each call new)', 'write', r.write),
+            row(
+              'anchor: the same write by hand, same durable claim',
+              'writeBaseline',
+              pairedRatio(
+                (conv.writeBaseline ?? []).map((x) => x.p50Ms),
+                (conv.plain ?? []).map((x) => x.p50Ms),
+              ),
+            ),
+            row('floor: a read with one ledger round trip, nothing written', 'ledgerFloor', r.ledgerFloor),
+            row('deferred function, done in time', 'laterInTime', r.laterInTime),
+          ]
+        : []),
+      ...(conv.deferredFirstAnswerMs.length
+        ? [
+            [
+              `deferred function, work ${5} s: first answer`,
+              '-',
+              percentile(conv.deferredFirstAnswerMs, 50),
+              deferredP99(conv),
+              '-',
+            ],
+            [
+              `deferred function, work ${5} s: first answer, ${BURST} at once`,
+              '-',
+              percentile(conv.deferredBurstMs ?? [], 50),
+              burstP99(conv),
+              '-',
+            ],
+            ...deferredStageRows(conv.deferredStages),
+          ]
+        : []),
     ],
     notes: [
       `answerWithinMs ${conv.answerWithinMs}; ${conv.deferredFirstAnswerMs.length} deferred calls five at a time, ${conv.deferredBurstMs?.length ?? 0} in bursts of ${BURST}; ${conv.followUps} follow-ups received by the local platform (one each is right). The write's anchor is bench/workers/baselineDedupe.ts, served beside it.`,
@@ -501,71 +622,149 @@ export const approvalTable = (approval: ApprovalResults): Table => {
   };
 };
 
-/** Every target of the issue that this run has numbers for, met or not. */
+/** A throughput read from CPU per call (1 / CPU x), its interval, and the CPU ratio it comes from. */
+const throughputFromCpu = (cpu: number, interval: Interval): string =>
+  `${ratio(1 / cpu)} (${bounded(1 / interval.high, ratio)}-${bounded(1 / interval.low, ratio)}; CPU ${ratio(cpu)})`;
+
+/** A p99 in ms and its interval. */
+const p99WithInterval = (value: number, interval: Interval): string =>
+  `p99 ${value.toFixed(0)} ms (${bounded(interval.low, (v) => v.toFixed(0))}-${bounded(interval.high, (v) => `${v.toFixed(0)}`)} ms)`;
+
+/** The invocation targets (part 1), each on the per-round ratios of two cases run side by side. */
+const invocationVerdicts = (inv: InvocationRounds): TargetVerdict[] => {
+  const on = (target: string, a: CaseId, b: CaseId, metric: keyof LoadResult, bound: Bound) =>
+    ratioVerdict(target, rounds(inv, a, metric), rounds(inv, b, metric), bound);
+  return [
+    on('valid-call throughput >= 0.9x baseline', 'project-10/valid', 'baseline/valid', 'requestsPerSecond', {
+      at: '>=',
+      bound: 0.9,
+    }),
+    on('valid-call p99 <= 1.15x baseline', 'project-10/valid', 'baseline/valid', 'p99Ms', { at: '<=', bound: 1.15 }),
+    on('invalid-call p50 <= 1.25x baseline', 'project-10/invalid', 'baseline/invalid', 'p50Ms', {
+      at: '<=',
+      bound: 1.25,
+    }),
+    on('1,000 functions: p50 <= 1.1x of 10 functions', 'project-1000/valid', 'project-10/valid', 'p50Ms', {
+      at: '<=',
+      bound: 1.1,
+    }),
+    on(
+      'stretch: valid-call throughput >= 0.95x the zod baseline',
+      'project-10/valid',
+      'baseline-zod/valid',
+      'requestsPerSecond',
+      { at: '>=', bound: 0.95 },
+    ),
+  ];
+};
+
+/** The same targets read from CPU per call (part 1b): throughput is 1 / CPU x, a p50 scales with CPU x. */
+const cpuVerdicts = (cpu: InvocationCpu): TargetVerdict[] => [
+  ratioVerdict(
+    'valid-call throughput >= 0.9x baseline, by CPU per call',
+    cpu.valid.project10,
+    cpu.valid.baseline,
+    { at: '<=', bound: 1 / 0.9 },
+    throughputFromCpu,
+  ),
+  ratioVerdict('invalid-call p50 <= 1.25x baseline, by CPU per call', cpu.invalid.project10, cpu.invalid.baseline, {
+    at: '<=',
+    bound: 1.25,
+  }),
+  ratioVerdict('1,000 functions <= 1.1x of 10 functions, by CPU per call', cpu.valid.project1000, cpu.valid.project10, {
+    at: '<=',
+    bound: 1.1,
+  }),
+  ratioVerdict(
+    'stretch: >= 0.95x the zod baseline, by CPU per call',
+    cpu.valid.project10,
+    cpu.valid.baselineZod,
+    { at: '<=', bound: 1 / 0.95 },
+    throughputFromCpu,
+  ),
+];
+
+/** The conversation targets (part 1d): ratios of rounds side by side, and the deferred calls' p99s. */
+const conversationVerdicts = (conv: ConversationResults): TargetVerdict[] => {
+  const verdicts: TargetVerdict[] = [];
+  const of = (name: ConversationCase, metric: keyof LoadResult = 'p50Ms') => (conv[name] ?? []).map((r) => r[metric]);
+  const atMost = (bound: number): Bound => ({ at: '<=', bound });
+  if (conv.deferredFirstAnswerMs.length) {
+    const bound = conv.answerWithinMs + 50;
+    verdicts.push(
+      percentileVerdict(
+        `deferred call, work 5 s: first answer p99 <= answerWithinMs + 50 ms (${bound} ms)`,
+        conv.deferredFirstAnswerMs,
+        99,
+        atMost(bound),
+        p99WithInterval,
+      ),
+    );
+  }
+  if (conv.plain.length) {
+    verdicts.push(
+      ratioVerdict('deferred call done in time: p50 <= 1.1x a plain call', of('laterInTime'), of('plain'), atMost(1.1)),
+    );
+  }
+  if (conv.deferredBurstMs?.length) {
+    const bound = conv.answerWithinMs + 100;
+    verdicts.push(
+      percentileVerdict(
+        `deferred call, ${BURST} at once: first answer p99 <= answerWithinMs + 100 ms (${bound} ms)`,
+        conv.deferredBurstMs,
+        99,
+        atMost(bound),
+        p99WithInterval,
+      ),
+    );
+  }
+  if (conv.writeBaseline?.length) {
+    verdicts.push(
+      ratioVerdict(
+        'write, deduplication checked: p50 <= 1.15x the hand-written claim',
+        of('write'),
+        of('writeBaseline'),
+        atMost(1.15),
+      ),
+      ratioVerdict(
+        'write, deduplication checked: throughput >= 0.9x the hand-written claim',
+        of('write', 'requestsPerSecond'),
+        of('writeBaseline', 'requestsPerSecond'),
+        { at: '>=', bound: 0.9 },
+      ),
+    );
+  }
+  if (conv.plain.length) {
+    verdicts.push(
+      ratioVerdict(
+        'read with conversation ids: p50 <= 1.1x a plain call (nothing added)',
+        of('readWithIds'),
+        of('plain'),
+        atMost(1.1),
+      ),
+    );
+  }
+  return verdicts;
+};
+
+/** Every target of the issue that this run has numbers for, met, missed or unsure. */
 export const targetVerdicts = (results: BenchResults): TargetVerdict[] => {
   const verdicts: TargetVerdict[] = [];
   const add = (target: string, value: number, met: boolean, format = ratio) =>
     verdicts.push({ target, measured: format(value), met: Number.isFinite(value) && met });
-  if (results.invocation) {
-    const r = invocationRatios(results.invocation);
-    add('valid-call throughput >= 0.9x baseline', r.validThroughput, r.validThroughput >= 0.9);
-    add('valid-call p99 <= 1.15x baseline', r.validP99, r.validP99 <= 1.15);
-    add('invalid-call p50 <= 1.25x baseline', r.invalidP50, r.invalidP50 <= 1.25);
-    add('1,000 functions: p50 <= 1.1x of 10 functions', r.manyP50, r.manyP50 <= 1.1);
-    add(
-      'stretch: valid-call throughput >= 0.95x the zod baseline',
-      r.validOverZodThroughput,
-      r.validOverZodThroughput >= 0.95,
-    );
-  }
-  if (results.invocationCpu) {
-    // The same targets read from CPU per call (part 1b): throughput is 1 / CPU x, a p50 scales with CPU x.
-    const c = cpuRatios(results.invocationCpu);
-    const inverse = (v: number) => `${(1 / v).toFixed(2)}x (CPU ${v.toFixed(2)}x)`;
-    add('valid-call throughput >= 0.9x baseline, by CPU per call', c.valid, 1 / c.valid >= 0.9, inverse);
-    add('invalid-call p50 <= 1.25x baseline, by CPU per call', c.invalid, c.invalid <= 1.25);
-    add('1,000 functions <= 1.1x of 10 functions, by CPU per call', c.many, c.many <= 1.1);
-    add('stretch: >= 0.95x the zod baseline, by CPU per call', c.validOverZod, 1 / c.validOverZod >= 0.95, inverse);
-  }
-  const conv = results.conversations;
-  if (conv) {
-    const r = conversationRatios(conv);
-    const p99 = deferredP99(conv);
-    const ms = (v: number) => `p99 ${v.toFixed(0)} ms`;
-    add(
-      `deferred call, work 5 s: first answer p99 <= answerWithinMs + 50 ms (${conv.answerWithinMs + 50} ms)`,
-      p99,
-      p99 <= conv.answerWithinMs + 50,
-      ms,
-    );
-    add('deferred call done in time: p50 <= 1.1x a plain call', r.laterInTime, r.laterInTime <= 1.1);
-    if (conv.deferredBurstMs?.length) {
-      const burst = burstP99(conv);
-      add(
-        `deferred call, ${BURST} at once: first answer p99 <= answerWithinMs + 100 ms (${conv.answerWithinMs + 100} ms)`,
-        burst,
-        burst <= conv.answerWithinMs + 100,
-        ms,
-      );
-    }
-    if (conv.writeBaseline?.length) {
-      add(
-        'write, deduplication checked: p50 <= 1.15x the hand-written claim',
-        r.writeOverBaseline,
-        r.writeOverBaseline <= 1.15,
-      );
-      add(
-        'write, deduplication checked: throughput >= 0.9x the hand-written claim',
-        r.writeThroughput,
-        r.writeThroughput >= 0.9,
-      );
-    }
-    add('read with conversation ids: p50 <= 1.1x a plain call (nothing added)', r.readWithIds, r.readWithIds <= 1.1);
-  }
+  if (results.invocation) verdicts.push(...invocationVerdicts(results.invocation));
+  if (results.invocationCpu) verdicts.push(...cpuVerdicts(results.invocationCpu));
+  if (results.conversations) verdicts.push(...conversationVerdicts(results.conversations));
   if (results.accounts) {
     const acc = results.accounts;
-    const r = accountsRatio(acc);
-    add(`a call through the ${acc.accounts}th account: p50 <= 1.05x a single-account Worker`, r, r <= 1.05);
+    verdicts.push(
+      ratioVerdict(
+        `a call through the ${acc.accounts}th account: p50 <= 1.05x a single-account Worker`,
+        acc.lastOf500.map((r) => r.p50Ms),
+        acc.single.map((r) => r.p50Ms),
+        { at: '<=', bound: 1.05 },
+      ),
+    );
     verdicts.push({
       target: "an account's key read at most once per isolate and minute",
       measured: `${acc.storeReads} reads in ${acc.minutes} min`,
@@ -573,17 +772,21 @@ export const targetVerdicts = (results: BenchResults): TargetVerdict[] => {
     });
   }
   if (results.approval) {
-    const { belowThreshold, askP99 } = approvalFigures(results.approval);
-    add(
-      'approval declared, below its threshold: p50 <= 1.05x the same write without it',
-      belowThreshold,
-      belowThreshold <= 1.05,
-    );
-    add(
-      'the ask reaches the team within 1 s of the call (p99, local)',
-      askP99,
-      askP99 <= 1_000,
-      (v) => `p99 ${v.toFixed(0)} ms`,
+    const approval = results.approval;
+    verdicts.push(
+      ratioVerdict(
+        'approval declared, below its threshold: p50 <= 1.05x the same write without it',
+        approval.belowThreshold.map((r) => r.p50Ms),
+        approval.withoutApproval.map((r) => r.p50Ms),
+        { at: '<=', bound: 1.05 },
+      ),
+      percentileVerdict(
+        'the ask reaches the team within 1 s of the call (p99, local)',
+        approval.askSentMs,
+        99,
+        { at: '<=', bound: 1_000 },
+        p99WithInterval,
+      ),
     );
   }
   const project = results.size?.find((s) => s.worker === 'project');
@@ -591,8 +794,17 @@ export const targetVerdicts = (results: BenchResults): TargetVerdict[] => {
   if (project && bare) {
     const kib = (project.gzipBytes - bare.gzipBytes) / KIB;
     add('framework share <= 10 KiB gzip', kib, kib <= 10, (v) => `${v.toFixed(1)} KiB`);
-    const ms = pairedDifference(project.startupMs, bare.startupMs);
-    add('framework share <= 2 ms start-up CPU', ms, ms <= 2, (v) => `${v.toFixed(1)} ms`);
+    const differences = pairedDifferences(project.startupMs, bare.startupMs);
+    verdicts.push(
+      judge(
+        'framework share <= 2 ms start-up CPU',
+        median(differences),
+        quantileInterval(differences, 0.5, CONFIDENCE),
+        { at: '<=', bound: 2 },
+        (v, i) =>
+          `${v.toFixed(1)} ms (${bounded(i.low, (x) => x.toFixed(1))}-${bounded(i.high, (x) => x.toFixed(1))} ms)`,
+      ),
+    );
   }
   if (Array.isArray(results.sync)) {
     const noop = results.sync.find((s) => s.scenario === 'no-op rerun');
@@ -629,7 +841,7 @@ export const targetVerdicts = (results: BenchResults): TargetVerdict[] => {
 export const targetsTable = (verdicts: TargetVerdict[]): Table => ({
   title: 'Targets',
   columns: ['target', 'measured', 'met'],
-  rows: verdicts.map((v) => [v.target, v.measured, v.met ? 'yes' : 'NO']),
+  rows: verdicts.map((v) => [v.target, v.measured, verdictText(v)]),
 });
 
 /** Every table of a run, in the order they run. */
@@ -720,11 +932,11 @@ export const resultsTable = (results: BenchResults): Table => ({
   title: 'Results',
   columns: ['measure', 'result', 'target met'],
   rows: [
-    ...targetVerdicts(results).map((v): Cell[] => [v.target, v.measured, v.met ? 'yes' : 'NO']),
+    ...targetVerdicts(results).map((v): Cell[] => [v.target, v.measured, verdictText(v)]),
     ...informational(results),
   ],
   notes: [
-    'Ratios compare Workers measured side by side in this run (medians of paired rounds or batches); "-": no target.',
+    'Ratios compare Workers measured side by side in this run (medians of paired rounds or batches); in brackets the interval that holds the median (or the p99) with at least 95% confidence, from the order statistics of the pairs (or samples); "?": too few for that side; "unsure": the interval straddles the target (more pairs: --repeat); "-": no target.',
   ],
 });
 

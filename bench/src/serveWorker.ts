@@ -63,6 +63,8 @@ export const serveWorker = async (
     durableObjects?: Record<string, string>;
     /** Workflow bindings, `{ BINDING: { name, className } }`. */
     workflows?: Record<string, { name: string; className: string }>;
+    /** Each log line the Worker writes (by default read and dropped). */
+    onLog?: (line: string) => void;
   } = {},
 ): Promise<ServedWorker> => {
   // Miniflare 5 takes per-worker `config` objects; its converter accepts the familiar v4 shape.
@@ -93,7 +95,7 @@ export const serveWorker = async (
       ...(options.workflows ? { workflows: options.workflows } : {}),
       host: '127.0.0.1',
       port: 0,
-      handleStructuredLogs: () => {},
+      handleStructuredLogs: ({ message }) => options.onLog?.(message),
       // A socket straight into this Worker, skipping Miniflare's entry Worker (a proxy hop both
       // Workers would pay, which would dilute the ratio between them).
       unsafeDirectSockets: [{ host: '127.0.0.1', port: 0 }],

@@ -112,9 +112,11 @@ export const runLater = async (
   const to = conversation && channel ? { ...conversation, channel } : undefined;
   // A platform call's repeats in its conversation share one instance and one follow-up (deferral.ts).
   let claim: DeferralClaim | undefined;
+  // Where a late interim's time went, in its log line (docs/performance.md, "Where the time goes").
+  const claimStart = Date.now();
   if (!task && to) {
     // A first call still deciding does so just after its own due time: wait for it a little past ours.
-    claim = await claimDeferral(fn, inv, to, args, dueAt - Date.now() + REPEAT_GRACE_MS);
+    claim = await claimDeferral(fn, inv, to, args, dueAt - claimStart + REPEAT_GRACE_MS);
     if (claim.verdict === 'repeat') {
       inv.stop(new DOMException('A repeat of a deferred call', 'AbortError'));
       // Its record (src/record.ts): answered with the interim, the first call's work goes on.
@@ -139,6 +141,7 @@ export const runLater = async (
   }
   const first = claim?.verdict === 'first' ? claim : undefined;
   const now = Date.now();
+  let createMs = 0;
   // A task (MCP) keeps its outcome for its client; a platform call messages its contact.
   const taskId = task && newTaskId(now);
   const id = task && taskId ? await taskInstanceId(task.owner, taskId) : instanceIdOf(inv.requestId);
@@ -153,6 +156,7 @@ export const runLater = async (
   const creating = workflow.create({ id, params, retention }).then(
     (instance) => {
       disposeHandle(instance);
+      createMs = Date.now() - now;
       return true;
     },
     (error: unknown) => {
@@ -193,7 +197,13 @@ export const runLater = async (
   inv.stop(new DOMException('The work goes on as deferred work', 'AbortError'));
   settled.catch(() => {});
   if (inv.mark) inv.mark.deferred = true;
-  inv.log.info(task ? 'call_as_task' : 'call_deferred', { answerWithinMs });
+  inv.log.info(task ? 'call_as_task' : 'call_deferred', {
+    answerWithinMs,
+    // The claim's and the create's round trips, and how long past its due time the interim left.
+    claimMs: now - claimStart,
+    createMs,
+    lateMs: Math.max(0, Date.now() - dueAt),
+  });
   if (taskId) return new TaskCreated(taskId, now);
   return pending();
 };

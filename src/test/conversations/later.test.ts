@@ -9,6 +9,7 @@ import { createWorker } from '../../createWorker.ts';
 import { defineFunction } from '../../define.ts';
 import type { Env } from '../../env.ts';
 import { FunctionError } from '../../errors.ts';
+import { setLogSink } from '../../log.ts';
 import { createPlatformClient } from '../../platform/client/client.ts';
 import { withEnv } from '../../testing/call.ts';
 import { settleDeferred } from '../../testing/conversations.ts';
@@ -189,6 +190,30 @@ describe('a function that may answer later', () => {
     expect(result.tookMs).toBeLessThan(2_000);
     expect(result.outputs).toEqual([{ work: 'done', message: 'sent' }]);
     expect(sent).toEqual([{ contactId: 'ct_slow', channel: 'whatsapp', text: '3 in stock (slow)' }]);
+  });
+
+  it("logs where a deferred call's interim spent its time: the claim, the create, and how late it left", async () => {
+    plan.set('timed', { ms: 4_000 });
+    const lines: Record<string, unknown>[] = [];
+    const restore = setLogSink((line) => lines.push(JSON.parse(line)));
+    let result: Awaited<ReturnType<typeof deferred>>;
+    try {
+      result = await deferred('timed');
+    } finally {
+      setLogSink(restore);
+    }
+    const line = lines.find((l) => l.event === 'call_deferred');
+    expect(line).toMatchObject({
+      answerWithinMs: 200,
+      claimMs: expect.any(Number),
+      createMs: expect.any(Number),
+      lateMs: expect.any(Number),
+    });
+    const { claimMs, createMs, lateMs } = line as { claimMs: number; createMs: number; lateMs: number };
+    for (const ms of [claimMs, createMs, lateMs]) expect(ms).toBeGreaterThanOrEqual(0);
+    // The stages are within the call the caller timed: 200 ms plus whatever came late.
+    expect(claimMs + createMs).toBeLessThanOrEqual(result.tookMs);
+    expect(lateMs).toBeLessThanOrEqual(result.tookMs);
   });
 
   it('creates its workflow instance with a bounded retention (docs/security.md, workflow data)', async () => {
