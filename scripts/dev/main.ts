@@ -15,6 +15,7 @@ import { DEV_HELP, parseDevArgs } from './args.ts';
 import { endGroup } from './children.ts';
 import { type RunningConsole, startConsole } from './console/server.ts';
 import { createConsoleBackend } from './consoleBackend.ts';
+import { type CronTicks, projectCrons, startCronTicks } from './cronTicks.ts';
 import { networkExposure } from './exposure.ts';
 import { howToCall } from './howToCall.ts';
 import { chooseWorkerPort, hostsOf } from './ports.ts';
@@ -52,11 +53,13 @@ export const main = async (argv: string[]): Promise<number> => {
   let worker: ChildProcess | undefined;
   let watcher: FSWatcher | undefined;
   let restartWatcher: FSWatcher | undefined;
+  let ticks: CronTicks | undefined;
   let stopping = false;
   const stop = async (code = 0) => {
     if (stopping) return;
     stopping = true;
     loop?.close();
+    ticks?.close();
     await Promise.allSettled([
       watcher?.close(),
       restartWatcher?.close(),
@@ -115,7 +118,10 @@ export const main = async (argv: string[]): Promise<number> => {
   await loop.reportBuilds();
 
   const workerLog = createWorkerLog();
-  worker = startWranglerDev({ root, vars: settings.vars, args: wranglerArgs, workerLog });
+  // The cron (the alerts' evaluation) runs as deployed: /__scheduled, called every minute below.
+  const crons = projectCrons(root);
+  const devArgs = crons.length > 0 ? [...wranglerArgs, '--test-scheduled'] : wranglerArgs;
+  worker = startWranglerDev({ root, vars: settings.vars, args: devArgs, workerLog });
   worker.on('error', (error) => {
     fail(`wrangler dev could not start: ${error.message}`);
     void stop(1);
@@ -144,6 +150,7 @@ export const main = async (argv: string[]): Promise<number> => {
   }
 
   if (!stopping) {
+    if (crons[0]) ticks = startCronTicks({ origin, cron: crons[0], warn });
     watcher = watchSources(root, () => void loop?.onChange(), warn);
     restartWatcher = watchReadAtStart(root, warn);
   }

@@ -26,7 +26,7 @@ const WHAT = { errors: 'calls failing', deferred: 'deferred work failing', appro
 
 /**
  * The message's text.
- * @example noticeText(notice) // 'Alert: client-acme / get_order_status, calls failing: 7 of 9 calls failed ...'
+ * @example noticeText(notice) // 'Alert: client-acme / track_parcel, calls failing: 7 of 9 calls failed ...'
  */
 export const noticeText = (notice: Notice): string => {
   const subject = `${notice.account} / ${notice.function}`;

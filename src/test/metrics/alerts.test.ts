@@ -28,7 +28,7 @@ const list: AccountEntry[] = [
   { name: 'client-b', apiKeyEnv: 'CLIENT_B_KEY', baseUrl: 'https://b.platform.test', alerts: { errorRate: 0.5 } },
 ];
 const functions = {
-  get_order_status: defineFunction({
+  track_parcel: defineFunction({
     description: 'Reads an order.',
     parameters: z.object({ orderId: z.string().describe('Order id') }),
     handler: () => ({ status: 'shipped' }),
@@ -84,7 +84,7 @@ const calls = (
   count: number,
   errors = 0,
   code = 'store_unavailable',
-  fn = 'get_order_status',
+  fn = 'track_parcel',
 ): Bucket => ({
   minute: minuteOf(at(m)),
   account,
@@ -110,7 +110,7 @@ describe('the error-rate rule', () => {
     ]);
     await tick(worker, environment, at(2));
     expect(texts()).toEqual([
-      `Alert: client-a / get_order_status, calls failing: 1 of 5 calls failed in the last 5 minutes (20%). Top error: store_unavailable (1). Runbook: ${RUNBOOK}`,
+      `Alert: client-a / track_parcel, calls failing: 1 of 5 calls failed in the last 5 minutes (20%). Top error: store_unavailable (1). Runbook: ${RUNBOOK}`,
     ]);
     expect(messagesOf(platform)[0]).toMatchObject({ contactId: CONTACT, channel: 'whatsapp' });
   });
@@ -119,7 +119,7 @@ describe('the error-rate rule', () => {
     const { environment, stub, texts } = setUp();
     await stub.add([
       calls(0, 'client-a', 4, 4),
-      calls(0, 'client-a', 10, 1, 'x', 'quote_price'),
+      calls(0, 'client-a', 10, 1, 'x', 'price_estimate'),
       calls(-10, 'agency', 20, 20, 'boom', 'old_function'),
     ]);
     await tick(worker, environment, at(0));
@@ -131,12 +131,12 @@ describe('the error-rate rule', () => {
     await stub.add([
       calls(0, 'client-a', 10, 3),
       calls(0, 'client-b', 10, 3),
-      calls(0, 'client-b', 10, 6, 'bad', 'quote_price'),
+      calls(0, 'client-b', 10, 6, 'bad', 'price_estimate'),
     ]);
     await tick(worker, environment, at(1));
     expect(texts().map((text) => text.split(',')[0])).toEqual([
-      'Alert: client-a / get_order_status',
-      'Alert: client-b / quote_price',
+      'Alert: client-a / track_parcel',
+      'Alert: client-b / price_estimate',
     ]);
   });
 
@@ -151,7 +151,7 @@ describe('the error-rate rule', () => {
     await stub.add([calls(0, 'client-a', 2, 2), calls(0, 'agency', 10, 8)]);
     await tick(strict, environment, at(1));
     expect(texts()).toEqual([
-      expect.stringMatching(/^Alert: client-a \/ get_order_status, calls failing: 2 of 2 calls failed/),
+      expect.stringMatching(/^Alert: client-a \/ track_parcel, calls failing: 2 of 2 calls failed/),
     ]);
   });
 });
@@ -170,7 +170,7 @@ describe('an incident', () => {
     await tick(worker, environment, at(30));
     expect(texts()).toHaveLength(2);
     expect(texts()[1]).toBe(
-      `Resolved: client-a / get_order_status is healthy again (0 of 10 calls failed in the last 5 minutes (0%)). The incident opened at ${hhmm} UTC.`,
+      `Resolved: client-a / track_parcel is healthy again (0 of 10 calls failed in the last 5 minutes (0%)). The incident opened at ${hhmm} UTC.`,
     );
     // Over: later healthy ticks send nothing more.
     await tick(worker, environment, at(31));
@@ -292,7 +292,7 @@ describe('sending an alert', () => {
     );
     expect(JSON.parse(body ?? '{}')).toMatchObject({
       type: 'function.alert.open',
-      data: { account: 'client-a', function: 'get_order_status', text: texts()[0] },
+      data: { account: 'client-a', function: 'track_parcel', text: texts()[0] },
     });
   });
 
@@ -313,12 +313,12 @@ describe('the rules of work done later', () => {
     const { environment, stub, texts } = setUp();
     await stub.add([
       later(0, { kind: 'deferred', calls: 3, errors: 1, deferredFailures: 1, codes: { timeout: 1 } }),
-      later(0, { function: 'refund_payment', kind: 'approval_decision', calls: 2, approvalExpiries: 2 }),
+      later(0, { function: 'issue_credit', kind: 'approval_decision', calls: 2, approvalExpiries: 2 }),
     ]);
     await tick(worker, environment, at(0));
     expect(texts().sort()).toEqual([
-      `Alert: client-a / get_order_status, deferred work failing: 1 deferred or approved runs failed in the last 5 minutes. Top error: timeout (1). Runbook: ${RUNBOOK}`,
-      `Alert: client-a / refund_payment, approvals expiring: 2 approvals expired unanswered in the last 5 minutes. Runbook: ${RUNBOOK}`,
+      `Alert: client-a / issue_credit, approvals expiring: 2 approvals expired unanswered in the last 5 minutes. Runbook: ${RUNBOOK}`,
+      `Alert: client-a / track_parcel, deferred work failing: 1 deferred or approved runs failed in the last 5 minutes. Top error: timeout (1). Runbook: ${RUNBOOK}`,
     ]);
   });
 });

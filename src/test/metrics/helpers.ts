@@ -8,10 +8,10 @@ import { setLogSink } from '../../log.ts';
 import type { FunctionHealth } from '../../metrics/health.ts';
 import type { CallRecord } from '../../record.ts';
 
-/** A call's record: `get_order_status` in account `client-a`, ok, unless `over` says otherwise. */
+/** A call's record: `track_parcel` in account `client-a`, ok, unless `over` says otherwise. */
 export const recordOf = (over: Partial<CallRecord> = {}): CallRecord => ({
   account: 'client-a',
-  function: 'get_order_status',
+  function: 'track_parcel',
   transport: 'http',
   kind: 'call',
   outcome: 'ok',

@@ -89,7 +89,7 @@ describe('the metrics sink', () => {
     expect(health.batches[0]).toEqual([
       expect.objectContaining({
         account: 'client-a',
-        function: 'get_order_status',
+        function: 'track_parcel',
         kind: 'call',
         calls: 50,
         ok: 40,
