@@ -4,5 +4,6 @@
 export { readBody } from './args.ts';
 export { bearerToken } from './bearerToken.ts';
 export { allowedHostsOf, type LocalSurfaceRefusal, localSurfaceRefusal } from './localSurface.ts';
+export { type CallRecord, observe } from './record.ts';
 export { MIN_SECRET_LENGTH, weakSecretProblem } from './secretStrength.ts';
 export { quietUncaught, type Write, withoutUncaught } from './uncaughtLogs.ts';

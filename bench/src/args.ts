@@ -24,7 +24,17 @@ export interface BenchSettings {
 }
 
 /** The parts of a run, in the order they run. */
-export const PARTS = ['size', 'invocation', 'conversations', 'accounts', 'approval', 'memory', 'sync', 'lint'] as const;
+export const PARTS = [
+  'size',
+  'invocation',
+  'conversations',
+  'accounts',
+  'approval',
+  'metrics',
+  'memory',
+  'sync',
+  'lint',
+] as const;
 export type Part = (typeof PARTS)[number];
 
 export interface BenchArgs {
