@@ -3,7 +3,6 @@
 // interleaved load rounds, and CPU per call inside the isolate; then one alert evaluation over
 // 500 accounts x 10 functions (bench/workers/alertsScale.ts), its workerd CPU and wall time.
 import { functionKey } from 'agent-functions/worker';
-import { convertV4MiniflareOptions, Miniflare } from 'miniflare';
 import { ALERT_ACCOUNTS, ALERT_FUNCTIONS } from '../workers/alertsScaleSize.ts';
 import { QUOTE_FUNCTION } from '../workers/quote.ts';
 import type { BuiltWorker } from './buildWorker.ts';
@@ -76,37 +75,22 @@ const latency = async (
 /** One evaluation over ALERT_ACCOUNTS x ALERT_FUNCTIONS, after storing five minutes of their figures. */
 const evaluation = async (alerts: BuiltWorker): Promise<MetricsResults['evaluation']> => {
   const before = await workerdChildren();
-  const mf = new Miniflare(
-    convertV4MiniflareOptions({
-      modules: true,
-      scriptPath: alerts.scriptPath,
-      compatibilityDate: '2026-11-01',
-      cf: false,
-      bindings: { FUNCTIONS_SECRET: BENCH_SECRET },
-      durableObjects: { FUNCTION_HEALTH: { className: 'FunctionHealth', useSQLite: true } },
-      analyticsEngineDatasets: datasets(METRICS_BINDINGS.analyticsEngineDatasets),
-      host: '127.0.0.1',
-      port: 0,
-      handleStructuredLogs: () => {},
-    }),
-  );
+  const served = await serveWorker(alerts.scriptPath, METRICS_BINDINGS);
   try {
-    const url = await mf.ready;
     const pid = [...(await workerdChildren())].find((p) => !before.has(p));
     if (pid === undefined) throw new Error('no new workerd process');
-    const { buckets } = (await (await fetch(new URL('/bench/fill', url), { method: 'POST' })).json()) as {
-      buckets: number;
-    };
+    const filled = await fetch(new URL('/bench/fill', served.url), { method: 'POST' });
+    const { buckets } = (await filled.json()) as { buckets: number };
     const cpuStart = await mainThreadCpuNs(pid);
     const wallStart = performance.now();
-    const answer = await fetch(new URL('/bench/evaluate', url));
+    const answer = await fetch(new URL('/bench/evaluate', served.url));
     const wallMs = performance.now() - wallStart;
     const cpuMs = ((await mainThreadCpuNs(pid)) - cpuStart) / 1e6;
     if (!answer.ok) throw new Error(`the evaluation answered ${answer.status}: ${await answer.text()}`);
     const { incidents } = (await answer.json()) as { incidents: number };
     return { accounts: ALERT_ACCOUNTS, functions: ALERT_FUNCTIONS, buckets, incidents, cpuMs, wallMs };
   } finally {
-    await mf.dispose();
+    await served.stop();
   }
 };
 

@@ -27,11 +27,14 @@ const BINDING_HINTS = {
   FUNCTION_HEALTH: 'add the FunctionHealth Durable Object as FUNCTION_HEALTH to wrangler.toml: alerts see no calls',
 } as const;
 
+/** How long a flush waits for more records after the first (docs/observability.md "Costs at 500 accounts"). */
+export const FLUSH_DELAY_MS: number = 1000;
+
 /**
- * A record sink writing to `env`'s bindings.
+ * A record sink writing to `env`'s bindings; a flush waits `flushDelayMs` for more records.
  * @example setRecordSink(createMetricsSink().sink)
  */
-export const createMetricsSink = (): MetricsSink => {
+export const createMetricsSink = ({ flushDelayMs = FLUSH_DELAY_MS }: { flushDelayMs?: number } = {}): MetricsSink => {
   const warned = new Set<string>();
   const warnOnce = (event: string, binding: keyof typeof BINDING_HINTS, error?: unknown) => {
     if (warned.has(event + binding)) return;
@@ -44,8 +47,8 @@ export const createMetricsSink = (): MetricsSink => {
   const stubs = new WeakMap<object, DurableObjectStub<FunctionHealth>>();
 
   const drain = async (health: DurableObjectNamespace<FunctionHealth>): Promise<void> => {
-    // After the answer: the call never waits for its figures.
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    // After the answer (the call never waits for its figures), gathering what follows it.
+    await new Promise((resolve) => setTimeout(resolve, flushDelayMs));
     let stub = stubs.get(health);
     if (!stub) {
       stub = health.get(health.idFromName(HEALTH_INSTANCE));

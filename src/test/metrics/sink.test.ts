@@ -10,14 +10,15 @@ import { createLogger } from '../../log.ts';
 import type { Bucket } from '../../metrics/buckets.ts';
 import { minuteOf } from '../../metrics/buckets.ts';
 import type { FunctionHealth } from '../../metrics/health.ts';
-import { createMetricsSink } from '../../metrics/sink.ts';
+import { createMetricsSink, FLUSH_DELAY_MS } from '../../metrics/sink.ts';
 import { dataPointOf, observe, setRecordSink } from '../../record.ts';
 import { failedOf, fakeDataset, logged, recordOf, scopedHealth } from './helpers.ts';
 
 const log = createLogger({ requestId: 'sink-test' });
 let previous: ReturnType<typeof setRecordSink>;
-const install = () => {
-  const metrics = createMetricsSink();
+// No wait before a flush, unless a test measures it: each test awaits its flushes.
+const install = (flushDelayMs = 0) => {
+  const metrics = createMetricsSink({ flushDelayMs });
   previous = setRecordSink(metrics.sink);
   return metrics;
 };
@@ -98,6 +99,21 @@ describe('the metrics sink', () => {
       }),
     ]);
     await metrics.flushed();
+  });
+
+  it('waits a second after a call before flushing, so the calls of that second share one request', async () => {
+    const metrics = install(FLUSH_DELAY_MS);
+    const health = countingHealth();
+    const bindings = { FUNCTION_HEALTH: health.namespace };
+    const started = Date.now();
+    for (let i = 0; i < 5; i++) {
+      observe(log, recordOf(), bindings, createExecutionContext());
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(health.batches).toEqual([]);
+    await metrics.flushed();
+    expect(Date.now() - started).toBeGreaterThanOrEqual(FLUSH_DELAY_MS);
+    expect(health.batches).toEqual([[expect.objectContaining({ calls: 5 })]]);
   });
 
   it('gathers the records that arrive while a flush is in flight into the next one', async () => {
