@@ -44,16 +44,12 @@ export const createMetricsSink = ({ flushDelayMs = FLUSH_DELAY_MS }: { flushDela
   };
   let buffer = new Map<string, Bucket>();
   let pending: Promise<void> | undefined;
-  const stubs = new WeakMap<object, DurableObjectStub<FunctionHealth>>();
 
   const drain = async (health: DurableObjectNamespace<FunctionHealth>): Promise<void> => {
     // After the answer (the call never waits for its figures), gathering what follows it.
     await new Promise((resolve) => setTimeout(resolve, flushDelayMs));
-    let stub = stubs.get(health);
-    if (!stub) {
-      stub = health.get(health.idFromName(HEALTH_INSTANCE));
-      stubs.set(health, stub);
-    }
+    // A stub per flush: an I/O object is not shared between requests.
+    const stub = health.get(health.idFromName(HEALTH_INSTANCE));
     while (buffer.size > 0) {
       const batch = [...buffer.values()];
       buffer = new Map();

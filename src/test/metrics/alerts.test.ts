@@ -10,15 +10,17 @@ import { serveAccounts } from '../../accounts/serve.ts';
 import { createWorker } from '../../createWorker.ts';
 import { defineFunction } from '../../define.ts';
 import type { Env } from '../../env.ts';
+import { createLogger } from '../../log.ts';
 import type { Bucket } from '../../metrics/buckets.ts';
 import { minuteOf } from '../../metrics/buckets.ts';
 import type { FunctionHealth } from '../../metrics/health.ts';
 import { callMetrics } from '../../metrics/index.ts';
 import { RUNBOOK } from '../../metrics/notice.ts';
+import { createMetricsSink } from '../../metrics/sink.ts';
 import { platformFromEnv } from '../../platform/client/fromEnv.ts';
-import { setRecordSink } from '../../record.ts';
+import { observe, setRecordSink } from '../../record.ts';
 import { mockOutbound, type Outbound } from '../../testing/outbound.ts';
-import { logged, scopedHealth, tick } from './helpers.ts';
+import { failedOf, logged, recordOf, scopedHealth, tick } from './helpers.ts';
 
 const CONTACT = 'agency-alerts';
 const list: AccountEntry[] = [
@@ -320,5 +322,25 @@ describe('the rules of work done later', () => {
       `Alert: client-a / issue_credit, approvals expiring: 2 approvals expired unanswered in the last 5 minutes. Runbook: ${RUNBOOK}`,
       `Alert: client-a / track_parcel, deferred work failing: 1 deferred or approved runs failed in the last 5 minutes. Top error: timeout (1). Runbook: ${RUNBOOK}`,
     ]);
+  });
+});
+
+describe('from the observation point to the message', () => {
+  it('alerts on the records of observe, the one observation point, flushed by the sink', async () => {
+    const metrics = createMetricsSink({ flushDelayMs: 0 });
+    const before = setRecordSink(metrics.sink);
+    try {
+      const { environment, texts } = setUp();
+      const log = createLogger({ requestId: 'e2e' });
+      for (let i = 0; i < 3; i++) observe(log, recordOf({ account: 'client-a' }), environment);
+      for (let i = 0; i < 4; i++) observe(log, failedOf('store_unavailable', { account: 'client-a' }), environment);
+      await metrics.flushed();
+      await tick(worker, environment, Date.now());
+      expect(texts()).toEqual([
+        `Alert: client-a / track_parcel, calls failing: 4 of 7 calls failed in the last 5 minutes (57%). Top error: store_unavailable (4). Runbook: ${RUNBOOK}`,
+      ]);
+    } finally {
+      setRecordSink(before);
+    }
   });
 });
