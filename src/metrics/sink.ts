@@ -43,22 +43,24 @@ export const createMetricsSink = ({ flushDelayMs = FLUSH_DELAY_MS }: { flushDela
     createLogger().warn(event, { binding, ...cause, hint: BINDING_HINTS[binding] });
   };
   let buffer = new Map<string, Bucket>();
-  let pending: Promise<void> | undefined;
+  // Whether a flush is waiting to take the buffer (then a record only joins it), and the last flush.
+  let waiting = false;
+  let last: Promise<void> = Promise.resolve();
 
-  const drain = async (health: DurableObjectNamespace<FunctionHealth>): Promise<void> => {
-    // After the answer (the call never waits for its figures), gathering what follows it.
+  const flush = async (health: DurableObjectNamespace<FunctionHealth>, previous: Promise<void>): Promise<void> => {
+    // After the answer (the call never waits for its figures), gathering what follows it, and
+    // after the flush in flight: one request at a time carries everything since the last.
     await new Promise((resolve) => setTimeout(resolve, flushDelayMs));
-    // A stub per flush: an I/O object is not shared between requests.
-    const stub = health.get(health.idFromName(HEALTH_INSTANCE));
-    while (buffer.size > 0) {
-      const batch = [...buffer.values()];
-      buffer = new Map();
-      try {
-        await stub.add(batch);
-      } catch (error) {
-        // These figures are lost; the alert rules see fewer calls (never an incident of their own).
-        warnOnce('metrics_flush_failed', 'FUNCTION_HEALTH', error);
-      }
+    await previous;
+    waiting = false;
+    const batch = [...buffer.values()];
+    buffer = new Map();
+    try {
+      // A stub per flush: an I/O object is not shared between requests.
+      await health.get(health.idFromName(HEALTH_INSTANCE)).add(batch);
+    } catch (error) {
+      // These figures are lost; the alert rules see fewer calls (never an incident of their own).
+      warnOnce('metrics_flush_failed', 'FUNCTION_HEALTH', error);
     }
   };
 
@@ -76,10 +78,19 @@ export const createMetricsSink = ({ flushDelayMs = FLUSH_DELAY_MS }: { flushDela
     const health = bindings.FUNCTION_HEALTH;
     if (!health) return warnOnce('metrics_unbound', 'FUNCTION_HEALTH');
     addRecord(buffer, record, Date.now());
-    pending ??= drain(health).finally(() => {
-      pending = undefined;
-    });
-    ctx?.waitUntil(pending);
+    if (waiting) return;
+    // Only the call that starts a flush holds it open (waitUntil); the others' records join it.
+    waiting = true;
+    last = flush(health, last);
+    ctx?.waitUntil(last);
   };
-  return { sink, flushed: async () => await pending };
+  return {
+    sink,
+    flushed: async () => {
+      for (let seen: Promise<void> | undefined; seen !== last; ) {
+        seen = last;
+        await seen;
+      }
+    },
+  };
 };
