@@ -1,7 +1,8 @@
 // Under `npm run dev`, the Worker's cron runs as it does deployed (docs/observability.md "Alerts"):
-// wrangler dev is started with --test-scheduled, which serves `GET /__scheduled`, and this calls it
-// every minute while the project's wrangler.toml declares a cron, so the same scheduled handler
-// evaluates the alert rules against the local platform.
+// wrangler dev never fires a cron by itself, so while the project's wrangler.toml declares one,
+// this asks wrangler to every minute: `GET /cdn-cgi/local/scheduled` (wrangler 4), or
+// `/__scheduled`, which `--test-scheduled` serves in the wranglers that have it. The same scheduled
+// handler then evaluates the alert rules against the local platform.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -21,9 +22,12 @@ export interface CronTicks {
   close(): void;
 }
 
+/** Where wrangler dev runs the scheduled handler, newest first. */
+export const SCHEDULED_PATHS = ['/cdn-cgi/local/scheduled', '/__scheduled'] as const;
+
 /**
- * Calls `GET <origin>/__scheduled?cron=<cron>` every `intervalMs` (a minute); a failing call is
- * reported once until one succeeds again.
+ * Calls `GET <origin>/cdn-cgi/local/scheduled?cron=<cron>` (`/__scheduled` where that one is 404)
+ * every `intervalMs` (a minute); a failing call is reported once until one succeeds again.
  * @example const ticks = startCronTicks({ origin: 'http://127.0.0.1:8787', cron: '* * * * *', warn })
  */
 export const startCronTicks = ({
@@ -38,12 +42,19 @@ export const startCronTicks = ({
   intervalMs?: number;
 }): CronTicks => {
   let failing = false;
-  const url = `${origin}/__scheduled?cron=${encodeURIComponent(cron)}`;
+  let path = 0;
+  const call = async (): Promise<Response> => {
+    const url = `${origin}${SCHEDULED_PATHS[path]}?cron=${encodeURIComponent(cron)}`;
+    const response = await fetch(url, { signal: AbortSignal.timeout(30_000) });
+    await response.body?.cancel();
+    if (response.status !== 404 || path === SCHEDULED_PATHS.length - 1) return response;
+    path++;
+    return call();
+  };
   const tick = async () => {
     let problem: string | undefined;
     try {
-      const response = await fetch(url, { signal: AbortSignal.timeout(30_000) });
-      await response.body?.cancel();
+      const response = await call();
       if (!response.ok) problem = `answered ${response.status}: see the Worker's log above`;
     } catch (error) {
       problem = (error as Error).message;

@@ -118,7 +118,7 @@ export const main = async (argv: string[]): Promise<number> => {
   await loop.reportBuilds();
 
   const workerLog = createWorkerLog();
-  // The cron (the alerts' evaluation) runs as deployed: /__scheduled, called every minute below.
+  // The cron (the alerts' evaluation) runs as deployed: wrangler's scheduled path, called every minute below.
   const crons = projectCrons(root);
   const devArgs = crons.length > 0 ? [...wranglerArgs, '--test-scheduled'] : wranglerArgs;
   worker = startWranglerDev({ root, vars: settings.vars, args: devArgs, workerLog });

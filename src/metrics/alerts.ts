@@ -1,5 +1,5 @@
 // One alert evaluation, run by the Worker's `scheduled` handler on its cron trigger (wrangler.toml
-// `[triggers]`; under `npm run dev`, `GET /__scheduled`): the FunctionHealth Durable Object moves
+// `[triggers]`; under `npm run dev`, wrangler's scheduled path): the FunctionHealth Durable Object moves
 // every incident on and hands out the messages due, marked in flight; they are sent, and their
 // outcomes recorded. A failing evaluation throws (the cron run shows it failed) and the next tick
 // starts again from the same stored figures and incidents, so nothing is sent twice

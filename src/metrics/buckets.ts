@@ -19,7 +19,7 @@ export interface Bucket {
   deferredFailures: number;
   /** Approval decisions that were expiries. */
   approvalExpiries: number;
-  /** Refusals' and errors' codes and how many of each. */
+  /** Errors' codes and how many of each (a refusal's code is the caller's doing: `npm run stats` has those). */
   codes: Record<string, number>;
 }
 
@@ -64,6 +64,6 @@ export const addRecord = (buckets: Map<string, Bucket>, record: CallRecord, now:
   if (LATER_KINDS.has(record.kind) && (record.outcome === 'error' || record.followUp === 'failed'))
     bucket.deferredFailures++;
   if (record.kind === 'approval_decision' && record.code === 'expired') bucket.approvalExpiries++;
-  if (record.code && record.outcome !== 'ok' && record.kind !== 'approval_decision')
+  if (record.code && record.outcome === 'error' && record.kind !== 'approval_decision')
     bucket.codes[record.code] = (bucket.codes[record.code] ?? 0) + 1;
 };

@@ -19,7 +19,7 @@ export interface WindowFigures {
   timeouts: number;
   deferredFailures: number;
   approvalExpiries: number;
-  /** The refusals' and errors' most frequent code, and how often it came. */
+  /** The errors' most frequent code, and how often it came. */
   topCode?: { code: string; count: number } | undefined;
 }
 

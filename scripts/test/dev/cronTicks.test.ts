@@ -1,5 +1,5 @@
-// Dev's cron ticks (scripts/dev/cronTicks.ts): the crons read from wrangler.toml, and
-// GET /__scheduled called at the interval against a real local server, a failure said once.
+// Dev's cron ticks (scripts/dev/cronTicks.ts): the crons read from wrangler.toml, and wrangler's
+// scheduled path called at the interval against a real local server, a failure said once.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -26,7 +26,7 @@ describe('projectCrons', () => {
 });
 
 describe('startCronTicks', () => {
-  it('calls /__scheduled with the cron at every interval, and says once that it fails', async () => {
+  it("calls wrangler's scheduled path with the cron at every interval, and says once that it fails", async () => {
     const seen: string[] = [];
     let status = 500;
     const server = createServer((request, response) => {
@@ -46,7 +46,31 @@ describe('startCronTicks', () => {
       ticks.close();
       server.close();
     }
-    expect(seen[0]).toBe('/__scheduled?cron=*%20*%20*%20*%20*');
+    expect(seen[0]).toBe('/cdn-cgi/local/scheduled?cron=*%20*%20*%20*%20*');
     expect(warnings).toEqual([expect.stringContaining("the cron's run (alerts) failed: answered 500")]);
+  });
+
+  it('falls back to /__scheduled where the newer path is not served', async () => {
+    const seen: string[] = [];
+    const server = createServer((request, response) => {
+      seen.push(request.url ?? '');
+      response.writeHead(request.url?.startsWith('/__scheduled') ? 200 : 404).end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const warnings: string[] = [];
+    const ticks = startCronTicks({ origin, cron: '* * * * *', warn: (text) => warnings.push(text), intervalMs: 40 });
+    try {
+      await expect.poll(() => seen.length, { timeout: 5_000 }).toBeGreaterThanOrEqual(3);
+    } finally {
+      ticks.close();
+      server.close();
+    }
+    expect(seen.slice(0, 3).map((url) => url.split('?')[0])).toEqual([
+      '/cdn-cgi/local/scheduled',
+      '/__scheduled',
+      '/__scheduled',
+    ]);
+    expect(warnings).toEqual([]);
   });
 });

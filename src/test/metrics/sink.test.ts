@@ -81,8 +81,12 @@ describe('the metrics sink', () => {
     const metrics = install();
     const health = countingHealth();
     const ctx = createExecutionContext();
-    for (let i = 0; i < 50; i++)
+    for (let i = 0; i < 50; i++) {
       observe(log, i % 5 === 0 ? failedOf() : recordOf(), { FUNCTION_HEALTH: health.namespace }, ctx);
+    }
+    // A refusal is the caller's doing: counted, but its code is not an error's.
+    const refusal = recordOf({ outcome: 'refused', status: 422, code: 'invalid_arguments' });
+    observe(log, refusal, { FUNCTION_HEALTH: health.namespace }, ctx);
     // Nothing reached the Durable Object while the calls ran: the flush waits for the answer.
     expect(health.batches).toEqual([]);
     await waitOnExecutionContext(ctx);
@@ -92,8 +96,9 @@ describe('the metrics sink', () => {
         account: 'client-a',
         function: 'track_parcel',
         kind: 'call',
-        calls: 50,
+        calls: 51,
         ok: 40,
+        refused: 1,
         errors: 10,
         codes: { store_unavailable: 10 },
       }),
