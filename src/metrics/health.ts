@@ -93,9 +93,8 @@ export class FunctionHealth extends DurableObject {
 
   private incidents(): Map<string, Incident> {
     const rows = this.ctx.storage.sql.exec<{ body: string }>('SELECT body FROM incidents').toArray();
-    return new Map(
-      rows.map((row) => [incidentKey(JSON.parse(row.body) as Incident), JSON.parse(row.body) as Incident]),
-    );
+    const incidents = rows.map((row) => JSON.parse(row.body) as Incident);
+    return new Map(incidents.map((incident) => [incidentKey(incident), incident]));
   }
 
   private save(incident: Incident | null, before: Incident | undefined): void {
@@ -136,12 +135,12 @@ export class FunctionHealth extends DurableObject {
       const [account, fn, rule] = JSON.parse(key) as [string, string, Incident['rule']];
       const before = incidents.get(key);
       const t = thresholdsFor(config, account);
-      const now_ = figures.get(JSON.stringify([account, fn]));
+      const current = figures.get(JSON.stringify([account, fn]));
       let incident = advance(
         before,
-        { account, function: fn, rule, now, figures: now_ },
-        now_ !== undefined && fires(rule, now_, t),
-        cleared(rule, now_, t),
+        { account, function: fn, rule, now, figures: current },
+        current !== undefined && fires(rule, current, t),
+        cleared(rule, current, t),
       );
       // A send cut off before its outcome was recorded may have gone out: it counts as sent.
       if (incident?.notice === 'sending' && now - (incident.attemptAt ?? 0) >= SEND_LEASE_MS) {
