@@ -13,8 +13,19 @@ export default defineDevConfig({
       phone: '+14155550100',
       channel: 'whatsapp',
     });
+    // The metrics option's alerts (docs/observability.md): the agency's contact that receives them.
+    const alerts = await platform.contacts.create({
+      name: 'Agency alerts (ALERTS_CONTACT_ID)',
+      phone: '+14155550101',
+      channel: 'whatsapp',
+    });
     return {
-      vars: { STORE_API_URL: store.url, STORE_API_KEY: store.apiKey, HANDOFF_CONTACT_ID: inbox.id },
+      vars: {
+        STORE_API_URL: store.url,
+        STORE_API_KEY: store.apiKey,
+        HANDOFF_CONTACT_ID: inbox.id,
+        ALERTS_CONTACT_ID: alerts.id,
+      },
       stop: store.close,
     };
   },

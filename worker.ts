@@ -4,6 +4,7 @@
 import { accountStore, readStoredAccount, serveAccounts } from 'agent-functions/accounts';
 import { withApproval } from 'agent-functions/approval';
 import { conversationFeatures } from 'agent-functions/conversations';
+import { callMetrics } from 'agent-functions/metrics';
 import { openApiDocument } from 'agent-functions/openapi';
 import { platformFromEnv } from 'agent-functions/platform';
 import { createWorker } from 'agent-functions/worker';
@@ -17,6 +18,7 @@ export { AccountStore } from 'agent-functions/accounts';
 export { ApprovalDesk, ApprovalRequest } from 'agent-functions/approval';
 export { CallLedger, DeferredCall } from 'agent-functions/conversations';
 export { EventLedger } from 'agent-functions/events';
+export { FunctionHealth } from 'agent-functions/metrics';
 export { BookingCalendar } from './lib/calendar.ts';
 export { ContactDirectory } from './lib/contacts.ts';
 export { OptOutList } from './lib/optOuts.ts';
@@ -36,6 +38,10 @@ export { OptOutList } from './lib/optOuts.ts';
 // client accounts' keys; drop it (and store above) with ACCOUNT_STORE when every key is a Worker variable.
 // withApproval: functions with `approval` (refund_payment above 100 EUR) ask the team first, on the
 // APPROVALS workflow and the APPROVAL_DESK Durable Object; the team is handoff_to_human's inbox.
+// metrics: every call's figures in Workers Analytics Engine (CALL_RECORDS; npm run stats reads
+// them) and alerts to ALERTS_CONTACT_ID when a client's function fails, evaluated by the cron in
+// FUNCTION_HEALTH (docs/observability.md); an account's `alerts` in platform.accounts.json override
+// the thresholds. Drop it with those bindings and the cron, and none of it is bundled.
 // mayMessage: the opt-out check of lib/optOuts.ts, which every message the framework sends a
 // customer (a deferred call's follow-up) goes through, in the call's account.
 export default createWorker({
@@ -51,5 +57,6 @@ export default createWorker({
     teamContact: teamContactOf,
   }),
   accountStore,
+  metrics: callMetrics({ accounts }),
   mayMessage,
 }) satisfies ExportedHandler<Env>;

@@ -98,7 +98,7 @@ describe('benchmark Workers on workerd', () => {
     // No optional feature's module: nor the accounts of an accounts file (src/accounts/serve.ts) or
     // the account store, since a Worker of one account keeps only the default of accounts/resolve.ts.
     const optional = projectInputs.filter((file) =>
-      /^src\/dist\/(platform\/client\/|openapi|mcp\/|events\/|conversations\/|approval\/|accounts\/(?!resolve\.js))|@modelcontextprotocol|workers-oauth-provider/.test(
+      /^src\/dist\/(platform\/client\/|openapi|mcp\/|events\/|conversations\/|approval\/|metrics\/|accounts\/(?!resolve\.js))|@modelcontextprotocol|workers-oauth-provider/.test(
         file,
       ),
     );

@@ -15,6 +15,7 @@ import { authorise, execute, invoke } from './invoke.ts';
 import { isManifestKey } from './keys.ts';
 import { allowedHostsOf, localSurfaceRefusal } from './localSurface.ts';
 import { createLogger } from './log.ts';
+import type { MetricsService } from './metrics/index.ts';
 import { openRecord } from './record.ts';
 import { createRegistry } from './registry.ts';
 import { callerRequestId, errorResponse, jsonResponse, newRequestId } from './respond.ts';
@@ -87,12 +88,20 @@ export interface WorkerOptions {
    * @example createWorker({ functions, accountStore }) // accountStore from agent-functions/accounts
    */
   accountStore?: AccountStoreService;
+  /**
+   * Figures of every call per account and function in Workers Analytics Engine, and alerts on the
+   * platform when a client's function fails, evaluated on the Worker's cron trigger
+   * (docs/observability.md); leave it out and none of it is bundled.
+   * @example createWorker({ functions, metrics: callMetrics({ accounts }) }) // callMetrics from agent-functions/metrics
+   */
+  metrics?: MetricsService;
 }
 
-/** The Worker's handlers: `fetch`, and `queue` when it serves events. */
+/** The Worker's handlers: `fetch`, `queue` when it serves events, `scheduled` (the alerts' cron) with metrics. */
 export interface AgentWorker {
   fetch(request: Request, env: Env, ctx: ExecutionContext): Promise<Response>;
   queue?(batch: MessageBatch<unknown>, env: Env, ctx: ExecutionContext): Promise<void>;
+  scheduled?(controller: ScheduledController, env: Env, ctx: ExecutionContext): Promise<void>;
 }
 
 /**
@@ -202,9 +211,13 @@ export const createWorker = (options: WorkerOptions): AgentWorker => {
     return outcome.ok ? jsonResponse(outcome.value, 200, requestId) : errorResponse(outcome.error, requestId);
   };
 
-  // The features' own paths (approvals' pages, each account's events endpoint, the account store).
+  // The features' own paths (approvals' pages, each account's events endpoint, the account store,
+  // the metrics' evaluation under dev).
   const { events } = options;
-  for (const opted of [options.conversations, events, options.accountStore]) routes.push(...(opted?.routes ?? []));
+  const metrics = options.metrics?.(accounts);
+  for (const opted of [options.conversations, events, options.accountStore, metrics]) {
+    routes.push(...(opted?.routes ?? []));
+  }
 
   const { mcp } = options;
   if (mcp) {
@@ -255,5 +268,6 @@ export const createWorker = (options: WorkerOptions): AgentWorker => {
         : route(request, url, env, ctx);
     },
     ...(events ? { queue: events.queue } : {}),
+    ...(metrics ? { scheduled: metrics.scheduled } : {}),
   };
 };

@@ -38,6 +38,18 @@ export interface FrameworkEnv {
   ACCOUNTS_SECRET?: string;
   /** While rotating ACCOUNTS_SECRET: the previous one, whose records are read and sealed again under the new. */
   ACCOUNTS_SECRET_PREVIOUS?: string;
+  /** One data point per call (wrangler.toml [[analytics_engine_datasets]]; the metrics option writes it). */
+  CALL_RECORDS?: AnalyticsEngineDataset;
+  /** Per-minute figures and incidents of the alert rules (wrangler.toml, class FunctionHealth; agent-functions/metrics types it). */
+  FUNCTION_HEALTH?: DurableObjectNamespace;
+  /** The platform contact that receives alerts, in the first account (a var; docs/platform-contract.md §11). */
+  ALERTS_CONTACT_ID?: string;
+  /** The channel of ALERTS_CONTACT_ID (a var; default: the first account's settings, else whatsapp). */
+  ALERTS_CHANNEL?: string;
+  /** Where a signed copy of every alert is POSTed (Standard Webhooks; a var or a secret). */
+  ALERTS_WEBHOOK_URL?: string;
+  /** The Standard Webhooks secret of ALERTS_WEBHOOK_URL (wrangler secret put ALERTS_WEBHOOK_SECRET). */
+  ALERTS_WEBHOOK_SECRET?: string;
 }
 
 /**

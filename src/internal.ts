@@ -8,6 +8,7 @@ export {
   type CallRecord,
   dataPointOf,
   OUTCOMES,
+  observe,
   RECORD_BLOBS,
   RECORD_DOUBLES,
   RECORD_EVENT,

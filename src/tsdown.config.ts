@@ -15,6 +15,7 @@ export default defineConfig({
     'conversations/index': 'conversations/index.ts',
     'accounts/index': 'accounts/index.ts',
     'approval/index': 'approval/index.ts',
+    'metrics/index': 'metrics/index.ts',
     'testing/index': 'testing/index.ts',
     internal: 'internal.ts',
   },

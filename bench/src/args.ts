@@ -32,6 +32,7 @@ export const PARTS = [
   'conversations',
   'accounts',
   'approval',
+  'metrics',
   'memory',
   'sync',
   'lint',

@@ -14,6 +14,8 @@ import { measureEventAck } from './events.ts';
 import { measureInvocation, measureInvocationCpu } from './invocation.ts';
 import { measureLint } from './lintBench.ts';
 import { measureMemory } from './memory.ts';
+import { type MetricsResults, measureMetrics } from './metrics.ts';
+import { metricsTable, metricsVerdicts } from './metricsReport.ts';
 import {
   allTables,
   type BenchResults,
@@ -93,6 +95,25 @@ const BUILDS = {
     defines: { BENCH_FUNCTIONS: '1' },
     profile: true,
   },
+  projectWithMetrics: {
+    label: 'project + metrics (figures, alerts)',
+    entry: 'bench/workers/projectWithMetrics.ts',
+    defines: { BENCH_FUNCTIONS: '1', BENCH_METRICS: 'true' },
+    profile: true,
+  },
+  // The anchor of a call with metrics on: the same entry with the option off.
+  projectMetricsOff: {
+    label: 'project with metrics off',
+    entry: 'bench/workers/projectWithMetrics.ts',
+    defines: { BENCH_FUNCTIONS: '1', BENCH_METRICS: 'false' },
+    profile: false,
+  },
+  alertsScale: {
+    label: 'alert evaluation over 500 accounts',
+    entry: 'bench/workers/alertsScale.ts',
+    defines: { BENCH_FUNCTIONS: '1' },
+    profile: false,
+  },
   projectWithEvents: {
     label: 'project + events (webhook, queue)',
     entry: 'bench/workers/projectWithEvents.ts',
@@ -121,6 +142,7 @@ const SERVED: Partial<Record<Part, BuildId[]>> = {
   conversations: ['projectWithConversations', 'baselineDedupe'],
   accounts: ['project', 'projectWithAccounts'],
   approval: ['projectWithApproval'],
+  metrics: ['projectWithMetrics', 'projectMetricsOff', 'alertsScale'],
 };
 
 const buildsFor = (parts: readonly Part[]): BuildId[] =>
@@ -162,6 +184,8 @@ const main = async (): Promise<number> => {
     },
     settings,
   };
+  // Part 1f reports beside the other parts (its own table, bench/src/metricsReport.ts).
+  let metrics: MetricsResults | undefined;
   const dir = await mkdtemp(join(tmpdir(), 'agent-functions-bench-'));
   try {
     const built = {} as Record<BuildId, BuiltWorker>;
@@ -241,6 +265,16 @@ const main = async (): Promise<number> => {
       progress('approval: a write declaring approval below its threshold against the same write, and the ask');
       results.approval = await measureApproval(built.projectWithApproval, settings, progress);
     }
+    if (args.parts.includes('metrics')) {
+      progress('metrics: a call with metrics on against off, and one alert evaluation over 500 accounts');
+      metrics = await measureMetrics(
+        built.projectMetricsOff,
+        built.projectWithMetrics,
+        built.alertsScale,
+        settings,
+        progress,
+      );
+    }
     if (args.parts.includes('memory')) {
       progress('memory: 10 and 1,000 functions');
       results.memory = [await measureMemory(10), await measureMemory(1000)];
@@ -274,14 +308,18 @@ const main = async (): Promise<number> => {
   }
 
   if (args.json) {
-    process.stdout.write(`${JSON.stringify({ ...results, targets: targetVerdicts(results) }, null, 2)}\n`);
+    const metricsPart = metrics ? { metrics, metricsTargets: metricsVerdicts(metrics) } : {};
+    process.stdout.write(
+      `${JSON.stringify({ ...results, ...metricsPart, targets: targetVerdicts(results) }, null, 2)}\n`,
+    );
   } else if (args.markdown) {
     process.stdout.write(
       `${measuredLine(results, args.quick)}\n\n${renderMarkdown(resultsTable(results), { title: false })}\n`,
     );
   } else {
     process.stdout.write(`agent-functions benchmark. ${measuredLine(results, args.quick)}\n\n`);
-    process.stdout.write(`${allTables(results).map(renderTable).join('\n\n')}\n`);
+    const tables = [...allTables(results), ...(metrics ? [metricsTable(metrics)] : [])];
+    process.stdout.write(`${tables.map(renderTable).join('\n\n')}\n`);
   }
   return 0;
 };

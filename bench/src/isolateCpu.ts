@@ -16,7 +16,8 @@ export interface IsolateCall {
   expectStatus: number;
 }
 
-const driver = (call: IsolateCall) => `import worker from './main.mjs';
+const driver = (call: IsolateCall, reexports: string[]) => `import worker from './main.mjs';
+${reexports.length > 0 ? `export { ${reexports.join(', ')} } from './main.mjs';` : ''}
 const CALL = ${JSON.stringify(call)};
 export default {
   async fetch(request, env, ctx) {
@@ -41,6 +42,8 @@ export const measureIsolateCpu = async (
   call: IsolateCall,
   batches: number,
   calls: number,
+  /** Per bundle: Miniflare options of its Worker (bindings beyond the secret), and the classes its entry exports. */
+  extra: Record<string, { options?: object; exports?: string[] }> = {},
 ): Promise<Record<string, number[]>> => {
   const names = Object.keys(bundles);
   const before = await workerdChildren();
@@ -56,8 +59,9 @@ export const measureIsolateCpu = async (
           modulesRoot: '/',
           compatibilityDate: '2026-11-01',
           bindings: { FUNCTIONS_SECRET: BENCH_SECRET },
+          ...extra[name]?.options,
           modules: [
-            { type: 'ESModule' as const, path: 'driver.mjs', contents: driver(call) },
+            { type: 'ESModule' as const, path: 'driver.mjs', contents: driver(call, extra[name]?.exports ?? []) },
             { type: 'ESModule' as const, path: 'main.mjs', contents: await readFile(bundles[name] as string, 'utf8') },
           ],
           unsafeDirectSockets: [{ host: '127.0.0.1', port: 0 }],

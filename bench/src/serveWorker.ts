@@ -24,6 +24,10 @@ export interface Inspector {
 
 const WORKER_NAME = 'bench';
 
+/** Miniflare's shape of `{ BINDING: dataset }`. */
+export const datasets = (bindings: Record<string, string>): Record<string, { dataset: string }> =>
+  Object.fromEntries(Object.entries(bindings).map(([binding, dataset]) => [binding, { dataset }]));
+
 const openInspector = async (base: URL): Promise<Inspector> => {
   const socket = new WebSocket(new URL(`/core:user:${WORKER_NAME}`, base));
   await new Promise((resolve, reject) => {
@@ -65,6 +69,8 @@ export const serveWorker = async (
     workflows?: Record<string, { name: string; className: string }>;
     /** Each log line the Worker writes (by default read and dropped). */
     onLog?: (line: string) => void;
+    /** Analytics Engine dataset bindings, `{ BINDING: dataset }` (the metrics Worker's CALL_RECORDS). */
+    analyticsEngineDatasets?: Record<string, string>;
   } = {},
 ): Promise<ServedWorker> => {
   // Miniflare 5 takes per-worker `config` objects; its converter accepts the familiar v4 shape.
@@ -93,6 +99,9 @@ export const serveWorker = async (
           }
         : {}),
       ...(options.workflows ? { workflows: options.workflows } : {}),
+      ...(options.analyticsEngineDatasets
+        ? { analyticsEngineDatasets: datasets(options.analyticsEngineDatasets) }
+        : {}),
       host: '127.0.0.1',
       port: 0,
       handleStructuredLogs: ({ message }) => options.onLog?.(message),

@@ -18,6 +18,7 @@ import { DEV_HELP, parseDevArgs } from './args.ts';
 import { endGroup } from './children.ts';
 import { type RunningConsole, startConsole } from './console/server.ts';
 import { type ConsoleBackend, createConsoleBackend } from './consoleBackend.ts';
+import { type CronTicks, projectCrons, startCronTicks } from './cronTicks.ts';
 import { networkExposure } from './exposure.ts';
 import { howToCall } from './howToCall.ts';
 import { chooseWorkerPort, hostsOf } from './ports.ts';
@@ -58,11 +59,13 @@ export const main = async (argv: string[]): Promise<number> => {
   let restartWatcher: FSWatcher | undefined;
   let accountsWatcher: FSWatcher | undefined;
   let consoleBackend: ConsoleBackend | undefined;
+  let ticks: CronTicks | undefined;
   let stopping = false;
   const stop = async (code = 0) => {
     if (stopping) return;
     stopping = true;
     loop?.close();
+    ticks?.close();
     await Promise.allSettled([
       watcher?.close(),
       restartWatcher?.close(),
@@ -129,8 +132,11 @@ export const main = async (argv: string[]): Promise<number> => {
     const record = recordOf(fields);
     if (record) records.add(record, at);
   });
+  // The cron (the alerts' evaluation) runs as deployed: wrangler's scheduled path, called every minute below.
+  const crons = projectCrons(root);
+  const devArgs = crons.length > 0 ? [...wranglerArgs, '--test-scheduled'] : wranglerArgs;
   const startWorker = (vars: Record<string, string>) => {
-    const child = startWranglerDev({ root, vars, args: wranglerArgs, workerLog });
+    const child = startWranglerDev({ root, vars, args: devArgs, workerLog });
     worker = child;
     child.on('error', (error) => {
       fail(`wrangler dev could not start: ${error.message}`);
@@ -171,6 +177,7 @@ export const main = async (argv: string[]): Promise<number> => {
   }
 
   if (!stopping) {
+    if (crons[0]) ticks = startCronTicks({ origin, cron: crons[0], warn });
     watcher = watchSources(root, () => void loop?.onChange(), warn);
     restartWatcher = watchReadAtStart(root, warn);
     const reloadAccounts = createAccountsReload({

@@ -24,6 +24,16 @@ const settingsSchema = z.record(
   z.json(),
 );
 
+// An account's own alert thresholds (agent-functions/metrics; docs/observability.md "Alert settings").
+const alertsSchema = z.strictObject({
+  windowMinutes: z.int().min(1).max(60).optional(),
+  minCalls: z.int().min(0).optional(),
+  errorRate: z.number().min(0).max(1).optional(),
+  deferredFailures: z.int().min(0).optional(),
+  approvalExpiries: z.int().min(0).optional(),
+  off: z.boolean().optional(),
+});
+
 const accountSchema = z
   .strictObject({
     name: z.string().regex(ACCOUNT_NAME, 'must be a short label such as "agency" or "client-acme"'),
@@ -38,6 +48,7 @@ const accountSchema = z
       .optional()
       .describe('Only these functions go to this account (default: all)'),
     settings: settingsSchema.optional().describe("This client business's settings, over the file's top-level settings"),
+    alerts: alertsSchema.optional().describe("This client's alert thresholds, over the project's (metrics option)"),
   })
   .refine((account) => !(account.baseUrl && account.baseUrlEnv), {
     message: 'give baseUrl or baseUrlEnv, not both',
@@ -199,6 +210,7 @@ export const workerAccounts = (root: string): { list: AccountEntry[]; settings?:
         ...(account.baseUrl ? { baseUrl: account.baseUrl } : { baseUrlEnv: account.baseUrlEnv ?? 'PLATFORM_BASE_URL' }),
         ...(account.keyPlacement ? { keyPlacement: account.keyPlacement } : {}),
         ...(account.settings ? { settings: account.settings } : {}),
+        ...(account.alerts ? { alerts: account.alerts } : {}),
       };
       const seen = byName.get(account.name);
       if (!seen) byName.set(account.name, { entry, file });

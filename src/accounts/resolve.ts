@@ -24,6 +24,8 @@ export interface AccountEntry {
   keyPlacement?: KeyPlacement | undefined;
   /** Its own settings, over the file's defaults. */
   settings?: Record<string, unknown> | undefined;
+  /** Its own alert thresholds, over the project's (agent-functions/metrics; docs/observability.md "Alert settings"). */
+  alerts?: Record<string, number | boolean> | undefined;
 }
 
 /** An account's record in the key store (src/accounts/store.ts). */

@@ -15,6 +15,7 @@ export { ApprovalRequest } from '../approval/workflow.ts';
 export { CallLedger } from '../conversations/ledger.ts';
 export { DeferredCall } from '../conversations/workflow.ts';
 export { EventLedger } from '../events/ledger.ts';
+export { FunctionHealth } from '../metrics/health.ts';
 
 export default createWorker({
   functions,
