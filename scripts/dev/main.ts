@@ -138,7 +138,13 @@ export const main = async (argv: string[]): Promise<number> => {
     if (consoleServer.note) warn(consoleServer.note);
     await loop.syncCurrent();
     const functions = 'full' in first ? first.full : [];
-    for (const line of await howToCall({ origin, secret: settings.secret, consoleUrl: consoleServer.url, functions })) {
+    for (const line of await howToCall({
+      origin,
+      secret: settings.secret,
+      consoleUrl: consoleServer.url,
+      functions,
+      accounts: accounts.map((a) => a.name),
+    })) {
       console.log(line.startsWith('[') ? styleText('cyan', line) : line);
     }
   }
