@@ -20,6 +20,7 @@ import { howToCall } from './howToCall.ts';
 import { chooseWorkerPort, hostsOf } from './ports.ts';
 import { watchReadAtStart } from './restartNotice.ts';
 import { type DevServices, startServices } from './services.ts';
+import { settingsCheck } from './settingsCheck.ts';
 import { createSyncLoop, type SyncLoop } from './syncLoop.ts';
 import { watchSources } from './watchSources.ts';
 import { createWorkerLog } from './workerLog.ts';
@@ -111,7 +112,9 @@ export const main = async (argv: string[]): Promise<number> => {
 
   const { accounts } = platform;
   const manifest = workerManifest(origin);
-  loop = createSyncLoop({ accounts, origin, secret, root, manifest, say, warn, fail });
+  // A declared secret or var the local Worker lacks, said before its call answers 503 (settingsCheck.ts).
+  const onServed = settingsCheck({ root, supplied: Object.keys(settings.vars), warn, say });
+  loop = createSyncLoop({ accounts, origin, secret, root, manifest, say, warn, fail, onServed });
   await loop.reportBuilds();
 
   const workerLog = createWorkerLog();
@@ -133,6 +136,12 @@ export const main = async (argv: string[]): Promise<number> => {
     fail('the Worker did not answer within 2 minutes.');
     await stop(1);
   } else {
+    // Watching before the ready line: a save right after it is a change like any other.
+    watcher = watchSources(root, () => void loop?.onChange(), warn);
+    restartWatcher = watchReadAtStart(root, warn);
+    await Promise.all(
+      [watcher, restartWatcher].map((w) => w && new Promise<void>((ready) => w.once('ready', () => ready()))),
+    );
     const backend = createConsoleBackend({ accounts, origin, secret, root, manifest, current: loop.current });
     consoleServer = await startConsole({ port: args.consolePort ?? 8789, ...backend, workerLog: workerLog.lines });
     if (consoleServer.note) warn(consoleServer.note);
@@ -149,10 +158,6 @@ export const main = async (argv: string[]): Promise<number> => {
     }
   }
 
-  if (!stopping) {
-    watcher = watchSources(root, () => void loop?.onChange(), warn);
-    restartWatcher = watchReadAtStart(root, warn);
-  }
   // Dev ends by stop(), which exits the process.
   return new Promise<number>(() => {});
 };

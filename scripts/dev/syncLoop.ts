@@ -27,6 +27,8 @@ export interface SyncLoopOptions {
   say: (text: string) => void;
   warn: (text: string) => void;
   fail: (text: string) => void;
+  /** Called with what the Worker serves before each sync (dev's check of declared settings). */
+  onServed?: (served: ServedFunction[]) => void;
   /** Where each sync prints its table (default: this process's). */
   stdout?: NodeJS.WritableStream;
   stderr?: NodeJS.WritableStream;
@@ -111,6 +113,7 @@ export const createSyncLoop = (options: SyncLoopOptions): SyncLoop => {
   /** Syncs what the Worker serves; `quiet` (after a save) prints only the writes it made. */
   const syncNow = async (manifestServed: ServedFunction[], quiet = false) => {
     const served = withKept(manifestServed);
+    options.onServed?.(served);
     lastSynced = syncedState(served);
     lastGood = new Map(served.map((fn) => [fn.name, fn]));
     try {

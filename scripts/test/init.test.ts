@@ -19,6 +19,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { STARTER_DESCRIPTION, STARTER_FUNCTION } from '../init/bare.ts';
 import { HELP, main } from '../init/main.ts';
 import {
+  BIOME_CHECK,
   biomeJson,
   type CliPackage,
   newProject,
@@ -243,7 +244,7 @@ describe('agent-functions init: with the examples', () => {
     expect(pkg.scripts).toMatchObject({
       // The Worker's code, then the Node side (dev.config.ts and its stand-ins).
       typecheck: 'agent-functions generate --check && tsc && tsc -p tsconfig.node.json',
-      lint: 'biome check . && agent-functions lint workflows',
+      lint: `${BIOME_CHECK} && agent-functions lint workflows`,
       test: 'npm run typecheck && npm run lint && npm run lint:functions && vitest run',
     });
     expect(pkg.allowScripts).toEqual(rootPackage.allowScripts);
@@ -324,7 +325,7 @@ describe('agent-functions init --no-examples', () => {
 
   it('lints without a workflows step, as it has no workflows', () => {
     const pkg = JSON.parse(files.get('package.json') as string);
-    expect(pkg.scripts.lint).toBe('biome check .');
+    expect(pkg.scripts.lint).toBe(BIOME_CHECK);
     expect(pkg.scripts.typecheck).toBe('agent-functions generate --check && tsc');
     expect(pkg.scripts.test).toBe('npm run typecheck && npm run lint && npm run lint:functions && vitest run');
   });
