@@ -17,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { STARTER_DESCRIPTION, STARTER_FUNCTION } from '../init/bare.ts';
+import { FIRST_COMMIT } from '../init/git.ts';
 import { HELP, main } from '../init/main.ts';
 import {
   BIOME_CHECK,
@@ -41,8 +42,21 @@ const cli = (...args: string[]) => runMain(main, args);
 const filesUnder = (dir: string, prefix = ''): string[] =>
   readdirSync(join(dir, prefix), { withFileTypes: true }).flatMap((entry) => {
     const path = prefix ? `${prefix}/${entry.name}` : entry.name;
+    // The repository init makes is git's, not the project's files.
+    if (path === '.git') return [];
     return entry.isDirectory() ? filesUnder(dir, path) : [path];
   });
+
+// A commit needs an author: the machine's, or this one where it has none (a CI runner).
+for (const [name, value] of Object.entries({
+  GIT_AUTHOR_NAME: 'Init Test',
+  GIT_AUTHOR_EMAIL: 'init@example.com',
+  GIT_COMMITTER_NAME: 'Init Test',
+  GIT_COMMITTER_EMAIL: 'init@example.com',
+})) {
+  process.env[name] ??= value;
+}
+const gitIn = (dir: string, ...args: string[]) => spawnSync('git', args, { cwd: dir, encoding: 'utf8' });
 
 const root = (path: string) => readFileSync(join(PROJECT_ROOT, path), 'utf8');
 const rootPackage = JSON.parse(root('package.json')) as {
@@ -119,6 +133,25 @@ describe('agent-functions init: the command', () => {
     );
     expect(stdout).toContain(`cd ${base} && npm install && npm test && npm run dev`);
     expect(filesUnder(base).sort()).toEqual([...rootProject, 'package.json', 'README.md'].sort());
+  });
+
+  it('makes the project a git repository whose first commit holds every file', () => {
+    const { status, stdout } = cli(base, '--no-examples');
+    expect(status).toBe(0);
+    expect(stdout).toContain('Made a git repository with a first commit.');
+    expect(gitIn(base, 'log', '--format=%s').stdout.trim()).toBe(FIRST_COMMIT);
+    expect(gitIn(base, 'ls-files').stdout.trim().split('\n').sort()).toEqual(filesUnder(base).sort());
+    expect(gitIn(base, 'status', '--porcelain').stdout).toBe('');
+  });
+
+  it('makes no repository of its own inside one, and says so', () => {
+    gitIn(base, 'init', '--quiet');
+    const dir = join(base, 'inner');
+    const { status, stdout } = cli(dir, '--no-examples');
+    expect(status).toBe(0);
+    expect(stdout).toContain('inside a git repository already');
+    expect(existsSync(join(dir, '.git'))).toBe(false);
+    expect(gitIn(base, 'log').status).not.toBe(0);
   });
 
   it('creates a new folder, its parents too, and quotes it in the next steps when it must', () => {
