@@ -12,6 +12,7 @@ import type { EventsAccount } from 'agent-functions/events';
 import { EVENT_NAME, FUNCTION_NAME } from 'agent-functions/platform';
 import { workerAccounts, workerEventsAccounts } from './accounts.ts';
 import { projectRoot, workerMain } from './paths.ts';
+import { forgetStaleTypeChecks } from './typeChecks.ts';
 
 /**
  * The function files in `dir`: the names of those named as the platform wants, and one line for
@@ -235,6 +236,8 @@ export const typesCheckStamp = (base: string): string =>
  */
 export const generateTypes = (options: { check?: boolean; base?: string } = {}): number => {
   const base = options.base ?? projectRoot();
+  // tsc's incremental state does not see a new Env file by itself (typeChecks.ts).
+  forgetStaleTypeChecks(base);
   const inputs = options.check ? typesInputs(base) : undefined;
   if (inputs !== undefined && readOr(typesCheckStamp(base), '') === inputs) return 0;
   const wrangler = join(base, 'node_modules', 'wrangler', 'bin', 'wrangler.js');
@@ -249,6 +252,8 @@ export const generateTypes = (options: { check?: boolean; base?: string } = {}):
         'worker-configuration.d.ts no longer matches wrangler.toml or .dev.vars.example: run `npm run generate` and commit it.\n',
       );
     }
+  } else if (!options.check) {
+    forgetStaleTypeChecks(base);
   } else if (inputs !== undefined) {
     try {
       mkdirSync(dirname(typesCheckStamp(base)), { recursive: true });
