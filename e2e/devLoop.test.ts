@@ -2,6 +2,7 @@
 // what changed in a line or two; wrangler's bindings table is shown once; no telemetry banner and
 // no advice to run wrangler types; a file that throws when it loads is named at the save; a
 // declared secret that is not set is said at the save, and its calls answer 503 not_configured.
+import { spawnSync } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createPlatformClient } from 'agent-functions/platform';
@@ -108,4 +109,23 @@ describe('npm run dev, while files are saved', () => {
     await dev.waitFor(/"event":"setting_missing"[^\n]*ZZ_API_KEY/, 10_000);
     expect(dev.output().slice(before)).not.toMatch(/TypeError/);
   }, 120_000);
+
+  it('marks an answer of npm run platform -- call that is a repeat from the call ledger, as the console does', () => {
+    const call = () =>
+      spawnSync(
+        join(dev.dir, 'node_modules', '.bin', 'agent-functions'),
+        ['platform', 'call', 'cancel_plan', '{"reason":"too dear"}'],
+        {
+          cwd: dev.dir,
+          encoding: 'utf8',
+          env: { ...process.env, NO_COLOR: '1' },
+        },
+      );
+    const first = call();
+    expect(first.status, first.stderr).toBe(0);
+    expect(first.stdout).not.toMatch(/^repeat:/m);
+    const again = call();
+    expect(again.status, again.stderr).toBe(0);
+    expect(again.stdout).toMatch(/^repeat: the stored answer of the same call earlier in this conversation/m);
+  }, 60_000);
 });

@@ -10,6 +10,7 @@ import type { ChildProcess } from 'node:child_process';
 import { styleText } from 'node:util';
 import type { FSWatcher } from 'chokidar';
 import { accountsLine } from '../local/platform.ts';
+import { readDevState, writeDevState } from '../project/devState.ts';
 import { projectRoot } from '../project/paths.ts';
 import { DEV_HELP, parseDevArgs } from './args.ts';
 import { endGroup } from './children.ts';
@@ -145,6 +146,9 @@ export const main = async (argv: string[]): Promise<number> => {
     const backend = createConsoleBackend({ accounts, origin, secret, root, manifest, current: loop.current });
     consoleServer = await startConsole({ port: args.consolePort ?? 8789, ...backend, workerLog: workerLog.lines });
     if (consoleServer.note) warn(consoleServer.note);
+    // npm run platform -- call asks the console whether an answer was a repeat (platform/repeat.ts).
+    const state = readDevState(root);
+    if (state) writeDevState(root, { ...state, consoleUrl: consoleServer.url });
     await loop.syncCurrent();
     const functions = 'full' in first ? first.full : [];
     for (const line of await howToCall({

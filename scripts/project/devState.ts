@@ -8,6 +8,8 @@ export interface DevState {
   platformUrl: string;
   /** The accounts of platform.accounts.json on it (local keys only), so `npm run platform -- call --account <name>` finds them. */
   accounts?: Array<{ name: string; apiKey: string; baseUrl: string }>;
+  /** The console's address, once it runs: `npm run platform -- call` asks it whether an answer was a repeat. */
+  consoleUrl?: string;
 }
 
 const fileOf = (root: string) => join(root, '.wrangler', 'dev.json');
@@ -34,7 +36,11 @@ export const readDevState = (root: string): DevState | undefined => {
             typeof account.baseUrl === 'string',
         )
       : [];
-    return { platformUrl: state.platformUrl, ...(accounts.length > 0 ? { accounts } : {}) };
+    return {
+      platformUrl: state.platformUrl,
+      ...(accounts.length > 0 ? { accounts } : {}),
+      ...(typeof state.consoleUrl === 'string' ? { consoleUrl: state.consoleUrl } : {}),
+    };
   } catch {
     return undefined;
   }
