@@ -78,18 +78,18 @@ describe("tsc's incremental check after npm run generate changed the Env type", 
           cwd: base,
           encoding: 'utf8',
         });
-      env(['STORE_API_KEY']);
+      env(['SHOP_API_KEY']);
       forgetStaleTypeChecks(base);
       expect(tsc().stdout).toContain("Property 'DISCOUNT_API_KEY' does not exist on type 'Env'");
       // npm run generate added the secret: TypeScript alone still says what it said.
-      env(['STORE_API_KEY', 'DISCOUNT_API_KEY']);
+      env(['SHOP_API_KEY', 'DISCOUNT_API_KEY']);
       expect(tsc().stdout).toContain("Property 'DISCOUNT_API_KEY' does not exist on type 'Env'");
       // generate (and npm test's generate --check) forget the state, once per change of the file.
       expect(forgetStaleTypeChecks(base)).toBe(true);
       expect(forgetStaleTypeChecks(base)).toBe(false);
       expect(tsc().status).toBe(0);
       // And the other way: a name taken away is an error again.
-      env(['STORE_API_KEY']);
+      env(['SHOP_API_KEY']);
       forgetStaleTypeChecks(base);
       expect(tsc().status).toBe(1);
     } finally {
