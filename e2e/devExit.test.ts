@@ -56,6 +56,20 @@ describe('npm run dev leaves no process behind', () => {
       }
     }, 240_000);
   }
+
+  it('after SIGINT to the npm run dev process alone (npm hands it to dev)', async () => {
+    const dev = await startDev(dir, { npm: true });
+    try {
+      await dev.waitFor(/edit functions\/ or events\/ and it re-syncs/, 180_000);
+      const children = descendants(dev.pid);
+      expect(children.map(commandOf).join('\n')).toMatch(/workerd/);
+      process.kill(dev.pid, 'SIGINT');
+      await Promise.race([dev.exited(), sleep(15_000)]);
+      expect(await survivors([dev.pid, ...children])).toEqual([]);
+    } finally {
+      await dev.stop();
+    }
+  }, 240_000);
 });
 
 describe('npm run dev, when the Worker’s port is taken', () => {

@@ -143,7 +143,8 @@ describe('the first hour, as the README walks it', () => {
       // The README's quick test loop, before dev has synced anything: generated/ is current.
       const quick = sh(`npx vitest run --project project test/functions/${NAME}.test.ts`, 5);
       expect(quick.status, quick.output.slice(-3000)).toBe(0);
-      await waitFor(new RegExp(`\\+ create +${NAME}`));
+      // A save's sync says what it did in a line (synced: created <name>).
+      await waitFor(new RegExp(`synced[^\\n]*: created [^\\n]*\\b${NAME}\\b`));
       const call = sh(
         `npm run platform -- call ${NAME} '{"question": "Is my kettle still covered?"}' --account agency`,
       );

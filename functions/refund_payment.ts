@@ -18,7 +18,7 @@ const euros = (amount: number) => `€${amount.toFixed(2)}`;
 
 export default defineFunction({
   description:
-    "Pays money back to the customer's original payment method for a purchase, when they ask for a refund or want their money back after a return, and you know the purchase's number and the amount. Call it once per refund: a second call would pay again. A colleague approves refunds above 100 euros first: then tell the customer it is with a colleague. Not for delivery status (get_order_status), nor for a complaint without a refund request (handoff_to_human).",
+    "Pays money back to the customer's original payment method for a purchase, when they ask for a refund or want their money back after a return, and you know the order number and the amount. Call it once per refund: a second call would pay again. A colleague approves refunds above 100 euros first: then tell the customer it is with a colleague. Not for delivery status (get_order_status), nor for a complaint without a refund request (handoff_to_human).",
   parameters: z.object({
     orderNumber: orderNumberSchema('The number on the purchase confirmation, like "10452"'),
     amountEuros: z

@@ -33,7 +33,13 @@ export const spawnWrangler = (
   args: readonly string[],
   cwd?: string,
   stdio: 'pipe' | 'inherit' = 'pipe',
-): ChildProcess => spawn(process.execPath, [bin, ...args], { stdio, ...(cwd ? { cwd } : {}) });
+): ChildProcess =>
+  // No telemetry, and no banner about it (docs/local-development.md).
+  spawn(process.execPath, [bin, ...args], {
+    stdio,
+    env: { ...process.env, WRANGLER_SEND_METRICS: 'false' },
+    ...(cwd ? { cwd } : {}),
+  });
 
 /**
  * Runs `wrangler <args>` to the end, feeding `input` on stdin; resolves with its exit code and output.

@@ -3,6 +3,7 @@
 
 export { readBody } from './args.ts';
 export { bearerToken } from './bearerToken.ts';
+export { FRAMEWORK_ENV_NAMES } from './frameworkEnv.ts';
 export { allowedHostsOf, type LocalSurfaceRefusal, localSurfaceRefusal } from './localSurface.ts';
 export {
   type CallRecord,

@@ -6,6 +6,7 @@ import { coerceArguments, rawArguments, readBody, validateArguments } from './ar
 import { bearerToken } from './bearerToken.ts';
 import type { ArgumentSource, Call, CallFeature, CallSetup } from './call.ts';
 import { isThenable } from './call.ts';
+import { checkConfigured } from './configured.ts';
 import type { FunctionContext } from './define.ts';
 import { DEFAULT_BODY_LIMIT } from './define.ts';
 import { type Env, isDevelopment, type WithProcess } from './env.ts';
@@ -221,6 +222,8 @@ export const execute = async (
   feature?: CallFeature,
 ): Promise<unknown> => {
   const deadline = setup.arrivedAt + fn.manifest.timeoutMs;
+  // Only a function that declares settings pays for the check (configured.ts), once per isolate.
+  if (fn.definition.secrets || fn.definition.vars) checkConfigured(fn, setup.env, setup.log);
   // Most functions have no limit: skip the await rather than pay for it on every call. Deferred
   // work was counted when it was called.
   if (fn.definition.rateLimit && setup.request && !setup.deferred) await checkRateLimit(fn, setup.request, setup.env);

@@ -19,6 +19,8 @@ export const toLintFunction = (fn: ServedFunction): LintFunction => ({
   ...(fn.jsonSchema ? { jsonSchema: fn.jsonSchema as JsonSchema } : {}),
   ...(fn.annotations ? { annotations: fn.annotations } : {}),
   ...(fn.effect ? { effect: fn.effect } : {}),
+  ...(fn.secrets?.length ? { secrets: [...fn.secrets] } : {}),
+  ...(fn.vars?.length ? { vars: [...fn.vars] } : {}),
 });
 
 /** The project's functions in their registered form, from its Worker started locally (any secret will do). */

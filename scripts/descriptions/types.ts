@@ -32,6 +32,9 @@ export interface LintFunction {
   annotations?: FunctionAnnotations;
   /** `effect: 'read' | 'write'` when the definition declares it. */
   effect?: string;
+  /** The secrets and vars the definition declares (checked against the Env type, not linted). */
+  secrets?: string[];
+  vars?: string[];
 }
 
 /** One problem, with the exact text it refers to and how to fix it. */

@@ -58,7 +58,19 @@ export interface HowToCallOptions {
   secret: string | undefined;
   consoleUrl: string;
   functions: ServedForCall[];
+  /** The local platform's account names (platform.accounts.json), the first first. */
+  accounts: readonly string[];
 }
+
+/** The platform call's `--account` words: none for one account (the first is the default), else each name. */
+const accountWords = (accounts: readonly string[]): { flag: string; remark: string[] } => {
+  const [first, ...others] = accounts;
+  if (first === undefined || others.length === 0) return { flag: '', remark: [] };
+  return {
+    flag: ` --account ${first}`,
+    remark: [`[dev] --account picks the client: ${accounts.join(', ')}.`],
+  };
+};
 
 /**
  * The ready lines; lines starting with "[" are dev's own remarks, the others are to copy.
@@ -76,9 +88,11 @@ export const howToCall = async (options: HowToCallOptions): Promise<string[]> =>
   const url = options.secret
     ? await functionUrl(options.origin, path, options.secret)
     : `${options.origin}${path.path}`;
+  const { flag, remark } = accountWords(options.accounts);
   return [
     '[dev] ready. Call a function as the agent would (the local platform calls its registered url):',
-    `  npm run platform -- call ${first.name} '${args}' --account agency`,
+    `  npm run platform -- call ${first.name} '${args}'${flag}`,
+    ...remark,
     `[dev] or call the Worker directly${options.secret ? ' (with the key, as FUNCTIONS_SECRET is set in .dev.vars)' : ' (no key needed: no FUNCTIONS_SECRET in .dev.vars)'}:`,
     `  curl -s -X POST '${url}' -H 'content-type: application/json' -d '${args}'`,
     ...lines,

@@ -25,6 +25,7 @@ import { chooseWorkerPort, hostsOf } from './ports.ts';
 import { createRecordStore, recordOf } from './records.ts';
 import { watchReadAtStart } from './restartNotice.ts';
 import { type DevServices, startServices } from './services.ts';
+import { settingsCheck } from './settingsCheck.ts';
 import { createSyncLoop, type SyncLoop } from './syncLoop.ts';
 import { watchSources } from './watchSources.ts';
 import { createWorkerLog } from './workerLog.ts';
@@ -123,7 +124,9 @@ export const main = async (argv: string[]): Promise<number> => {
 
   const { accounts } = platform;
   const manifest = workerManifest(origin);
-  loop = createSyncLoop({ accounts, origin, secret, root, manifest, say, warn, fail });
+  // A declared secret or var the local Worker lacks, said before its call answers 503 (settingsCheck.ts).
+  const onServed = settingsCheck({ root, supplied: Object.keys(settings.vars), warn, say });
+  loop = createSyncLoop({ accounts, origin, secret, root, manifest, say, warn, fail, onServed });
   await loop.reportBuilds();
 
   // The figures' records (npm run stats, the console's health view) beside the activity's short log.
@@ -158,6 +161,12 @@ export const main = async (argv: string[]): Promise<number> => {
     fail('the Worker did not answer within 2 minutes.');
     await stop(1);
   } else {
+    // Watching before the ready line: a save right after it is a change like any other.
+    watcher = watchSources(root, () => void loop?.onChange(), warn);
+    restartWatcher = watchReadAtStart(root, warn);
+    await Promise.all(
+      [watcher, restartWatcher].map((w) => w && new Promise<void>((ready) => w.once('ready', () => ready()))),
+    );
     const backend = createConsoleBackend({ accounts, origin, secret, root, manifest, current: loop.current });
     consoleBackend = backend;
     consoleServer = await startConsole({
@@ -167,19 +176,24 @@ export const main = async (argv: string[]): Promise<number> => {
       records: records.records,
     });
     if (consoleServer.note) warn(consoleServer.note);
+    // npm run platform -- call asks the console whether an answer was a repeat (platform/repeat.ts).
     const state = readDevState(root);
     if (state) writeDevState(root, { ...state, consoleUrl: consoleServer.url });
     await loop.syncCurrent();
     const functions = 'full' in first ? first.full : [];
-    for (const line of await howToCall({ origin, secret: settings.secret, consoleUrl: consoleServer.url, functions })) {
+    for (const line of await howToCall({
+      origin,
+      secret: settings.secret,
+      consoleUrl: consoleServer.url,
+      functions,
+      accounts: accounts.map((a) => a.name),
+    })) {
       console.log(line.startsWith('[') ? styleText('cyan', line) : line);
     }
   }
 
   if (!stopping) {
     if (crons[0]) ticks = startCronTicks({ origin, cron: crons[0], warn });
-    watcher = watchSources(root, () => void loop?.onChange(), warn);
-    restartWatcher = watchReadAtStart(root, warn);
     const reloadAccounts = createAccountsReload({
       root,
       services: services as DevServices,

@@ -4,6 +4,7 @@
 // sync of it, and a check that the platform still holds what the Worker serves, synced again if not.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { DevAccount } from '../local/accounts.ts';
 import { eventTypes } from '../project/generated.ts';
@@ -12,6 +13,7 @@ import { debounced } from './debounced.ts';
 import { leaveOutUnwritten } from './drafts.ts';
 import { accountsDrift, registerOnAccounts } from './register.ts';
 import { buildReporter } from './report.ts';
+import { syncSummary } from './syncSummary.ts';
 import type { ManifestRead } from './workerManifest.ts';
 
 export interface SyncLoopOptions {
@@ -25,6 +27,8 @@ export interface SyncLoopOptions {
   say: (text: string) => void;
   warn: (text: string) => void;
   fail: (text: string) => void;
+  /** Called with what the Worker serves before each sync (dev's check of declared settings). */
+  onServed?: (served: ServedFunction[]) => void;
   /** Where each sync prints its table (default: this process's). */
   stdout?: NodeJS.WritableStream;
   stderr?: NodeJS.WritableStream;
@@ -96,8 +100,20 @@ export const createSyncLoop = (options: SyncLoopOptions): SyncLoop => {
     }
   };
   let lastSynced = '';
-  const syncNow = async (manifestServed: ServedFunction[]) => {
+  let lastLeftOut: string | undefined;
+  // After a save, only what changed (syncSummary.ts); sync's whole report when a write failed.
+  const captured = () => {
+    const stream = new PassThrough();
+    let text = '';
+    stream.on('data', (chunk: Buffer) => {
+      text += chunk.toString();
+    });
+    return { stream, text: () => text };
+  };
+  /** Syncs what the Worker serves; `quiet` (after a save) prints only the writes it made. */
+  const syncNow = async (manifestServed: ServedFunction[], quiet = false) => {
     const served = withKept(manifestServed);
+    options.onServed?.(served);
     lastSynced = syncedState(served);
     lastGood = new Map(served.map((fn) => [fn.name, fn]));
     try {
@@ -108,28 +124,37 @@ export const createSyncLoop = (options: SyncLoopOptions): SyncLoop => {
     }
     lastProblem = '';
     const { synced, note: leftOut } = leaveOutUnwritten(served);
-    if (leftOut) warn(leftOut);
+    if (leftOut && (!quiet || leftOut !== lastLeftOut)) warn(leftOut);
+    lastLeftOut = leftOut;
     const where = accounts.length > 1 ? `${accounts.length} local accounts` : "the local platform's account";
-    say(`syncing ${synced.length} function(s) to ${where}…`);
-    const { exitCode } = await registerOnAccounts({
+    if (!quiet) say(`syncing ${synced.length} function(s) to ${where}…`);
+    const [stdout, stderr] = [options.stdout ?? process.stdout, options.stderr ?? process.stderr];
+    const [out, err] = [captured(), captured()];
+    const { exitCode, reports } = await registerOnAccounts({
       accounts,
       origin,
       secret,
       served: synced,
       heading: "The local platform's accounts (npm run dev)",
-      stdout: options.stdout ?? process.stdout,
-      stderr: options.stderr ?? process.stderr,
+      stdout: quiet ? out.stream : stdout,
+      stderr: quiet ? err.stream : stderr,
       root,
     });
+    if (quiet && exitCode !== 0) {
+      stdout.write(out.text());
+      stderr.write(err.text());
+    }
+    if (quiet && exitCode === 0) for (const line of syncSummary(reports, accounts.length)) say(line);
     if (exitCode !== 0) fail(`sync ended with exit code ${exitCode}.`);
   };
 
   const checkDrift = async () => {
     if (!current || !('served' in current) || closed) return;
-    const lines = await accountsDrift(accounts, withKept(current.served), origin, secret);
+    // A function left out for its placeholder description is not one the platform lacks (drafts.ts).
+    const lines = await accountsDrift(accounts, leaveOutUnwritten(withKept(current.served)).synced, origin, secret);
     if (lines.length === 0) return;
     for (const line of lines) warn(`${line}; syncing again.`);
-    await syncNow(current.served);
+    await syncNow(current.served, true);
   };
 
   const reload = async () => {
@@ -141,7 +166,7 @@ export const createSyncLoop = (options: SyncLoopOptions): SyncLoop => {
       if (next) current = next;
       if (next && 'error' in next) return showProblem(next);
       if (next && syncedState(withKept(next.served)) !== lastSynced) {
-        await syncNow(next.served);
+        await syncNow(next.served, true);
         break;
       }
       await sleep(reloadWaitMs);

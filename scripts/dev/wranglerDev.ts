@@ -5,6 +5,10 @@ import type { ChildProcess } from 'node:child_process';
 import { spawnGroup } from './children.ts';
 import { type MapCache, sourceMapped } from './sourceMapped.ts';
 import type { WorkerLog } from './workerLog.ts';
+import { wranglerOutput } from './wranglerOutput.ts';
+
+/** What regenerates worker-configuration.d.ts in a project of agent functions (package.json's generate). */
+const TYPES_COMMAND = 'npm run generate';
 
 export interface WranglerDevOptions {
   root: string;
@@ -27,6 +31,8 @@ export const startWranglerDev = ({ root, vars, args, workerLog }: WranglerDevOpt
       ...process.env,
       // No Request.cf lookup: it reaches out to the network at every start, and only warns when offline.
       CLOUDFLARE_CF_FETCH_ENABLED: process.env.CLOUDFLARE_CF_FETCH_ENABLED ?? 'false',
+      // No telemetry, and no banner about it (wrangler.toml's send_metrics = false still shows it).
+      WRANGLER_SEND_METRICS: 'false',
       // .env holds sync's settings (scripts/local/vars.ts); .dev.vars is still read.
       CLOUDFLARE_LOAD_DEV_VARS_FROM_DOT_ENV: 'false',
       // The registries leave out a function file that does not build (scripts/project/generated.ts).
@@ -41,14 +47,16 @@ export const startWranglerDev = ({ root, vars, args, workerLog }: WranglerDevOpt
   });
   // A handler's error names its place in the project's file, not in wrangler's bundle (sourceMapped.ts).
   const sourceMaps: MapCache = new Map();
-  const shown = (chunk: Buffer): Buffer | string =>
-    chunk.includes('"at":"file:') ? sourceMapped(chunk.toString(), root, sourceMaps) : chunk;
+  const mapped = (chunk: Buffer): string =>
+    chunk.includes('"at":"file:') ? sourceMapped(chunk.toString(), root, sourceMaps) : chunk.toString();
+  // The bindings table once, and the project's command for wrangler's types advice (wranglerOutput.ts).
+  const [out, err] = [wranglerOutput(TYPES_COMMAND), wranglerOutput(TYPES_COMMAND)];
   worker.stdout?.on('data', (chunk: Buffer) => {
-    process.stdout.write(shown(chunk));
+    process.stdout.write(out.feed(mapped(chunk)));
     workerLog.feed(chunk);
   });
   worker.stderr?.on('data', (chunk: Buffer) => {
-    process.stderr.write(shown(chunk));
+    process.stderr.write(err.feed(mapped(chunk)));
     workerLog.feed(chunk);
   });
   return worker;

@@ -4,6 +4,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { styleText } from 'node:util';
+import { firstCommit } from './git.ts';
 import { type LocalPackages, PACKAGES_DIR, packLocalPackages, writeLocalLockfile } from './localPackages.ts';
 import { newProject, projectName } from './project.ts';
 import { ownTemplate } from './template.ts';
@@ -22,7 +23,8 @@ their tests, wrangler.toml, package.json and the tools' settings, ready for npm 
   -h, --help     this text
 
 By default the project holds the examples (functions, event handlers, their helpers and tests), to
-read, keep or delete. Then: cd <dir> && npm install && npm test && npm run dev
+read, keep or delete. The folder becomes a git repository with a first commit, unless it is inside
+one already. Then: cd <dir> && npm install && npm test && npm run dev
 `;
 
 /** Why the project cannot be written in `dir`, or undefined when it can. */
@@ -99,6 +101,7 @@ export const main = (
   const files = init(dir, { examples, ...(local ? { local } : {}) });
   // The checkout's versions, so the new project installs from npm's cache, offline.
   if (local) writeLocalLockfile(dir, JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')));
+  const repository = firstCommit(dir);
   const functions = files.filter((path) => /^functions\/[^_/][^/]*\.ts$/.test(path) && !path.endsWith('.prompts.ts'));
   const what = examples ? `the examples (${functions.length} functions)` : `one function, ${functions[0]}`;
   const packed = local
@@ -107,6 +110,7 @@ depends on until they are published (keep the folder in git, so that CI installs
     : '';
   out.write(
     `${paint('green', '✓', out)} Created ${dir} with ${files.length} files: ${what}.
+${repository}
 ${packed}
 Next steps:
   cd ${shellWord(dir)} && npm install && npm test && npm run dev

@@ -109,6 +109,13 @@ const pick = (from: Record<string, string> | undefined, names: readonly string[]
     }),
   );
 
+/**
+ * `biome check .`, naming the command that fixes what it can when it fails (a new project's lint;
+ * the repository's lint:biome says the same).
+ */
+export const BIOME_CHECK =
+  "biome check . || (echo 'npm run format fixes formatting and import order; then run npm test again.' >&2 && exit 1)";
+
 const sorted = (record: Record<string, string>) =>
   Object.fromEntries(Object.entries(record).sort(([a], [b]) => a.localeCompare(b)));
 
@@ -129,7 +136,7 @@ export const packageJson = (
   const scripts: Record<string, string> = pick(root.scripts, USER_SCRIPTS, 'script');
   // tsconfig.node.json: the Node side of the project (dev.config.ts and its stand-ins), beside the Worker's.
   scripts.typecheck = `agent-functions generate --check && tsc${nodeCode ? ' && tsc -p tsconfig.node.json' : ''}`;
-  scripts.lint = workflows ? 'biome check . && agent-functions lint workflows' : 'biome check .';
+  scripts.lint = workflows ? `${BIOME_CHECK} && agent-functions lint workflows` : BIOME_CHECK;
   scripts.test = 'npm run typecheck && npm run lint && npm run lint:functions && vitest run';
   const pkg = {
     name,

@@ -5,6 +5,7 @@ import { loadPrompts, PromptsError, servedFunctions } from '../descriptions/load
 import type { LintFunction, LintReport, PromptSet } from '../descriptions/types.ts';
 import { ManifestError } from '../project/manifest.ts';
 import { projectRoot } from '../project/paths.ts';
+import { envTypeGaps } from './envTypes.ts';
 
 /** Where the functions and prompts come from (tests give their own). */
 export interface LintSource {
@@ -22,9 +23,11 @@ export const runFunctionLint = async (
   const { out = process.stdout, err = process.stderr, source = fromProject } = io;
   const root = options.root ?? projectRoot();
   let report: LintReport;
+  let gaps: string[];
   try {
     const [functions, prompts] = await Promise.all([source.functions(root), source.prompts(root)]);
     report = lintFunctions(functions, prompts);
+    gaps = envTypeGaps(root, functions);
   } catch (error) {
     if (error instanceof ManifestError || error instanceof PromptsError) {
       err.write(`${error.message}\n`);
@@ -38,5 +41,6 @@ export const runFunctionLint = async (
       styleText(color, s, { stream: out, validateStream: true });
     out.write(`${formatReport(report, { red: paint('red'), yellow: paint('yellow') })}\n`);
   }
-  return report.errors > 0 ? 1 : 0;
+  for (const gap of gaps) err.write(`${styleText('red', gap, { stream: err, validateStream: true })}\n`);
+  return report.errors > 0 || gaps.length > 0 ? 1 : 0;
 };

@@ -15,6 +15,7 @@ import {
 } from '../emulator/state.ts';
 import { readDevState } from '../project/devState.ts';
 import { projectRoot } from '../project/paths.ts';
+import { answeredFromLedger, REPEAT_LINE } from './repeat.ts';
 
 const HELP = `The local platform: an in-memory emulator of the messaging platform's REST API.
 
@@ -220,16 +221,34 @@ const call = async (values: Record<string, string | string[] | boolean | undefin
     ...(reissue ? { reissue: { count: whole('--reissue', reissue, 1) } } : {}),
   });
   if (status !== 200) fail(refusal ?? `${status}: ${JSON.stringify(answer)}`);
-  const outcome = answer as { status: number | null; durationMs: number; url: string; body?: unknown; error?: string };
+  const outcome = answer as {
+    status: number | null;
+    durationMs: number;
+    url: string;
+    body?: unknown;
+    error?: string;
+    requestId?: string;
+  };
   const ok = outcome.status !== null && outcome.status < 400;
   console.log(
     `${styleText('bold', name)} ${styleText('dim', outcome.url)}\n${styleText(ok ? 'green' : 'red', String(outcome.status ?? 'no answer'))} in ${outcome.durationMs} ms`,
   );
   console.log(outcome.error ?? JSON.stringify(outcome.body, null, 2));
-  const again = (answer as { reissued?: Array<{ status: number | null; body?: unknown; error?: string }> }).reissued;
+  // Marked as the console marks it: nothing ran, the answer is the conversation's earlier one.
+  const consoleUrl = readDevState(projectRoot())?.consoleUrl;
+  if (consoleUrl && outcome.requestId && (await answeredFromLedger(consoleUrl, outcome.requestId))) {
+    console.log(styleText('yellow', REPEAT_LINE));
+  }
+  const again = (
+    answer as { reissued?: Array<{ status: number | null; body?: unknown; error?: string; requestId?: string }> }
+  ).reissued;
   for (const [index, repeat] of (again ?? []).entries()) {
+    const fromLedger = consoleUrl && repeat.requestId ? await answeredFromLedger(consoleUrl, repeat.requestId) : false;
     console.log(
-      styleText('dim', `re-issued #${index + 1}: ${repeat.status ?? 'no answer'}`),
+      styleText(
+        'dim',
+        `re-issued #${index + 1}: ${repeat.status ?? 'no answer'}${fromLedger ? ' (repeat: the stored answer)' : ''}`,
+      ),
       repeat.error ?? JSON.stringify(repeat.body),
     );
   }

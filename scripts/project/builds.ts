@@ -6,7 +6,7 @@
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { type BuildFailure, build, formatMessages, type Plugin } from 'esbuild';
 import { workerMain } from './paths.ts';
 
@@ -66,14 +66,29 @@ const loadError = async (root: string, file: string, code: string): Promise<stri
     const thrown = JSON.parse(stderr) as { name?: string; message: string; stack: string };
     const place = thrown.stack
       .split('\n')
-      .map((line) => /\(?(\S+?):(\d+):(\d+)\)?\s*$/.exec(line))
-      .find((match) => match && relative(root, match[1]?.replace(/^file:\/\//, '') ?? '') === file);
+      .map(framePlace)
+      .find((frame) => frame && relative(root, frame.path) === file);
     if (!place) return undefined;
-    return `${file}:${place[2]}:${place[3]}: ${thrown.name ?? 'Error'}: ${thrown.message} (the Worker would fail as it loads this file)`;
+    return `${file}:${place.line}:${place.column}: ${thrown.name ?? 'Error'}: ${thrown.message} (the Worker would fail as it loads this file)`;
   } catch {
     return undefined;
   } finally {
     rmSync(module, { force: true });
+  }
+};
+
+/**
+ * The file, line and column of a stack frame (`at f (/path/a b.ts:2:5)`, `at file:///path/a%20b.ts:2:5`):
+ * a path may hold spaces, a file URL percent-escapes (a project folder named "Acme Dental").
+ */
+const framePlace = (frame: string): { path: string; line: string; column: string } | undefined => {
+  const match = /^\s*at (?:.*? \()?(.+?):(\d+):(\d+)\)?\s*$/.exec(frame);
+  if (!match) return undefined;
+  const [, where = '', line = '', column = ''] = match;
+  try {
+    return { path: where.startsWith('file://') ? fileURLToPath(where) : where, line, column };
+  } catch {
+    return undefined;
   }
 };
 

@@ -9,7 +9,7 @@ export interface DevState {
   platformUrl: string;
   /** The accounts of platform.accounts.json on it (local keys only), so `npm run platform -- call --account <name>` finds them. */
   accounts?: Array<{ name: string; apiKey: string; baseUrl: string }>;
-  /** The console's url, once it listens: `npm run stats` reads the figures there. */
+  /** The console's url, once it listens: `npm run stats` reads the figures there, `npm run platform -- call` whether an answer was a repeat. */
   consoleUrl?: string;
 }
 

@@ -14,6 +14,7 @@ import { localKeyEnv } from '../local/accounts.ts';
 import { ConfigError, workerAccounts, workerEventsAccounts } from './accounts.ts';
 import { projectRoot, workerMain } from './paths.ts';
 import { checkAccountSettings } from './settingsSchema.ts';
+import { forgetStaleTypeChecks } from './typeChecks.ts';
 
 /**
  * The function files in `dir`: the names of those named as the platform wants, and one line for
@@ -250,6 +251,8 @@ export const typesCheckStamp = (base: string): string =>
  */
 export const generateTypes = (options: { check?: boolean; base?: string } = {}): number => {
   const base = options.base ?? projectRoot();
+  // tsc's incremental state does not see a new Env file by itself (typeChecks.ts).
+  forgetStaleTypeChecks(base);
   const inputs = options.check ? typesInputs(base) : undefined;
   if (inputs !== undefined && readOr(typesCheckStamp(base), '') === inputs) return 0;
   const wrangler = join(base, 'node_modules', 'wrangler', 'bin', 'wrangler.js');
@@ -264,6 +267,8 @@ export const generateTypes = (options: { check?: boolean; base?: string } = {}):
         'worker-configuration.d.ts no longer matches wrangler.toml or .dev.vars.example: run `npm run generate` and commit it.\n',
       );
     }
+  } else if (!options.check) {
+    forgetStaleTypeChecks(base);
   } else if (inputs !== undefined) {
     try {
       mkdirSync(dirname(typesCheckStamp(base)), { recursive: true });

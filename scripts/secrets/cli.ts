@@ -2,9 +2,9 @@
 // and those the Worker needs itself (FUNCTIONS_SECRET; with events/ files, each account's key and
 // base address), checked against a target before deploy and put on it by the deploy workflow.
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
-import { parseArgs, parseEnv } from 'node:util';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
 import { weakSecretProblem } from 'agent-functions/internal';
 import { devSuppliedNames } from '../local/supplied.ts';
 import { type AccountCheck, checkAccounts } from '../project/accountCheck.ts';
@@ -19,6 +19,7 @@ import { eventTypes } from '../project/generated.ts';
 import { readManifest, type ServedFunction } from '../project/manifest.ts';
 import { projectRoot } from '../project/paths.ts';
 import { envFlags, environmentOf, readWranglerConfig, runWrangler, wranglerError } from '../wrangler.ts';
+import { devVarsNames, missingLocally } from './local.ts';
 import {
   accountsSettings,
   eventsSettings,
@@ -182,23 +183,17 @@ export const runSecrets = async (argv: string[], io: SecretsIo): Promise<number>
 
   if (command === 'check' && values.local) {
     const file = resolve(root, (values['dev-vars'] as string | undefined) ?? '.dev.vars');
-    const local = existsSync(file) ? parseEnv(readFileSync(file, 'utf8')) : {};
     let supplied: string[];
     try {
       supplied = await (io.devSupplied ?? devSuppliedNames)(root);
     } catch (error) {
       return fail([`${(error as Error).message.split('\n')[0]} (needed to see what npm run dev supplies).`]);
     }
-    const fromFile = Object.keys(local).filter((name) => local[name]?.trim());
+    const fromFile = devVarsNames(file);
     const fromDev = settings
       .map((setting) => setting.name)
       .filter((name) => supplied.includes(name) && !fromFile.includes(name) && !vars.includes(name));
-    const available = new Set([...vars, ...fromFile, ...fromDev]);
-    const missing = missingLines(
-      settings,
-      available,
-      () => `add it to ${relative(root, file)} (see .dev.vars.example).`,
-    );
+    const missing = missingLocally(settings, { root, file, tomlVars: vars, supplied: fromDev });
     if (missing.length > 0) return fail(missing);
     const named = fromDev.map((name) => (name === 'FUNCTIONS_SECRET' ? `${name} (none: no key needed)` : name));
     io.stdout.write(

@@ -17,8 +17,10 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { STARTER_DESCRIPTION, STARTER_FUNCTION } from '../init/bare.ts';
+import { FIRST_COMMIT } from '../init/git.ts';
 import { HELP, main } from '../init/main.ts';
 import {
+  BIOME_CHECK,
   biomeJson,
   type CliPackage,
   newProject,
@@ -40,8 +42,21 @@ const cli = (...args: string[]) => runMain(main, args);
 const filesUnder = (dir: string, prefix = ''): string[] =>
   readdirSync(join(dir, prefix), { withFileTypes: true }).flatMap((entry) => {
     const path = prefix ? `${prefix}/${entry.name}` : entry.name;
+    // The repository init makes is git's, not the project's files.
+    if (path === '.git') return [];
     return entry.isDirectory() ? filesUnder(dir, path) : [path];
   });
+
+// A commit needs an author: the machine's, or this one where it has none (a CI runner).
+for (const [name, value] of Object.entries({
+  GIT_AUTHOR_NAME: 'Init Test',
+  GIT_AUTHOR_EMAIL: 'init@example.com',
+  GIT_COMMITTER_NAME: 'Init Test',
+  GIT_COMMITTER_EMAIL: 'init@example.com',
+})) {
+  process.env[name] ??= value;
+}
+const gitIn = (dir: string, ...args: string[]) => spawnSync('git', args, { cwd: dir, encoding: 'utf8' });
 
 const root = (path: string) => readFileSync(join(PROJECT_ROOT, path), 'utf8');
 const rootPackage = JSON.parse(root('package.json')) as {
@@ -118,6 +133,25 @@ describe('agent-functions init: the command', () => {
     );
     expect(stdout).toContain(`cd ${base} && npm install && npm test && npm run dev`);
     expect(filesUnder(base).sort()).toEqual([...rootProject, 'package.json', 'README.md'].sort());
+  });
+
+  it('makes the project a git repository whose first commit holds every file', () => {
+    const { status, stdout } = cli(base, '--no-examples');
+    expect(status).toBe(0);
+    expect(stdout).toContain('Made a git repository with a first commit.');
+    expect(gitIn(base, 'log', '--format=%s').stdout.trim()).toBe(FIRST_COMMIT);
+    expect(gitIn(base, 'ls-files').stdout.trim().split('\n').sort()).toEqual(filesUnder(base).sort());
+    expect(gitIn(base, 'status', '--porcelain').stdout).toBe('');
+  });
+
+  it('makes no repository of its own inside one, and says so', () => {
+    gitIn(base, 'init', '--quiet');
+    const dir = join(base, 'inner');
+    const { status, stdout } = cli(dir, '--no-examples');
+    expect(status).toBe(0);
+    expect(stdout).toContain('inside a git repository already');
+    expect(existsSync(join(dir, '.git'))).toBe(false);
+    expect(gitIn(base, 'log').status).not.toBe(0);
   });
 
   it('creates a new folder, its parents too, and quotes it in the next steps when it must', () => {
@@ -243,7 +277,7 @@ describe('agent-functions init: with the examples', () => {
     expect(pkg.scripts).toMatchObject({
       // The Worker's code, then the Node side (dev.config.ts and its stand-ins).
       typecheck: 'agent-functions generate --check && tsc && tsc -p tsconfig.node.json',
-      lint: 'biome check . && agent-functions lint workflows',
+      lint: `${BIOME_CHECK} && agent-functions lint workflows`,
       test: 'npm run typecheck && npm run lint && npm run lint:functions && vitest run',
     });
     expect(pkg.allowScripts).toEqual(rootPackage.allowScripts);
@@ -324,7 +358,7 @@ describe('agent-functions init --no-examples', () => {
 
   it('lints without a workflows step, as it has no workflows', () => {
     const pkg = JSON.parse(files.get('package.json') as string);
-    expect(pkg.scripts.lint).toBe('biome check .');
+    expect(pkg.scripts.lint).toBe(BIOME_CHECK);
     expect(pkg.scripts.typecheck).toBe('agent-functions generate --check && tsc');
     expect(pkg.scripts.test).toBe('npm run typecheck && npm run lint && npm run lint:functions && vitest run');
   });

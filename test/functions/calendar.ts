@@ -32,10 +32,11 @@ export { FIRST_ACCOUNT };
 export const customer = (n: number) => ({ name: `Customer ${n}`, phone: `+44 7700 900${String(n).padStart(3, '0')}` });
 
 /**
- * Books `time` on `date` for customer `n` straight in the example calendar and returns the booking
- * reference. Not through book_appointment: each example's test stands alone when others are removed.
+ * Books `time` on `date` for customer `n` (as contact `contactId` in a conversation, when given)
+ * straight in the example calendar and returns the booking reference. Not through
+ * book_appointment: each example's test stands alone when others are removed.
  */
-export const bookAt = async (date: string, time: string, n: number): Promise<string> => {
+export const bookAt = async (date: string, time: string, n: number, contactId?: string): Promise<string> => {
   const slot = slotsOn(CALENDAR, date).find((candidate) => candidate.time === time);
   if (!slot) throw new Error(`bookAt: ${date} ${time} is not a slot of the example calendar`);
   const { name, phone } = customer(n);
@@ -46,6 +47,7 @@ export const bookAt = async (date: string, time: string, n: number): Promise<str
     phone: normalizePhone(phone) as string,
     now: new Date().toISOString(),
     maxUpcomingPerCustomer: CALENDAR.maxUpcomingPerCustomer,
+    ...(contactId ? { contactId } : {}),
   });
   if (result.outcome !== 'booked') throw new Error(`bookAt(${date}, ${time}): ${result.outcome}`);
   return result.booking.reference;

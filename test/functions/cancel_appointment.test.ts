@@ -45,16 +45,8 @@ describe('cancel_appointment', () => {
 
   it('cancels a booking made in a conversation only for the contact that made it; anyone else gets the 404', async () => {
     const date = futureDay(1, 1);
-    const booked = await call('book_appointment', {
-      start: `${date}T10:00`,
-      name: 'Vera Victim',
-      phone: '+44 7700 900077',
-      contactId: 'ct_vera',
-      conversationId: 'cv_vera',
-      channel: 'whatsapp',
-    });
-    expect(booked.status).toBe(200);
-    const { reference } = (await booked.json()) as { reference: string };
+    // Booked by contact ct_vera in a conversation (customer 77's phone is +44 7700 900077).
+    const reference = await bookAt(date, '10:00', 77, 'ct_vera');
     const args = { reference, phone: '+447700900077' };
     for (const other of [{ contactId: 'ct_mallory', conversationId: 'cv_m', channel: 'whatsapp' }, {}]) {
       const response = await call('cancel_appointment', { ...args, ...other });

@@ -89,10 +89,10 @@ describe('capture_lead', () => {
     expect(error.message).toContain('do not call this function again');
   });
 
-  it('answers 503 when the platform is not configured', async () => {
+  it('answers 503 when the platform is not configured (a declared secret unset: the handler never runs)', async () => {
     const response = await callWith('capture_lead', ann, platformEnv({ PLATFORM_API_KEY: undefined }));
     expect(response.status).toBe(503);
-    expect((await errorOf(response)).code).toBe('platform_not_configured');
+    expect((await errorOf(response)).code).toBe('not_configured');
     expect(outbound.requests).toEqual([]);
   });
 

@@ -9,5 +9,6 @@ export default {
       args: { reference: 'K7M2-Q9TX', phone: '+44 7700 900123', newStart: '2026-04-02T14:30:00+01:00' },
     },
   ],
-  not: ['Please cancel my booking K7M2-Q9TX.', 'I would like to book a consultation.'],
+  // Nothing here names another example's case (a cancel): each example's prompts pass without the others.
+  not: ['I would like to book a consultation.', 'What does the growth plan cost for 3 seats?'],
 } satisfies GoldenPrompts<typeof rescheduleAppointment>;

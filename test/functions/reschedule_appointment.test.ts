@@ -52,13 +52,8 @@ describe('reschedule_appointment', () => {
   it('moves a booking made in a conversation only for the contact that made it; anyone else gets the 404', async () => {
     const date = futureDay(1, 1);
     const conversation = (contactId: string) => ({ contactId, conversationId: `cv_${contactId}`, channel: 'sms' });
-    const booked = await call('book_appointment', {
-      start: startAt(date, '10:00'),
-      name: 'Vera Victim',
-      phone: '+44 7700 900077',
-      ...conversation('ct_vera'),
-    });
-    const { reference } = (await booked.json()) as { reference: string };
+    // Booked by contact ct_vera in a conversation (customer 77's phone is +44 7700 900077).
+    const reference = await bookAt(date, '10:00', 77, 'ct_vera');
     const move = { reference, phone: '+447700900077', newStart: startAt(date, '11:00') };
     for (const other of [conversation('ct_mallory'), {}]) {
       const response = await call('reschedule_appointment', { ...move, ...other });

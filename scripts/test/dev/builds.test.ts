@@ -91,4 +91,24 @@ describe('a function file that builds but fails when the Worker loads it', () =>
       rmSync(dir, { recursive: true, force: true });
     }
   }, 60_000);
+
+  it('is named too in a project whose folder has a space in its name ("Acme Dental")', async () => {
+    const { rmSync, symlinkSync } = await import('node:fs');
+    const { PROJECT_ROOT } = await import('../repo.ts');
+    const parent = mkdtempSync(join(tmpdir(), 'dev-builds-'));
+    const dir = join(parent, 'Acme Dental');
+    try {
+      mkdirSync(join(dir, 'functions'), { recursive: true });
+      symlinkSync(join(PROJECT_ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
+      writeFileSync(
+        join(dir, 'functions', 'typo_fn.ts'),
+        "import { z } from 'zod';\nexport default { parameters: z.object({ name: z.strng() }) };\n",
+      );
+      const broken = await brokenFunctions(dir, ['typo_fn']);
+      expect(broken[0]?.message).toContain('functions/typo_fn.ts:2:');
+      expect(broken[0]?.message).toContain('z.strng is not a function');
+    } finally {
+      rmSync(parent, { recursive: true, force: true });
+    }
+  }, 30_000);
 });

@@ -44,19 +44,24 @@ export interface DevRun {
   stop(): Promise<void>;
 }
 
-/** Starts `agent-functions dev` in `dir`, as `npm run dev` does, on free ports (or on `options.port`). */
-export const startDev = async (dir: string, options: { port?: number } = {}): Promise<DevRun> => {
+/**
+ * Starts `agent-functions dev` in `dir`, as `npm run dev` does, on free ports (or on `options.port`);
+ * with `npm: true` through `npm run dev` itself (then `pid` is npm's).
+ */
+export const startDev = async (dir: string, options: { port?: number; npm?: boolean } = {}): Promise<DevRun> => {
   const [port, inspector, platform, consolePort] = [
     options.port ?? (await freePort()),
     await freePort(),
     await freePort(),
     await freePort(),
   ];
+  const command = options.npm
+    ? ['npm', 'run', 'dev', '--']
+    : [process.execPath, join(dir, 'node_modules', '.bin', 'agent-functions'), 'dev'];
   const child: ChildProcess = spawn(
-    process.execPath,
+    command[0] as string,
     [
-      join(dir, 'node_modules', '.bin', 'agent-functions'),
-      'dev',
+      ...command.slice(1),
       '--port',
       String(port),
       '--inspector-port',

@@ -42,12 +42,29 @@ describe('the function npm run dev shows a call of', () => {
       secret: undefined,
       consoleUrl: 'http://127.0.0.1:8789/',
       functions: [book, quote],
+      accounts: ['default'],
     });
-    expect(lines).toContain(`  npm run platform -- call e_quote '{"plan":"starter","seats":1}' --account agency`);
+    expect(lines).toContain(`  npm run platform -- call e_quote '{"plan":"starter","seats":1}'`);
     expect(lines).toContain(
       `  curl -s -X POST 'http://127.0.0.1:8787/functions/e_quote' -H 'content-type: application/json' -d '{"plan":"starter","seats":1}'`,
     );
-    const empty = await howToCall({ origin: 'http://x', secret: undefined, consoleUrl: 'http://c/', functions: [] });
+    const empty = await howToCall({
+      origin: 'http://x',
+      secret: undefined,
+      consoleUrl: 'http://c/',
+      functions: [],
+      accounts: ['default'],
+    });
     expect(empty[0]).toMatch(/functions\/ serves nothing/);
+  });
+
+  it('offers --account only with several accounts, naming the real ones', async () => {
+    const options = { origin: 'http://127.0.0.1:8787', secret: undefined, consoleUrl: 'http://c/', functions: [quote] };
+    const one = (await howToCall({ ...options, accounts: ['default'] })).join('\n');
+    expect(one).not.toContain('--account');
+    const several = await howToCall({ ...options, accounts: ['north', 'client-acme'] });
+    expect(several).toContain(`  npm run platform -- call e_quote '{"plan":"starter","seats":1}' --account north`);
+    expect(several).toContain('[dev] --account picks the client: north, client-acme.');
+    expect(several.join('\n')).not.toContain('agency');
   });
 });

@@ -8,6 +8,7 @@ import { createSyncLoop } from '../../dev/syncLoop.ts';
 import type { ManifestRead } from '../../dev/workerManifest.ts';
 import type { DevAccount } from '../../local/accounts.ts';
 import { type LocalPlatform, startLocalPlatform } from '../../local/platform.ts';
+import { PLACEHOLDER_DESCRIPTION } from '../../project/templates.ts';
 import { ACCOUNTS, lines, manifestOf, ORIGIN, SECRET, smallProject } from './served.ts';
 
 const running: Array<{ close(): unknown }> = [];
@@ -122,7 +123,7 @@ describe("npm run dev's sync loop", () => {
     await loop.checkDrift();
     expect(said.slice(1)).toEqual([
       ['warn', '[client-acme] the local platform lacks tell_time, which the Worker serves; syncing again.'],
-      ['say', 'syncing 3 function(s) to 3 local accounts…'],
+      ['say', 'synced on client-acme: created tell_time'],
     ]);
     expect(await holdings()).toEqual({ agency: ALL, 'client-acme': ALL, 'client-bolt': ['tell_time'] });
   });
@@ -147,10 +148,43 @@ describe("npm run dev's sync loop", () => {
     rmSync(join(root, 'functions', 'quote_plan.ts'));
     worker.read = await manifestOf(['cancel_plan', 'tell_time']);
     await Promise.all([loop.onChange(), loop.onChange(), loop.onChange()]);
-    expect(said.filter(([, text]) => text.startsWith('syncing'))).toEqual([
+    expect(said).toEqual([
       ['say', 'syncing 3 function(s) to 3 local accounts…'],
-      ['say', 'syncing 2 function(s) to 3 local accounts…'],
+      ['say', 'synced on agency, client-acme: deleted quote_plan'],
     ]);
     expect((await holdings()).agency).toEqual(['cancel_plan', 'tell_time']);
+  });
+
+  it('after a save, says what changed in a line, not the whole plan', async () => {
+    const read = await manifestOf();
+    const { worker, loop, said } = await start(read);
+    await loop.waitForWorker();
+    await loop.syncCurrent();
+    const printed: string[] = [];
+    const served = 'served' in read ? read.served : [];
+    worker.read = {
+      ...read,
+      served: served.map((fn) => (fn.name === 'tell_time' ? { ...fn, description: `${fn.description} Now.` } : fn)),
+    };
+    await loop.reload();
+    printed.push(...said.slice(1).map(([, text]) => text));
+    expect(printed).toEqual(['synced on every account: updated tell_time (description)']);
+  });
+
+  it('says a placeholder description once, not also as a function the platform lacks', async () => {
+    const read = await manifestOf();
+    const served = 'served' in read ? read.served : [];
+    const draft = {
+      ...read,
+      served: served.map((fn) => (fn.name === 'tell_time' ? { ...fn, description: PLACEHOLDER_DESCRIPTION } : fn)),
+    };
+    const { loop, said } = await start(draft);
+    await loop.waitForWorker();
+    await loop.syncCurrent();
+    await loop.reload();
+    await loop.checkDrift();
+    const texts = said.map(([, text]) => text);
+    expect(texts.filter((text) => text.includes('lacks tell_time'))).toEqual([]);
+    expect(texts.filter((text) => text.includes("scaffold's placeholder"))).toHaveLength(1);
   });
 });

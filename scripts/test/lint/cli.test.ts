@@ -78,3 +78,37 @@ describe('agent-functions lint functions', () => {
     }
   });
 });
+
+describe('agent-functions lint functions, on the Env type', () => {
+  it('names npm run generate for a declared secret or var the Env type lacks, and exits 1', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'lint-env-'));
+    try {
+      writeFileSync(join(root, 'worker-configuration.d.ts'), 'interface Env {\n  SHOP_API_KEY: string;\n}\n');
+      const declaring = (secrets: string[], vars: string[]) => ({
+        ...registered('lookup_order', goodDefinition()),
+        secrets,
+        vars,
+      });
+      const lint = async (fn: ReturnType<typeof declaring>) => {
+        const out = new PassThrough();
+        let text = '';
+        out.on('data', (c) => (text += c));
+        const code = await runFunctionLint(
+          { root },
+          { out, err: out, source: { functions: async () => [fn], prompts: async () => ({}) } },
+        );
+        return { code, text };
+      };
+      const missing = await lint(declaring(['SHOP_API_KEY', 'DISCOUNT_API_KEY'], ['DISCOUNT_REGION']));
+      expect(missing.code).toBe(1);
+      expect(missing.text).toContain(
+        'functions/lookup_order.ts declares DISCOUNT_API_KEY, which the Env type lacks (worker-configuration.d.ts): add DISCOUNT_API_KEY= to .dev.vars.example (a secret), then run npm run generate.',
+      );
+      expect(missing.text).toContain('declares DISCOUNT_REGION, which the Env type lacks');
+      expect(missing.text).not.toContain('declares SHOP_API_KEY');
+      expect((await lint(declaring(['SHOP_API_KEY'], []))).code).toBe(0);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});

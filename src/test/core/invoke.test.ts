@@ -60,6 +60,15 @@ const fetchTest = createWorker({
           hasEnv: Boolean(env),
         }),
       }),
+      discount: defineFunction({
+        description: 'Reads a declared secret and a declared var, as a handler calling an API does.',
+        parameters: z.object({}),
+        secrets: ['DISCOUNT_API_KEY'],
+        vars: ['DISCOUNT_REGION'],
+        handler: (_args, { env }) => ({
+          keyLength: (env as unknown as Record<string, string>).DISCOUNT_API_KEY?.length,
+        }),
+      }),
       input_echo: defineFunction({
         description: 'Declares a parameter named like an envelope key.',
         parameters: z.object({ input: z.string().describe('Free text') }),
@@ -203,6 +212,40 @@ describe('the Worker answers each status of docs/platform-contract.md §4', () =
     expect(cause).toMatchObject({ level: 'error' });
     expect(String(cause?.hint)).toContain('wrangler secret put FUNCTIONS_SECRET');
     expect(lines.find((line) => line.event === 'invocation')).toMatchObject({ status: 503, code: 'not_configured' });
+  });
+
+  it('answers 503 not_configured for a function whose declared secret or var is unset, naming it in the log only', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const restore = setLogSink((line) => lines.push(JSON.parse(line)));
+    let res: Response;
+    try {
+      res = await request(
+        'discount',
+        { body: '{}' },
+        env({ DISCOUNT_REGION: 'eu', DISCOUNT_API_KEY: '' } as Partial<Env>),
+      );
+    } finally {
+      setLogSink(restore);
+    }
+    expect(res.status).toBe(503);
+    const text = await res.text();
+    expect(JSON.parse(text).error.code).toBe('not_configured');
+    expect(text).not.toContain('DISCOUNT');
+    expect(lines.find((line) => line.event === 'setting_missing')).toMatchObject({
+      level: 'error',
+      function: 'discount',
+      missing: 'DISCOUNT_API_KEY',
+    });
+    expect(lines.some((line) => line.event === 'invocation_failed' || /TypeError/.test(JSON.stringify(line)))).toBe(
+      false,
+    );
+    const set = await request(
+      'discount',
+      { body: '{}' },
+      env({ DISCOUNT_REGION: 'eu', DISCOUNT_API_KEY: 'k-123' } as Partial<Env>),
+    );
+    expect(set.status).toBe(200);
+    expect(await set.json()).toEqual({ keyLength: 5 });
   });
 
   it('in local development only, logs what a throwing handler threw: its message and where', async () => {
@@ -371,7 +414,7 @@ describe('the manifest at GET /functions', () => {
       createExecutionContext(),
     );
     expect(res.status).toBe(200);
-    expect(((await res.json()) as { functions: unknown[] }).functions).toHaveLength(5);
+    expect(((await res.json()) as { functions: unknown[] }).functions).toHaveLength(6);
   });
 });
 

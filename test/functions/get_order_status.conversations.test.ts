@@ -1,11 +1,9 @@
-// The worked example of docs/testing.md, "Testing conversations": a deferred call answered at once
-// and finished by its workflow, its failure message after the retries, and a repeat that does not
-// run twice. The conversation keys are what the platform adds beside the arguments.
-import { env } from 'cloudflare:workers';
-import { call, conversation, mockOutbound, type Outbound, settleDeferred, withEnv } from 'agent-functions/testing';
+// The worked example of docs/testing.md, "Testing conversations": get_order_status's deferred call
+// answered at once and finished by its workflow, and its failure message after the retries. The
+// conversation keys are what the platform adds beside the arguments.
+import { call, conversation, mockOutbound, type Outbound, settleDeferred } from 'agent-functions/testing';
 import { messagesOf, seedContact, usePlatform } from 'agent-functions-cli/platform';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import worker from '../worker.ts';
 
 // The store's address is a setting the deferred work reads too, so it is a binding of the tests'
 // Worker (test/bindings.ts), not a value passed with one call.
@@ -75,18 +73,5 @@ describe('a deferred call', () => {
     );
     expect(outcomes).toEqual([{ work: 'done', message: 'failed' }]);
     expect(messagesOf(platform)).toEqual([]);
-  });
-});
-
-describe('a repeat in a conversation', () => {
-  it('does not run again: the second hand-off gets the first answer, and the team gets one message', async () => {
-    seedContact(platform, { id: 'ct_team', name: 'Team', phone: '+447700900999', channel: 'whatsapp' });
-    const handoff = withEnv(worker, { ...env, HANDOFF_CONTACT_ID: 'ct_team' });
-    const args = { summary: 'Wants a refund for order 10452.', reason: 'complaint', ...conversation('ct_bo') };
-    const first = await handoff.call('handoff_to_human', args);
-    const repeat = await handoff.call('handoff_to_human', args);
-    expect(repeat.status).toBe(first.status);
-    expect(await repeat.json()).toEqual(await first.json());
-    expect(messagesOf(platform).filter((message) => message.contactId === 'ct_team')).toHaveLength(1);
   });
 });
