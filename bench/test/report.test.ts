@@ -253,6 +253,7 @@ describe('bench report', () => {
       'conversations',
       'accounts',
       'approval',
+      'metrics',
       'memory',
       'sync',
       'lint',
@@ -260,7 +261,7 @@ describe('bench report', () => {
     ]);
     expect(parseBenchArgs(['--only', 'size,sync']).parts).toEqual(['size', 'sync']);
     expect(() => parseBenchArgs(['--only', 'speed'])).toThrow(
-      /--only takes size, invocation, conversations, accounts, approval, memory, sync/,
+      /--only takes size, invocation, conversations, accounts, approval, metrics, memory, sync/,
     );
   });
 

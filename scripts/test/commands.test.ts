@@ -13,8 +13,8 @@ import { PROJECT_ROOT } from './repo.ts';
 const read = (path: string) => readFileSync(join(PROJECT_ROOT, path), 'utf8');
 const rootScripts = (JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts;
 
-/** The command a root npm script runs (`agent-functions <command> ...`), if it runs one. */
-const commandOf = (script: string): string | undefined => /^agent-functions ([a-z]+)/.exec(script)?.[1];
+/** The command a root npm script runs (`agent-functions <command> ...`, `exec` before it or not), if it runs one. */
+const commandOf = (script: string): string | undefined => /^(?:exec )?agent-functions ([a-z]+)/.exec(script)?.[1];
 
 /** The first cells of a markdown table's rows, under the heading `heading` of `markdown`. */
 const firstCells = (markdown: string, heading: string): string[] => {

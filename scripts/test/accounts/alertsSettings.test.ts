@@ -21,7 +21,7 @@ describe("an account's alert thresholds", () => {
     };
     expect(() => parseAccountsConfig(wrong, 'x.json')).toThrow(ConfigError);
     expect(() => parseAccountsConfig(wrong, 'x.json')).toThrow(
-      /accounts\.1\.alerts(\.errorRate)?:[\s\S]*accounts\.1\.alerts/,
+      /account "client-acme": alerts\.errorRate: [\s\S]*account "client-acme": alerts: unknown key "every"/,
     );
   });
 
