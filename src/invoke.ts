@@ -61,7 +61,7 @@ const checkKey = async (name: string, account: string | undefined, { request, ur
     }
     // The caller learns only "not configured"; the log says why, beside each 503.
     log.error('functions_secret_missing', {
-      hint: 'FUNCTIONS_SECRET is unset on this Worker, so every function answers 503: npx wrangler secret put FUNCTIONS_SECRET (or npm run secrets -- put), with the value sync uses.',
+      hint: 'FUNCTIONS_SECRET is unset, so every function answers 503: npx wrangler secret put FUNCTIONS_SECRET, with the value sync uses.',
     });
     throw notConfigured('the service');
   }

@@ -153,6 +153,9 @@ export interface TracedContext {
   readonly tracing?: { getActiveSpan(): RecordSpan | undefined } | undefined;
 }
 
+/** The record's fields a span carries, each as `agent_functions.<field>`, in this order. */
+const TRACED = ['account', 'function', 'transport', 'kind', 'outcome', 'code', 'version'] as const;
+
 /**
  * Attaches the record's account, function, transport, kind, outcome, code and version to the
  * invocation's span when the runtime traces it (docs/observability.md "Traces"): never arguments,
@@ -165,15 +168,9 @@ export const traceRecord = (record: CallRecord, ctx: TracedContext | undefined):
     const span = ctx?.tracing?.getActiveSpan();
     // Checked first: an untraced request costs no attributes object.
     if (!span?.isTraced) return;
-    span.setAttributes({
-      'agent_functions.account': record.account ?? undefined,
-      'agent_functions.function': record.function ?? undefined,
-      'agent_functions.transport': record.transport,
-      'agent_functions.kind': record.kind,
-      'agent_functions.outcome': record.outcome,
-      'agent_functions.code': record.code,
-      'agent_functions.version': record.version,
-    });
+    const attributes: Record<string, string | undefined> = {};
+    for (const field of TRACED) attributes[`agent_functions.${field}`] = record[field] ?? undefined;
+    span.setAttributes(attributes);
   } catch {
     // A runtime without tracing, or one that refuses the attributes: the call is what matters.
   }
