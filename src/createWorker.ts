@@ -193,7 +193,8 @@ export const createWorker = (options: WorkerOptions): AgentWorker => {
   };
 
   // The features' own paths (approvals' pages, each account's events endpoint, the account store).
-  const { events } = options;
+  // Events resolve each delivery's account as calls do: one resolver for every feature.
+  const events = options.events?.serve(accounts, firstAccount);
   for (const opted of [options.conversations, events, options.accountStore]) routes.push(...(opted?.routes ?? []));
 
   const { mcp } = options;

@@ -4,7 +4,6 @@
 import { createHmac } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { EventsAccount } from 'agent-functions/events';
 import { weakSecretProblem } from 'agent-functions/internal';
 import { ACCOUNT_NAME, eventsPathOf, FUNCTION_NAME, type KeyPlacement } from 'agent-functions/platform';
 import type { AccountEntry } from 'agent-functions/worker';
@@ -97,14 +96,13 @@ export const loadAccountsConfig = (path: string, required = false): AccountsConf
 };
 
 /**
- * The accounts as the Worker's events endpoint serves them: each at its path (eventsPathOf: the
- * first at /events), with the names of its variables.
- * @example eventsAccountsOf(DEFAULT_CONFIG) // [{ name: 'default', path: '/events', apiKeyEnv: 'PLATFORM_API_KEY', ... }]
+ * The accounts with the names of the variables their events endpoint reads (its signing secret is
+ * read with the account's key), the first at /events: what `npm run secrets` lists.
+ * @example eventsAccountsOf(DEFAULT_CONFIG) // [{ name: 'default', apiKeyEnv: 'PLATFORM_API_KEY', baseUrlEnv: 'PLATFORM_BASE_URL' }]
  */
-export const eventsAccountsOf = (config: AccountsConfig): EventsAccount[] =>
-  config.accounts.map((account, i) => ({
+export const eventsAccountsOf = (config: AccountsConfig): AccountEntry[] =>
+  config.accounts.map((account) => ({
     name: account.name,
-    path: eventsPathOf(account.name, i === 0),
     ...(account.apiKeyEnv ? { apiKeyEnv: account.apiKeyEnv } : {}),
     ...(account.baseUrl ? { baseUrl: account.baseUrl } : { baseUrlEnv: account.baseUrlEnv ?? 'PLATFORM_BASE_URL' }),
     ...(account.keyPlacement ? { keyPlacement: account.keyPlacement } : {}),
@@ -130,31 +128,20 @@ export const accountsFiles = (root: string): string[] => [
 ];
 
 /**
- * Every account the Worker serves events for, from every accounts file at `root` (one Worker build
- * serves every environment): one per path. Throws when two files put different accounts or
- * variables at one path, since the Worker could not tell which one's secret verifies it.
- * @example workerEventsAccounts('.') // [{ name: 'default', path: '/events', ... }]
+ * Whether the Worker's bundle must list `account`: the first (its urls name no account), and any
+ * whose key is a Worker variable or that carries what only the file gives (its settings, its own
+ * address). An account kept in the account store with nothing else is resolved from the store, so
+ * its entry is left out and the bundle stays the same size at 5 or 5,000 such accounts
+ * (docs/sync-and-accounts.md "Hundreds of clients").
  */
-export const workerEventsAccounts = (root: string): EventsAccount[] => {
-  const byPath = new Map<string, { account: EventsAccount; file: string }>();
-  for (const file of accountsFiles(root)) {
-    for (const account of eventsAccountsOf(loadAccountsConfig(file))) {
-      const seen = byPath.get(account.path);
-      if (!seen) byPath.set(account.path, { account, file });
-      else if (JSON.stringify(seen.account) !== JSON.stringify(account)) {
-        throw new ConfigError(
-          `${seen.file} and ${file} disagree on the account whose webhook delivers to ${account.path} ("${seen.account.name}" and "${account.name}"): the Worker serves every environment's accounts from one build, so give an account the same name and variable names in every file (their values differ per environment), and the same first account.`,
-        );
-      }
-    }
-  }
-  return [...byPath.values()].map(({ account }) => account);
-};
+const bundled = (account: AccountConfig, first: boolean): boolean =>
+  first ||
+  Boolean(account.apiKeyEnv || account.settings || account.baseUrl || account.baseUrlEnv || account.keyPlacement);
 
 /**
- * Every account the Worker serves, from every accounts file at `root` (one Worker build serves every
- * environment), as createWorker's `accounts` option takes them: names of variables and plain
- * settings, never a key. The first account (whose urls carry no account) must be the same in every file.
+ * Every account the Worker's bundle lists, from every accounts file at `root` (one Worker build
+ * serves every environment), as createWorker's `accounts` option takes them: names of variables and
+ * plain settings, never a key; an account kept only in the store is left out (`bundled`). The first account (whose urls carry no account) must be the same in every file.
  * @example workerAccounts('.').list[0] // { name: 'default', apiKeyEnv: 'PLATFORM_API_KEY', baseUrlEnv: 'PLATFORM_BASE_URL' }
  */
 export const workerAccounts = (root: string): { list: AccountEntry[]; settings?: Record<string, unknown> } => {
@@ -171,7 +158,8 @@ export const workerAccounts = (root: string): { list: AccountEntry[]; settings?:
       );
     }
     first ??= head === undefined ? undefined : { name: head, file };
-    for (const account of config.accounts) {
+    for (const [i, account] of config.accounts.entries()) {
+      if (!bundled(account, i === 0)) continue;
       const entry: AccountEntry = {
         name: account.name,
         apiKeyEnv: account.apiKeyEnv,

@@ -9,6 +9,7 @@ import {
   type AccountResolver,
   type AccountsOption,
   type AccountsService,
+  accessOf,
   type PlatformFactory,
   type ResolvedAccount,
   refuseUnknown,
@@ -44,18 +45,15 @@ export const accountResolver = (option: AccountsOption, platform: PlatformFactor
       settings: (settingsOf.get(name) ?? bare) as AccountSettings,
       secret: (key) => (Object.hasOwn(secrets, key) ? secrets[key] : readVar(env, key) || undefined),
     };
-    const missing = [
-      ...(baseUrl ? [] : [baseUrlEnv]),
-      ...(apiKey ? [] : [entry?.apiKeyEnv ?? "this account's stored key"]),
-    ];
-    const access = { baseUrl, apiKey, ...(keyPlacement ? { keyPlacement } : {}) };
+    const keyName = entry?.apiKeyEnv ?? `the stored key of account "${name}" (npm run accounts -- add ${name})`;
+    const access = accessOf({ baseUrl, apiKey, ...(keyPlacement ? { keyPlacement } : {}) }, baseUrlEnv, keyName);
     const make: AccountPlatform | undefined =
       platform &&
       ((signal, callLog) => {
-        if (missing.length > 0) throw accountNotConfigured(callLog, name, missing);
+        if (!access.ok) throw accountNotConfigured(callLog, name, access.missing);
         return platform(env, signal, access);
       });
-    return { account, platform: make };
+    return { account, platform: make, access };
   };
 
   // Resolved accounts, per environment (one per isolate in production) and name, for a minute: a

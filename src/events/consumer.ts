@@ -3,12 +3,11 @@
 // without running it again. A handler that throws is retried with growing delays; after the
 // queue's max_retries the delivery goes to the dead-letter queue (wrangler.toml).
 
+import type { AccountResolver, ResolvedAccount } from '../accounts/resolve.ts';
 import { FunctionError } from '../errors.ts';
 import { createLogger, type Logger } from '../log.ts';
 import { createPlatformClient, type PlatformClient } from '../platform/client/client.ts';
 import { PlatformError } from '../platform/client/errors.ts';
-import { platformFromEnv } from '../platform/client/fromEnv.ts';
-import { accessOf, type EventsAccount } from './accounts.ts';
 import { type AnyEventDefinition, DEFAULT_EVENT_TIMEOUT_MS, type EventContext } from './define.ts';
 import { ledgerKeyOf, type QueuedDelivery, withinAccount } from './delivery.ts';
 import type { EventsEnv as Env } from './env.ts';
@@ -52,22 +51,33 @@ class KeyBusy extends Error {
   override name = 'KeyBusy';
 }
 
-/** The client of the account named `name` (PLATFORM_* for a delivery queued without one). */
-const platformOf = (
+/** What a delivery's account resolved to: the account, or why there is none. */
+type Acting = { resolved: ResolvedAccount } | { refused: string };
+
+/** Resolves the account a delivery came from (the first for one queued without a name), as a call's is. */
+const actingFor = async (
+  accounts: AccountResolver,
   env: Env,
-  accounts: readonly EventsAccount[],
   name: string | undefined,
-  signal: AbortSignal,
-): PlatformClient => {
-  if (name === undefined) return platformFromEnv(env, signal);
-  const account = accounts.find((candidate) => candidate.name === name);
-  const access = account ? accessOf(account, env) : { ok: false as const, missing: [] };
-  if (!access.ok) {
-    // Never another account's client: a message would go out from the wrong business.
-    const why = account
-      ? `${access.missing.join(' and ')} must be set`
-      : 'the account is no longer in platform.accounts.json';
-    throw new FunctionError(503, 'platform_not_configured', `No platform client for account "${name}": ${why}.`);
+  log: Logger,
+): Promise<Acting> => {
+  try {
+    return { resolved: await accounts(env, name, log) };
+  } catch {
+    return { refused: 'the Worker no longer serves this account (removed from the accounts file and the store)' };
+  }
+};
+
+/** The client of the account a delivery came from; never another account's (a message would go out from the wrong business). */
+const platformOf = (acting: Acting, name: string | undefined, signal: AbortSignal): PlatformClient => {
+  const access = 'resolved' in acting ? acting.resolved.access : undefined;
+  if (!access?.ok) {
+    const why = access ? `${access.missing.join(' and ')} must be set` : (acting as { refused: string }).refused;
+    throw new FunctionError(
+      503,
+      'platform_not_configured',
+      `No platform client for account "${name ?? 'the first'}": ${why}.`,
+    );
   }
   const { baseUrl, apiKey, keyPlacement } = access;
   return createPlatformClient({ baseUrl, apiKey, signal, ...(keyPlacement ? { keyPlacement } : {}) });
@@ -79,7 +89,7 @@ const contextFor = (
   log: Logger,
   signal: AbortSignal,
   delivery: QueuedDelivery,
-  accounts: readonly EventsAccount[],
+  acting: Acting,
   attempt: number,
   leaseMs: number,
 ): EventContext => {
@@ -94,7 +104,7 @@ const contextFor = (
     attempt,
     // Lazy: a handler that never calls the platform needs neither secret.
     get platform() {
-      platform ??= platformOf(env, accounts, delivery.account, signal);
+      platform ??= platformOf(acting, delivery.account, signal);
       return platform;
     },
     once: async (key, work) => {
@@ -146,7 +156,7 @@ const consumeOne = async (
   env: Env,
   ctx: ExecutionContext,
   definitions: ReadonlyMap<string, AnyEventDefinition>,
-  accounts: readonly EventsAccount[],
+  accounts: AccountResolver,
 ): Promise<void> => {
   const delivery = message.body;
   if (!isDelivery(delivery)) {
@@ -188,8 +198,9 @@ const consumeOne = async (
   }
   const started = Date.now();
   try {
+    const acting = await actingFor(accounts, env, delivery.account, log);
     await withTimeLimit(timeoutMs, (signal) =>
-      definition.handler(parsed.data, contextFor(env, ctx, log, signal, delivery, accounts, message.attempts, leaseMs)),
+      definition.handler(parsed.data, contextFor(env, ctx, log, signal, delivery, acting, message.attempts, leaseMs)),
     );
   } catch (error) {
     await settle(env, ledgerKey, 'release', log);
@@ -207,7 +218,8 @@ const consumeOne = async (
 
 /**
  * The queue handler of every event type in `definitions`: one batch, each delivery on its own,
- * its handler given the platform client of the account (of `accounts`) it came from.
+ * its handler given the platform client of the account it came from, as `accounts` (the Worker's
+ * one account resolver) resolves it.
  * @example export default { queue: (batch, env, ctx) => consumeDeliveries(batch, env, ctx, byType, accounts) }
  */
 export const consumeDeliveries = async (
@@ -215,7 +227,7 @@ export const consumeDeliveries = async (
   env: Env,
   ctx: ExecutionContext,
   definitions: ReadonlyMap<string, AnyEventDefinition>,
-  accounts: readonly EventsAccount[],
+  accounts: AccountResolver,
 ): Promise<void> => {
   await Promise.all(batch.messages.map((message) => consumeOne(message, env, ctx, definitions, accounts)));
 };
