@@ -1,10 +1,10 @@
 // Which accounts one sync run writes to, and with which keys: the committed accounts file
-// (platform.accounts.json) names environment variables, never the keys themselves; and the
-// platform client of one account, counting the write requests it sends (retries included).
-import { createHmac } from 'node:crypto';
+// (platform.accounts.json) names environment variables, never the keys themselves, and an account
+// without one is reached through the Worker's relay (its path and key are the framework's,
+// src/accounts/contract.ts). Also what the Worker's bundle lists of the file (workerAccounts).
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { weakSecretProblem } from 'agent-functions/internal';
+import { accountsKey, relayOf, weakSecretProblem } from 'agent-functions/internal';
 import { ACCOUNT_NAME, eventsPathOf, FUNCTION_NAME, type KeyPlacement } from 'agent-functions/platform';
 import type { AccountEntry } from 'agent-functions/worker';
 import { z } from 'zod';
@@ -200,14 +200,13 @@ export interface ResolvedAccount {
 }
 
 /**
- * Where the Worker relays a stored-key account's platform requests (src/accounts/admin.ts), and the
- * key that opens it: accountsKey of src/keys.ts, computed here without awaiting (the same HMAC).
- * @example storedAccountRelay('https://fns.example.dev', secret, 'client-acme').baseUrl // 'https://fns.example.dev/accounts/client-acme/platform'
+ * Where the Worker relays a stored-key account's platform requests (src/accounts/contract.ts), and
+ * the key that opens it: accountsKey of the framework, never derived again here.
+ * @example (await storedAccountRelay('https://fns.example.dev', secret, 'client-acme')).baseUrl // 'https://fns.example.dev/accounts/client-acme/platform'
  */
-export const storedAccountRelay = (origin: string, secret: string, name: string) => ({
-  baseUrl: `${origin.replace(/\/+$/, '')}/accounts/${name}/platform`,
-  apiKey: createHmac('sha256', secret).update('accounts').digest('base64url'),
-  keyPlacement: 'bearer' as const,
+export const storedAccountRelay = async (origin: string, secret: string, name: string) => ({
+  ...relayOf(origin, name),
+  apiKey: await accountsKey(secret),
 });
 
 /** What sync needs beyond the accounts: where the Worker is and the secret of its keys. */
@@ -222,13 +221,13 @@ const isHttpUrl = (value: string) => httpUrl.safeParse(value).success;
 
 /**
  * The accounts (optionally only those named) with their variables, or one line per missing or bad variable.
- * @example resolveSync(DEFAULT_CONFIG, process.env).problems // ['Missing PLATFORM_API_KEY: ...']
+ * @example (await resolveSync(DEFAULT_CONFIG, process.env)).problems // ['Missing PLATFORM_API_KEY: ...']
  */
-export const resolveSync = (
+export const resolveSync = async (
   config: AccountsConfig,
   env: Env,
   selected?: readonly string[],
-): { accounts: ResolvedAccount[]; sync: SyncEnv; problems: string[]; runProblems: string[] } => {
+): Promise<{ accounts: ResolvedAccount[]; sync: SyncEnv; problems: string[]; runProblems: string[] }> => {
   const problems: string[] = [];
   const reported = new Set<string>();
   const read = (name: string, meaning: string, url = false, own?: string[]): string => {
@@ -265,6 +264,8 @@ export const resolveSync = (
   if (weak) problems.push(weak);
   // Problems of the run as a whole (the Worker's origin and secret, the flags) stop every account.
   const runProblems = [...problems];
+  // The relay's key, derived once (src/keys.ts) for every stored-key account.
+  const relayKey = sync.functionsSecret ? await accountsKey(sync.functionsSecret) : '';
   const accounts = config.accounts
     .map((account, i) => ({ account, first: i === 0 }))
     .filter(({ account }) => !selected || selected.includes(account.name))
@@ -276,7 +277,8 @@ export const resolveSync = (
           name: account.name,
           eventsPath: eventsPathOf(account.name, first),
           urlAccount: first ? undefined : account.name,
-          ...storedAccountRelay(sync.functionsBaseUrl, sync.functionsSecret, account.name),
+          ...relayOf(sync.functionsBaseUrl, account.name),
+          apiKey: relayKey,
           functions: account.functions,
           problems: own,
           stored: true,

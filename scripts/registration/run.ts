@@ -103,10 +103,10 @@ export const runSync = async (argv: string[], io: SyncIo): Promise<SyncRun> => {
   };
   const paint = json ? plain : paintFor(io.stdout);
 
-  let resolved: ReturnType<typeof resolveSync>;
+  let resolved: Awaited<ReturnType<typeof resolveSync>>;
   try {
     const config = io.config ?? loadAccountsConfig(...accountsFileOf(args, root));
-    resolved = resolveSync(config, io.env, args.account);
+    resolved = await resolveSync(config, io.env, args.account);
   } catch (error) {
     if (error instanceof ConfigError) return fail([error.message]);
     throw error;

@@ -142,9 +142,11 @@ export const removeStoredAccount = async (env: Env, name: string): Promise<boole
 export const hasStoredRecord = async (env: Env, name: string): Promise<boolean> =>
   (await stubOf(env, name).read()) !== null;
 
-/** Every stored account's name and when it was written. */
-export const listStoredAccounts = (env: Env): Promise<{ name: string; updatedAt: number }[]> =>
-  stubOf(env, INDEX_NAME).list();
+/** The stored accounts' names and when each was written, by name: after `after`, starting with `prefix`, at most `limit`. */
+export const listStoredAccounts = (
+  env: Env,
+  query: { after?: string | undefined; prefix?: string | undefined; limit?: number | undefined } = {},
+): Promise<{ name: string; updatedAt: number }[]> => stubOf(env, INDEX_NAME).list(query);
 
 /**
  * The 503 a call answers when its account's key cannot be had (missing, unreadable, revoked): a

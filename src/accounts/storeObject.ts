@@ -67,11 +67,22 @@ export class AccountStore extends DurableObject {
     }
   }
 
-  /** On the index instance: every stored account's name and when it was written, by name. */
-  list(): { name: string; updatedAt: number }[] {
+  /** On the index instance: the stored accounts' names and when each was written, by name (a page of them with `limit`). */
+  list(query: { after?: string | undefined; prefix?: string | undefined; limit?: number | undefined } = {}): {
+    name: string;
+    updatedAt: number;
+  }[] {
     if (!this.has('names')) return [];
+    const prefix = query.prefix ?? '';
+    // A prefix is compared as text, not with LIKE: "_" and "%" in a name are plain characters.
     return this.ctx.storage.sql
-      .exec<{ name: string; updated_at: number }>('SELECT name, updated_at FROM names ORDER BY name')
+      .exec<{ name: string; updated_at: number }>(
+        'SELECT name, updated_at FROM names WHERE name > ? AND substr(name, 1, ?) = ? ORDER BY name LIMIT ?',
+        query.after ?? '',
+        prefix.length,
+        prefix,
+        query.limit ?? -1,
+      )
       .toArray()
       .map((row) => ({ name: row.name, updatedAt: row.updated_at }));
   }
