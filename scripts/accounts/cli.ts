@@ -1,4 +1,4 @@
-// `npm run accounts -- <add|list|remove|rotate>`: the platform accounts one project serves
+// `npm run accounts -- <add|import|list|remove|rotate|secret>`: the platform accounts one project serves
 // (docs/sync-and-accounts.md "Onboarding a client"). A client's key goes to the Worker's account
 // store (src/accounts/), read from standard input or a named variable, never from the command line;
 // the accounts file records the account; sync registers the functions on that account only.
@@ -12,6 +12,7 @@ import { accountsFileFor, ConfigError, loadAccountsConfig } from '../project/acc
 import { projectRoot } from '../project/paths.ts';
 import { paintFor } from '../registration/paint.ts';
 import { add } from './add.ts';
+import { importAccounts } from './import.ts';
 import { list } from './list.ts';
 import { remove } from './remove.ts';
 import { rotate } from './rotate.ts';
@@ -29,6 +30,12 @@ Commands:
   add <name>     Record the account, store its key, sync its functions to it and print what its
                  agent can now call. The key is read from standard input (paste it, or pipe it),
                  or from the variable named by --key-env; never from the command line.
+  import <file>  Onboard many clients at once from a CSV file (a header line: name,key,base url,settings)
+                 or a JSON array of { name, key, baseUrl?, settings? }; - reads it from standard
+                 input. Each key is checked with its platform and stored, the file records each
+                 account, and one sync registers the functions on them. A failing row is named by
+                 its account (bad key, unknown address, duplicate name, invalid settings) while the
+                 others go on, and the exit code is 1. Run it again: what is done stays done.
   list           The accounts of the file: where each key lives and whether it is stored. Never a key.
   remove <name>  Delete the account's registrations on its platform (that account's only), its stored
                  key, and its entry in the file. Asks first on a terminal; elsewhere needs --yes.
@@ -46,7 +53,12 @@ Options:
   --value-env NAME     With secret: read the value from this environment variable.
   --remove             With secret: delete the secret.
   --env NAME           The environment (platform.accounts.NAME.json and .env.NAME when they exist).
-  --json               With list: one JSON document.
+  --json               With list and import: one JSON document.
+  --concurrency N      With import: requests in flight at once (default 8, at most 64).
+  --no-sync            With import: store and record only; npm run sync registers the functions later.
+  --filter TEXT        With list: only accounts whose name starts with TEXT.
+  --limit N            With list: at most N accounts (a page); --after NAME gives the next page.
+  --after NAME         With list: the accounts after NAME, by name.
   --yes                With remove: do not ask.
   -h, --help           Show this help.
 
@@ -89,6 +101,11 @@ export const runAccounts = async (argv: string[], io: AccountsIo): Promise<numbe
         'value-env': { type: 'string' },
         remove: { type: 'boolean' },
         'key-placement': { type: 'string' },
+        concurrency: { type: 'string' },
+        'no-sync': { type: 'boolean' },
+        filter: { type: 'string' },
+        limit: { type: 'string' },
+        after: { type: 'string' },
       },
     }) as { values: Flags; positionals: string[] });
   } catch (error) {
@@ -106,8 +123,10 @@ export const runAccounts = async (argv: string[], io: AccountsIo): Promise<numbe
     if (more.length > 0) throw new UsageError(`Unexpected "${more.join(' ')}". See npm run accounts -- --help.`);
     if (command === 'secret' && !secretName)
       throw new UsageError('npm run accounts -- secret <name> <SECRET_NAME>: which secret?');
+    if (command === 'import' && !name)
+      throw new UsageError('npm run accounts -- import <file>: which file? (- for standard input)');
     if (command !== 'list' && !name) throw new UsageError(`npm run accounts -- ${command} <name>: which account?`);
-    if (name !== undefined && !ACCOUNT_NAME.test(name)) {
+    if (command !== 'import' && name !== undefined && !ACCOUNT_NAME.test(name)) {
       throw new UsageError(
         `"${name}" is not an account name: a short label such as "client-acme" (letters, digits, . _ -).`,
       );
@@ -125,6 +144,7 @@ export const runAccounts = async (argv: string[], io: AccountsIo): Promise<numbe
     const run = { io, flags, root, file, source, config };
     if (command === 'list') return await list(run);
     if (command === 'add') return await add(run, name as string);
+    if (command === 'import') return await importAccounts(run, name as string);
     if (command === 'remove') return await remove(run, name as string);
     if (command === 'secret') return await secret(run, name as string, secretName as string);
     return await rotate(run, name as string);

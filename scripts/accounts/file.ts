@@ -1,6 +1,6 @@
 // Edits of the accounts file (platform.accounts.json) that keep it valid by the schema sync reads
 // it with (scripts/project/accounts.ts), and keep what else it holds ($schema, key order).
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { type AccountConfig, type AccountsConfig, DEFAULT_CONFIG, parseAccountsConfig } from '../project/accounts.ts';
 
 const read = (path: string): Record<string, unknown> & AccountsConfig =>
@@ -23,4 +23,26 @@ export const addAccountToFile = (path: string, account: AccountConfig, source: s
 export const removeAccountFromFile = (path: string, name: string, source: string): void => {
   const content = read(path);
   write(path, { ...content, accounts: content.accounts.filter((account) => account.name !== name) }, source);
+};
+
+/**
+ * Adds each of `accounts` to the file at `path`, or gives an account already there the settings
+ * given (an import); writes only when that changes the file, and atomically, so a run stopped
+ * halfway never leaves half a file.
+ */
+export const upsertAccountsInFile = (path: string, accounts: readonly AccountConfig[], source: string): void => {
+  const before = existsSync(path) ? readFileSync(path, 'utf8') : '';
+  const content = read(path);
+  const byName = new Map(accounts.map((account) => [account.name, account]));
+  const kept = content.accounts.map((account) => {
+    const given = byName.get(account.name);
+    byName.delete(account.name);
+    return given?.settings ? { ...account, settings: given.settings } : account;
+  });
+  const next = { ...content, accounts: [...kept, ...byName.values()] };
+  parseAccountsConfig(next, source);
+  const text = `${JSON.stringify(next, null, 2)}\n`;
+  if (text === before) return;
+  writeFileSync(`${path}.tmp`, text);
+  renameSync(`${path}.tmp`, path);
 };

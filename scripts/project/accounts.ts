@@ -17,7 +17,7 @@ const envName = z.string().regex(ENV_NAME, 'must be an environment variable name
 const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) address such as https://app.example.com' });
 
 // Settings reach the Worker's bundle (generated/accounts.ts): plain values only, never a key.
-const settingsSchema = z.record(
+export const settingsSchema = z.record(
   z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a name such as timezone'),
   z.json(),
 );

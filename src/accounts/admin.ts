@@ -51,6 +51,14 @@ const summary = (name: string, stored: StoredAccount): StoredSummary => ({
   secretNames: Object.keys(stored.secrets).sort(),
 });
 
+/** Whether `next` holds what `previous` does (its date aside). */
+const sameRecord = (previous: StoredAccount, next: Omit<StoredAccount, 'updatedAt'>): boolean => {
+  const { updatedAt: _, ...kept } = previous;
+  const sorted = (record: Omit<StoredAccount, 'updatedAt'>) =>
+    JSON.stringify(record, Object.keys({ ...record, ...record.secrets }).sort());
+  return sorted(kept) === sorted(next);
+};
+
 const put = async (request: Request, env: Env, name: string, requestId: string): Promise<Response> => {
   const text = await readBody(request, ACCOUNTS_BODY_LIMIT, Date.now() + 10_000);
   let body: unknown;
@@ -86,13 +94,12 @@ const put = async (request: Request, env: Env, name: string, requestId: string):
   }
   const baseUrl = parsed.data.baseUrl ?? previous?.baseUrl;
   const keyPlacement = parsed.data.keyPlacement ?? previous?.keyPlacement;
-  const stored = await writeStoredAccount(env, name, {
-    apiKey,
-    secrets,
-    ...(baseUrl ? { baseUrl } : {}),
-    ...(keyPlacement ? { keyPlacement } : {}),
-  });
-  return jsonResponse(summary(name, stored), 200, requestId);
+  const record = { apiKey, secrets, ...(baseUrl ? { baseUrl } : {}), ...(keyPlacement ? { keyPlacement } : {}) };
+  // The same record again (an import run twice, or resumed) writes nothing: `changed` says so.
+  if (previous && sameRecord(previous, record))
+    return jsonResponse({ ...summary(name, previous), changed: false }, 200, requestId);
+  const stored = await writeStoredAccount(env, name, record);
+  return jsonResponse({ ...summary(name, stored), changed: true }, 200, requestId);
 };
 
 /** One page of the stored accounts' names (src/accounts/contract.ts), or every name without a limit. */

@@ -50,6 +50,8 @@ export interface StoredSummary {
   updatedAt: number;
   baseUrl?: string | undefined;
   secretNames: string[];
+  /** With PUT: false when the record sent was the one stored (nothing was written). */
+  changed?: boolean | undefined;
 }
 
 /** Its schema. */
@@ -59,6 +61,7 @@ export const storedSummarySchema: z.ZodType<StoredSummary> = z.object({
   updatedAt: z.number(),
   baseUrl: z.string().optional(),
   secretNames: z.array(z.string()),
+  changed: z.boolean().optional(),
 });
 
 /** What DELETE answers. */
