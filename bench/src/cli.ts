@@ -25,6 +25,7 @@ import {
   targetVerdicts,
 } from './report.ts';
 import { measureStartup } from './startupCpu.ts';
+import { storedAccountsDefine } from './storedAccounts.ts';
 import { measureSyncAccounts } from './syncAccounts.ts';
 import { measureSync } from './syncBench.ts';
 import { renderMarkdown, renderTable } from './table.ts';
@@ -85,6 +86,19 @@ const BUILDS = {
     entry: 'bench/workers/projectWithAccounts.ts',
     defines: { BENCH_FUNCTIONS: '1' },
     profile: false,
+  },
+  // An agency's Worker with its clients' keys in the account store: the same at 5 and 5,000 clients.
+  projectStored5: {
+    label: 'project, 5 clients in the account store',
+    entry: 'bench/workers/projectWithStoredAccounts.ts',
+    defines: { BENCH_FUNCTIONS: '1', BENCH_STORED_ACCOUNTS: storedAccountsDefine(5) },
+    profile: true,
+  },
+  projectStored5000: {
+    label: 'project, 5,000 clients in the account store',
+    entry: 'bench/workers/projectWithStoredAccounts.ts',
+    defines: { BENCH_FUNCTIONS: '1', BENCH_STORED_ACCOUNTS: storedAccountsDefine(5000) },
+    profile: true,
   },
   projectWithApproval: {
     label: 'project + approval',
