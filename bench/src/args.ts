@@ -21,10 +21,22 @@ export interface BenchSettings {
   storm: boolean;
   /** Accounts of part 3b (sync of many accounts, each with and without 50 ms per answer). */
   syncAccounts: number[];
+  /** Accounts of the stored-key sync rows (keys in a running Worker's account store, through its relay). */
+  storeAccounts: number[];
 }
 
 /** The parts of a run, in the order they run. */
-export const PARTS = ['size', 'invocation', 'conversations', 'accounts', 'approval', 'memory', 'sync', 'lint'] as const;
+export const PARTS = [
+  'size',
+  'invocation',
+  'conversations',
+  'accounts',
+  'approval',
+  'memory',
+  'sync',
+  'sync-store',
+  'lint',
+] as const;
 export type Part = (typeof PARTS)[number];
 
 export interface BenchArgs {
@@ -50,6 +62,9 @@ Options:
   --markdown  Print the one results table of docs/performance.md, as Markdown to paste there.
   --quick     One short round of everything (about 1 minute): a smoke run, too noisy to quote.
   --only      Run only these parts: ${PARTS.join(', ')} (comma-separated), e.g. --only size.
+  --store-accounts N[,N]  Accounts of the sync-store part: clients' keys in the account store of a
+              running Worker, every request through its relay, 50 ms per answer (default 500;
+              5000 takes about half an hour).
   -h, --help  Show this help.
 
 (--silent keeps npm's own header off stdout, so --json output parses.)
@@ -67,6 +82,7 @@ export const DEFAULT_SETTINGS: BenchSettings = {
   startupCopies: 4,
   storm: true,
   syncAccounts: [50, 500],
+  storeAccounts: [500],
 };
 
 /** The --quick run: one round of everything, no storm. */
@@ -81,6 +97,7 @@ export const QUICK_SETTINGS: BenchSettings = {
   startupCopies: 3,
   storm: false,
   syncAccounts: [50],
+  storeAccounts: [50],
 };
 
 /**
@@ -96,6 +113,7 @@ export const parseBenchArgs = (argv: string[]): BenchArgs => {
       markdown: { type: 'boolean', default: false },
       quick: { type: 'boolean', default: false },
       only: { type: 'string' },
+      'store-accounts': { type: 'string' },
     },
     strict: true,
     allowPositionals: false,
@@ -105,12 +123,17 @@ export const parseBenchArgs = (argv: string[]): BenchArgs => {
   if (unknown.length > 0 || parts.length === 0) {
     throw new Error(`--only takes ${PARTS.join(', ')}; got "${values.only}"`);
   }
+  const settings = values.quick ? QUICK_SETTINGS : DEFAULT_SETTINGS;
+  const storeAccounts = values['store-accounts']?.split(',').map(Number);
+  if (storeAccounts?.some((n) => !Number.isInteger(n) || n < 3)) {
+    throw new Error(`--store-accounts takes whole numbers from 3, e.g. 500,5000; got "${values['store-accounts']}"`);
+  }
   return {
     help: values.help,
     parts: parts as Part[],
     json: values.json,
     markdown: values.markdown,
     quick: values.quick,
-    settings: values.quick ? QUICK_SETTINGS : DEFAULT_SETTINGS,
+    settings: storeAccounts ? { ...settings, storeAccounts } : settings,
   };
 };

@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ACCOUNTS } from '../workers/accountsScale.ts';
 import { measureAccounts } from './accounts.ts';
 import { measureApproval } from './approval.ts';
 import { HELP, type Part, parseBenchArgs } from './args.ts';
@@ -82,7 +83,7 @@ const BUILDS = {
     profile: true,
   },
   projectWithAccounts: {
-    label: 'project serving 500 accounts',
+    label: 'project serving 5,000 accounts (clients in the store)',
     entry: 'bench/workers/projectWithAccounts.ts',
     defines: { BENCH_FUNCTIONS: '1' },
     profile: false,
@@ -250,7 +251,7 @@ const main = async (): Promise<number> => {
       );
     }
     if (args.parts.includes('accounts')) {
-      progress('accounts: a call through the 500th account against a single-account Worker');
+      progress(`accounts: a call through the ${ACCOUNTS}th account against a single-account Worker`);
       results.accounts = await measureAccounts(built.project, built.projectWithAccounts, settings, progress);
     }
     if (args.parts.includes('approval')) {
@@ -276,6 +277,17 @@ const main = async (): Promise<number> => {
       results.syncAccounts.push(...(await measureSyncAccounts(largest, { latencyMs: 50, faults: 'outage' })));
       progress(`sync: ${largest} accounts, 50 ms per answer, answers lost, 429s and 503s now and then`);
       results.syncAccounts.push(...(await measureSyncAccounts(largest, { latencyMs: 50, faults: 'lossy' })));
+    }
+    if (args.parts.includes('sync-store')) {
+      results.syncAccounts ??= [];
+      for (const accounts of settings.storeAccounts) {
+        for (const faults of [undefined, 'outage', 'lossy'] as const) {
+          progress(`sync-store: ${accounts} accounts in the store, 50 ms per answer${faults ? `, ${faults}` : ''}`);
+          results.syncAccounts.push(
+            ...(await measureSyncAccounts(accounts, { latencyMs: 50, keys: 'store', ...(faults ? { faults } : {}) })),
+          );
+        }
+      }
     }
     if (args.parts.includes('lint')) {
       progress(`lint: the offline description check of ${LINT_FUNCTIONS} functions`);
