@@ -144,6 +144,16 @@ describe('the account store', () => {
     );
   });
 
+  it('writes nothing for the record it already holds, and says so (an import run twice)', async () => {
+    const record = { apiKey: 'pk_same', baseUrl: 'https://same.example.com' };
+    const first = (await (await putAccount('client-same', record)).json()) as { changed: boolean; updatedAt: number };
+    expect(first.changed).toBe(true);
+    const again = (await (await putAccount('client-same', record)).json()) as { changed: boolean; updatedAt: number };
+    expect(again).toMatchObject({ changed: false, updatedAt: first.updatedAt });
+    const rotated = (await (await putAccount('client-same', { apiKey: 'pk_other' })).json()) as { changed: boolean };
+    expect(rotated.changed).toBe(true);
+  });
+
   it('rotates one account without touching another', async () => {
     await putAccount('client-rot', { apiKey: 'pk_old' });
     await putAccount('client-still', { apiKey: 'pk_still' });
