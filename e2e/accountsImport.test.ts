@@ -108,6 +108,7 @@ describe('npm run accounts -- import', () => {
     expect(first.out).toMatch(/client-refused \(line 102\): bad key: the platform at .* refused its key \(401\)/);
     expect(first.out).toMatch(/client-badsettings \(line 302\): invalid settings/);
     expect(first.out).toContain(`Imported ${CLIENTS} of ${CLIENTS + 2} account(s)`);
+    expect(first.out).toContain(`Synced ${CLIENTS} of ${CLIENTS} account(s): ${CLIENTS * served.length} write(s)`);
     expect(`${first.out}${first.err}`).not.toMatch(/pk_import_client|pk_not_a_key/);
     expect(seconds).toBeLessThanOrEqual(120);
     // Every function created exactly once on every client account.

@@ -122,8 +122,18 @@ const storeRows = async (
   return outcomes;
 };
 
+/** What the import reads of sync's --json document. */
+interface SyncDocument {
+  accounts: {
+    account: string;
+    status: string;
+    error: { message?: string } | null;
+    requests: { writes: number } | null;
+  }[];
+}
+
 /** Registers the functions on every stored row's account: one sync, with the keys this run holds (not the relay). */
-const syncStored = async (run: Run, rows: ImportRow[], quiet: boolean) => {
+const syncStored = async (run: Run, rows: ImportRow[]): Promise<{ exitCode: number; report?: SyncDocument }> => {
   const held: Record<string, string> = {};
   const direct = new Map<string, AccountConfig>();
   rows.forEach((row, i) => {
@@ -135,6 +145,7 @@ const syncStored = async (run: Run, rows: ImportRow[], quiet: boolean) => {
   // The file as this import left it: the rows are in it now.
   const config = loadAccountsConfig(run.file);
   const accounts = config.accounts.map((account) => direct.get(account.name) ?? account);
+  // Its one JSON document, summed up below: 500 accounts' plans would drown the import's own lines.
   let output = '';
   const captured = new Writable({
     write: (chunk, _encoding, done) => {
@@ -142,13 +153,36 @@ const syncStored = async (run: Run, rows: ImportRow[], quiet: boolean) => {
       done();
     },
   });
-  const synced = await syncOne(run, rows.map((row) => row.name).join(','), quiet ? ['--json'] : [], {
+  if (!run.flags.json) run.io.stderr.write(`Registering the functions on ${rows.length} account(s)...\n`);
+  const synced = await syncOne(run, rows.map((row) => row.name).join(','), ['--json'], {
     env: { ...run.io.env, ...held },
     config: { ...config, accounts },
     ...(run.io.createApi ? { createApi: run.io.createApi } : {}),
-    ...(quiet ? { stdout: captured } : {}),
+    stdout: captured,
   });
-  return { exitCode: synced.exitCode, ...(quiet && output ? { report: JSON.parse(output) as unknown } : {}) };
+  let report: SyncDocument | undefined;
+  try {
+    report = JSON.parse(output) as SyncDocument;
+  } catch {
+    // No document: the exit code says it failed.
+  }
+  return { exitCode: synced.exitCode, ...(report ? { report } : {}) };
+};
+
+/** One line of what the sync did, and one per account it could not sync. */
+const syncLines = (report: SyncDocument): string[] => {
+  const failing = report.accounts.filter((account) => !['synced', 'in-sync'].includes(account.status));
+  const writes = report.accounts.reduce((sum, account) => sum + (account.requests?.writes ?? 0), 0);
+  // Each account's events webhook is reported beside it: count the accounts once.
+  const accounts = new Set(report.accounts.map((account) => account.account.replace(/ \(events webhook\)$/, '')));
+  const failed = new Set(failing.map((account) => account.account.replace(/ \(events webhook\)$/, '')));
+  return [
+    `Synced ${accounts.size - failed.size} of ${accounts.size} account(s): ${writes} write(s) to their platforms.`,
+    ...failing.map(
+      (account) =>
+        `✗ ${account.account}: sync ${account.status}${account.error?.message ? `: ${account.error.message}` : ''}`,
+    ),
+  ];
 };
 
 /** Prints what the import did: each failing row by its account name, then the counts. */
@@ -200,12 +234,15 @@ export const importAccounts = async (run: Run, path: string): Promise<number> =>
   );
   const problems = [...read.problems, ...clashing].map((problem): RowOutcome => ({ ...problem, outcome: 'failed' }));
   const outcomes = [...stored, ...problems];
-  const synced = flags['no-sync'] || done.length === 0 ? undefined : await syncStored(run, done, Boolean(flags.json));
+  const synced = flags['no-sync'] || done.length === 0 ? undefined : await syncStored(run, done);
   if (flags.json) {
     io.stdout.write(
       `${JSON.stringify({ file: path, accounts: outcomes, ...(synced?.report ? { sync: synced.report } : {}) }, null, 2)}\n`,
     );
-  } else report(run, outcomes, path);
+  } else {
+    if (synced?.report) for (const line of syncLines(synced.report)) io.stdout.write(`${line}\n`);
+    report(run, outcomes, path);
+  }
   const syncFailed = synced !== undefined && synced.exitCode !== 0 && synced.exitCode !== 2;
   if (syncFailed && !flags.json) {
     io.stderr.write(
