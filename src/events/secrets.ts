@@ -25,8 +25,11 @@ export const REFRESH_THROTTLE_MS = 30_000;
 export const PREVIOUS_SECRET_GRACE_MS: number = 10 * 60_000;
 /** How long after its last good read a known secret keeps verifying while the platform cannot be reached. */
 export const UNREACHABLE_GRACE_MS: number = 15 * 60_000;
-/** Accounts and events urls remembered at once; the oldest is forgotten first. */
-export const SECRET_ENTRIES_MAX = 64;
+/**
+ * Accounts and events urls remembered at once; the oldest is forgotten first. Enough for an agency's
+ * busy clients (each entry a few hundred bytes), bounded whatever urls deliveries name.
+ */
+export const SECRET_ENTRIES_MAX = 1024;
 
 /** The secrets cannot be read (not configured, the key refused, the platform unreachable): nothing can be verified now. */
 export class SecretsUnavailable extends Error {
