@@ -97,6 +97,8 @@ describe('npm run accounts -- import', () => {
   it('onboards 500 clients in one command within 2 minutes, naming the two bad rows, and a second run changes nothing', async () => {
     const csv = join(root, 'clients.csv');
     const rows = Array.from({ length: CLIENTS }, (_, i) => `client-${String(i).padStart(3, '0')},${clientKey(i)},,`);
+    // One client comes with its settings: they go to the store with its key, not into the bundle.
+    rows[7] = `client-007,${clientKey(7)},,"{""timezone"": ""Europe/Paris""}"`;
     rows.splice(100, 0, 'client-refused,pk_not_a_key_of_this_platform,,');
     rows.splice(300, 0, `client-badsettings,${clientKey(0)},,"{""time zone"": ""Europe/Paris""}"`);
     writeFileSync(csv, `name,key,base url,settings\n${rows.join('\n')}\n`);
@@ -117,6 +119,7 @@ describe('npm run accounts -- import', () => {
       accounts: { name: string }[];
     };
     expect(file.accounts).toHaveLength(CLIENTS + 1);
+    expect(file.accounts.slice(1).every((account) => Object.keys(account).join() === 'name')).toBe(true);
     console.log(`import of ${CLIENTS} clients (2 bad rows): ${seconds.toFixed(1)} s`);
 
     const again = await accounts(['import', csv, '--json']);

@@ -26,23 +26,16 @@ export const removeAccountFromFile = (path: string, name: string, source: string
 };
 
 /**
- * Adds each of `accounts` to the file at `path`, or gives an account already there the settings
- * given (an import); writes only when that changes the file, and atomically, so a run stopped
- * halfway never leaves half a file.
+ * Adds each of `accounts` the file at `path` does not list yet (an import); writes only when that
+ * changes the file, and atomically, so a run stopped halfway never leaves half a file.
  */
-export const upsertAccountsInFile = (path: string, accounts: readonly AccountConfig[], source: string): void => {
-  const before = existsSync(path) ? readFileSync(path, 'utf8') : '';
+export const addAccountsToFile = (path: string, accounts: readonly AccountConfig[], source: string): void => {
   const content = read(path);
-  const byName = new Map(accounts.map((account) => [account.name, account]));
-  const kept = content.accounts.map((account) => {
-    const given = byName.get(account.name);
-    byName.delete(account.name);
-    return given?.settings ? { ...account, settings: given.settings } : account;
-  });
-  const next = { ...content, accounts: [...kept, ...byName.values()] };
+  const listed = new Set(content.accounts.map((account) => account.name));
+  const added = accounts.filter((account) => !listed.has(account.name));
+  if (added.length === 0 && existsSync(path)) return;
+  const next = { ...content, accounts: [...content.accounts, ...added] };
   parseAccountsConfig(next, source);
-  const text = `${JSON.stringify(next, null, 2)}\n`;
-  if (text === before) return;
-  writeFileSync(`${path}.tmp`, text);
+  writeFileSync(`${path}.tmp`, `${JSON.stringify(next, null, 2)}\n`);
   renameSync(`${path}.tmp`, path);
 };

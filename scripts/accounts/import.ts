@@ -1,6 +1,7 @@
 // `npm run accounts -- import <file>`: onboards many clients in one command (docs/sync-and-accounts.md
 // "Importing clients"). Each row's key is checked with its platform and stored in the Worker's
-// account store (a few requests at once), the accounts file records the account, and one sync
+// account store with its address and settings (a few requests at once), the accounts file records
+// the account by name, and one sync
 // registers the functions on every account stored. Idempotent: the store writes nothing for a
 // record it already holds and the file is rewritten only when it changes, so a second run (or one
 // resumed after a stop) changes nothing it already did. Keys come from the file or standard input
@@ -14,7 +15,7 @@ import { type AccountConfig, loadAccountsConfig } from '../project/accounts.ts';
 import { paintFor } from '../registration/paint.ts';
 import { pool } from '../registration/pool.ts';
 import { createProgress } from '../registration/progress.ts';
-import { upsertAccountsInFile } from './file.ts';
+import { addAccountsToFile } from './file.ts';
 import { type ImportRow, type RowProblem, type RowProblemKind, readImportRows } from './importRows.ts';
 import { type Run, syncOne, UsageError, workerOf } from './run.ts';
 
@@ -74,7 +75,11 @@ const importRow = async (
   const refused = await keyProblem(row, baseUrl);
   if (refused) return fail(refused.kind, refused.problem);
   try {
-    const summary = await store.put(row.name, { apiKey: row.key, ...(row.baseUrl ? { baseUrl: row.baseUrl } : {}) });
+    const summary = await store.put(row.name, {
+      apiKey: row.key,
+      ...(row.baseUrl ? { baseUrl: row.baseUrl } : {}),
+      ...(row.settings ? { settings: row.settings } : {}),
+    });
     return { name: row.name, at: row.at, outcome: summary.changed === false ? 'unchanged' : 'stored' };
   } catch (error) {
     return fail('not stored', (error as Error).message);
@@ -227,9 +232,10 @@ export const importAccounts = async (run: Run, path: string): Promise<number> =>
   await store.page({ limit: 1 });
   const stored = await storeRows(run, rows, store, concurrency);
   const done = rows.filter((_, i) => stored[i]?.outcome !== 'failed');
-  upsertAccountsInFile(
+  // Names only: the key, address and settings are in the store, so the Worker's bundle does not grow.
+  addAccountsToFile(
     run.file,
-    done.map((row) => ({ name: row.name, ...(row.settings ? { settings: row.settings } : {}) })),
+    done.map((row) => ({ name: row.name })),
     run.source,
   );
   const problems = [...read.problems, ...clashing].map((problem): RowOutcome => ({ ...problem, outcome: 'failed' }));

@@ -49,14 +49,24 @@ const summary = (name: string, stored: StoredAccount): StoredSummary => ({
   updatedAt: stored.updatedAt,
   ...(stored.baseUrl ? { baseUrl: stored.baseUrl } : {}),
   secretNames: Object.keys(stored.secrets).sort(),
+  ...(stored.settings ? { settingNames: Object.keys(stored.settings).sort() } : {}),
 });
+
+/** `value` as JSON with every object's keys in order, so two equal records give one text. */
+const canonical = (value: unknown): string =>
+  value !== null && typeof value === 'object' && !Array.isArray(value)
+    ? `{${Object.keys(value)
+        .sort()
+        .map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, unknown>)[key])}`)
+        .join(',')}}`
+    : Array.isArray(value)
+      ? `[${value.map(canonical).join(',')}]`
+      : JSON.stringify(value);
 
 /** Whether `next` holds what `previous` does (its date aside). */
 const sameRecord = (previous: StoredAccount, next: Omit<StoredAccount, 'updatedAt'>): boolean => {
   const { updatedAt: _, ...kept } = previous;
-  const sorted = (record: Omit<StoredAccount, 'updatedAt'>) =>
-    JSON.stringify(record, Object.keys({ ...record, ...record.secrets }).sort());
-  return sorted(kept) === sorted(next);
+  return canonical(kept) === canonical(next);
 };
 
 const put = async (request: Request, env: Env, name: string, requestId: string): Promise<Response> => {
@@ -94,7 +104,14 @@ const put = async (request: Request, env: Env, name: string, requestId: string):
   }
   const baseUrl = parsed.data.baseUrl ?? previous?.baseUrl;
   const keyPlacement = parsed.data.keyPlacement ?? previous?.keyPlacement;
-  const record = { apiKey, secrets, ...(baseUrl ? { baseUrl } : {}), ...(keyPlacement ? { keyPlacement } : {}) };
+  const settings = parsed.data.settings ?? previous?.settings;
+  const record = {
+    apiKey,
+    secrets,
+    ...(baseUrl ? { baseUrl } : {}),
+    ...(keyPlacement ? { keyPlacement } : {}),
+    ...(settings ? { settings } : {}),
+  };
   // The same record again (an import run twice, or resumed) writes nothing: `changed` says so.
   if (previous && sameRecord(previous, record))
     return jsonResponse({ ...summary(name, previous), changed: false }, 200, requestId);

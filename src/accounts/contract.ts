@@ -26,12 +26,16 @@ const secretName = z
   .string()
   .regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'a secret name is a variable name such as SHOP_TOKEN');
 
+const settingName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'a setting name is a name such as timezone');
+
 /** What a PUT of one account takes; what it leaves out keeps its stored value, `secrets` merge (null removes one). */
 export interface StoredInput {
   apiKey?: string | undefined;
   baseUrl?: string | undefined;
   keyPlacement?: 'header' | 'bearer' | 'query' | undefined;
   secrets?: Record<string, string | null> | undefined;
+  /** The client business's settings (docs/sync-and-accounts.md "Settings per account"); given, they replace the stored ones. */
+  settings?: Record<string, unknown> | undefined;
 }
 
 /** The PUT body's schema. */
@@ -41,6 +45,7 @@ export const storedInputSchema: z.ZodType<StoredInput> = z.strictObject({
   keyPlacement: z.enum(['header', 'bearer', 'query']).optional(),
   // Merged into the stored ones; null removes one.
   secrets: z.record(secretName, z.string().max(8192).nullable()).optional(),
+  settings: z.record(settingName, z.json()).optional(),
 });
 
 /** What GET and PUT answer of one account: names and dates, never a value. */
@@ -50,6 +55,8 @@ export interface StoredSummary {
   updatedAt: number;
   baseUrl?: string | undefined;
   secretNames: string[];
+  /** The names of its stored settings (their values are plain configuration, but only names are answered). */
+  settingNames?: string[] | undefined;
   /** With PUT: false when the record sent was the one stored (nothing was written). */
   changed?: boolean | undefined;
 }
@@ -61,6 +68,7 @@ export const storedSummarySchema: z.ZodType<StoredSummary> = z.object({
   updatedAt: z.number(),
   baseUrl: z.string().optional(),
   secretNames: z.array(z.string()),
+  settingNames: z.array(z.string()).optional(),
   changed: z.boolean().optional(),
 });
 

@@ -32,6 +32,8 @@ export interface StoredAccount {
   baseUrl?: string | undefined;
   keyPlacement?: KeyPlacement | undefined;
   secrets: Record<string, string>;
+  /** Its settings, when stored with it (an import's settings column): over the file's defaults. */
+  settings?: Record<string, unknown> | undefined;
   updatedAt: number;
 }
 

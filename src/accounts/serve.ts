@@ -42,7 +42,10 @@ export const accountResolver = (option: AccountsOption, platform: PlatformFactor
     const secrets = record?.secrets ?? {};
     const account: CallAccount = {
       name,
-      settings: (settingsOf.get(name) ?? bare) as AccountSettings,
+      // Stored settings (a client onboarded with its settings) under the bundle's own, over the defaults.
+      settings: (record?.settings
+        ? Object.freeze({ ...defaults, ...record.settings, ...entry?.settings })
+        : (settingsOf.get(name) ?? bare)) as AccountSettings,
       secret: (key) => (Object.hasOwn(secrets, key) ? secrets[key] : readVar(env, key) || undefined),
     };
     const keyName = entry?.apiKeyEnv ?? `the stored key of account "${name}" (npm run accounts -- add ${name})`;

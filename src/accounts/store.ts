@@ -18,6 +18,7 @@ const sealedSchema = z.object({
   baseUrl: z.string().optional(),
   keyPlacement: z.enum(['header', 'bearer', 'query']).optional(),
   secrets: z.record(z.string(), z.string()),
+  settings: z.record(z.string(), z.json()).optional(),
 });
 
 type Cached = { until: number; value: Promise<StoredAccount | undefined> };
@@ -75,11 +76,12 @@ const load = async (env: Env, name: string, log: Logger): Promise<StoredAccount 
     });
     return undefined;
   }
-  const { baseUrl, keyPlacement, ...rest } = parsed.data;
+  const { baseUrl, keyPlacement, settings, ...rest } = parsed.data;
   return {
     ...rest,
     ...(baseUrl ? { baseUrl } : {}),
     ...(keyPlacement ? { keyPlacement } : {}),
+    ...(settings ? { settings } : {}),
     updatedAt: record.updatedAt,
   };
 };

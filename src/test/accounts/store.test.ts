@@ -152,6 +152,12 @@ describe('the account store', () => {
     expect(again).toMatchObject({ changed: false, updatedAt: first.updatedAt });
     const rotated = (await (await putAccount('client-same', { apiKey: 'pk_other' })).json()) as { changed: boolean };
     expect(rotated.changed).toBe(true);
+    // A change deep in the settings is a change.
+    await putAccount('client-same', { settings: { hours: { mon: '9-17' } } });
+    const moved = (await (await putAccount('client-same', { settings: { hours: { mon: '10-18' } } })).json()) as {
+      changed: boolean;
+    };
+    expect(moved.changed).toBe(true);
   });
 
   it('rotates one account without touching another', async () => {
