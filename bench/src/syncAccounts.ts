@@ -67,6 +67,30 @@ const LOSSY = {
 };
 
 /**
+ * The run's accounts file and environment for accounts with these keys and addresses: each key in
+ * a variable, or (given a running Worker's `origin`) every one but the first stored in its store.
+ */
+const accountsOf = async (
+  accounts: readonly { apiKey: string; baseUrl: string }[],
+  origin: string | undefined,
+): Promise<{ env: Record<string, string>; config: AccountsConfig }> => {
+  const env: Record<string, string> = { FUNCTIONS_BASE_URL: origin ?? ORIGIN, FUNCTIONS_SECRET: SECRET };
+  const config: AccountsConfig = { accounts: [] };
+  const stored: { name: string; apiKey: string; baseUrl: string }[] = [];
+  for (const [i, { apiKey, baseUrl }] of accounts.entries()) {
+    if (origin && i > 0) {
+      stored.push({ name: accountName(i), apiKey, baseUrl });
+      config.accounts.push({ name: accountName(i) });
+    } else {
+      env[keyVariable(i)] = apiKey;
+      config.accounts.push({ name: accountName(i), apiKeyEnv: keyVariable(i), baseUrl });
+    }
+  }
+  if (origin) await storeKeys(origin, SECRET, stored);
+  return { env, config };
+};
+
+/**
  * First and no-op sync of `accounts` accounts x 9 functions (and the examples' events webhook),
  * `latencyMs` added to every answer. With `faults: 'outage'`, the second account answers 503 to
  * everything (its own platform) and the third's key is refused; with `faults: 'lossy'`, the
@@ -112,21 +136,13 @@ export const measureSyncAccounts = async (
     : undefined;
   // With the store, every client but the first (the agency's variable) is kept there, reached through the relay.
   const worker = keys === 'store' ? await storedKeysWorker(SECRET) : undefined;
-  const env: Record<string, string> = { FUNCTIONS_BASE_URL: worker?.origin ?? ORIGIN, FUNCTIONS_SECRET: SECRET };
-  const config: AccountsConfig = { accounts: [] };
-  const stored: { name: string; apiKey: string; baseUrl: string }[] = [];
-  for (const [i, account] of seeded.entries()) {
-    const apiKey = outage && i === 2 ? 'a-revoked-key' : (account.apiKey ?? '');
-    const baseUrl = broken && i === 1 ? broken.url : platform.url;
-    if (worker && i > 0) {
-      stored.push({ name: accountName(i), apiKey, baseUrl });
-      config.accounts.push({ name: accountName(i) });
-      continue;
-    }
-    env[keyVariable(i)] = apiKey;
-    config.accounts.push({ name: accountName(i), apiKeyEnv: keyVariable(i), baseUrl });
-  }
-  if (worker) await storeKeys(worker.origin, SECRET, stored);
+  const { env, config } = await accountsOf(
+    seeded.map((account, i) => ({
+      apiKey: outage && i === 2 ? 'a-revoked-key' : (account.apiKey ?? ''),
+      baseUrl: broken && i === 1 ? broken.url : platform.url,
+    })),
+    worker?.origin,
+  );
   const results: SyncAccountsResult[] = [];
   const run = async (scenario: SyncAccountsResult['scenario']) => {
     reads = 0;

@@ -65,6 +65,24 @@ Options:
 Environment (or .env): FUNCTIONS_BASE_URL (the deployed Worker), FUNCTIONS_SECRET (as the Worker's).
 `;
 
+/** The flags of every accounts command (parseArgs). */
+const OPTIONS = {
+  help: { type: 'boolean', short: 'h' },
+  json: { type: 'boolean' },
+  yes: { type: 'boolean', short: 'y' },
+  env: { type: 'string', short: 'e' },
+  'base-url': { type: 'string' },
+  'key-env': { type: 'string' },
+  'value-env': { type: 'string' },
+  remove: { type: 'boolean' },
+  'key-placement': { type: 'string' },
+  concurrency: { type: 'string' },
+  'no-sync': { type: 'boolean' },
+  filter: { type: 'string' },
+  limit: { type: 'string' },
+  after: { type: 'string' },
+} as const;
+
 /**
  * Runs the command; never throws for expected problems, it prints them and returns the exit code.
  * @example process.exitCode = await runAccounts(['list'], { env: process.env, stdout, stderr, stdin })
@@ -91,22 +109,7 @@ export const runAccounts = async (argv: string[], io: AccountsIo): Promise<numbe
     ({ values: flags, positionals } = parseArgs({
       args: argv,
       allowPositionals: true,
-      options: {
-        help: { type: 'boolean', short: 'h' },
-        json: { type: 'boolean' },
-        yes: { type: 'boolean', short: 'y' },
-        env: { type: 'string', short: 'e' },
-        'base-url': { type: 'string' },
-        'key-env': { type: 'string' },
-        'value-env': { type: 'string' },
-        remove: { type: 'boolean' },
-        'key-placement': { type: 'string' },
-        concurrency: { type: 'string' },
-        'no-sync': { type: 'boolean' },
-        filter: { type: 'string' },
-        limit: { type: 'string' },
-        after: { type: 'string' },
-      },
+      options: OPTIONS,
     }) as { values: Flags; positionals: string[] });
   } catch (error) {
     return fail(`${(error as Error).message.split('. ')[0]}. See npm run accounts -- --help.`, 2);
