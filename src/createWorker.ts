@@ -212,8 +212,9 @@ export const createWorker = (options: WorkerOptions): AgentWorker => {
   };
 
   // The features' own paths (approvals' pages, each account's events endpoint, the account store,
-  // the metrics' evaluation under dev).
-  const { events } = options;
+  // the metrics' evaluation under dev). Events resolve each delivery's account as calls do: one
+  // resolver for every feature.
+  const events = options.events?.serve(accounts, firstAccount);
   const metrics = options.metrics?.(accounts);
   for (const opted of [options.conversations, events, options.accountStore, metrics]) {
     routes.push(...(opted?.routes ?? []));

@@ -1,4 +1,4 @@
-// Part 1e: a call through the 500th account of a Worker serving 500 (bench/workers/projectWithAccounts.ts)
+// Part 1e: a call through the last account of a Worker serving 5,000 (bench/workers/projectWithAccounts.ts)
 // against the same call on the single-account project Worker, interleaved round by round; and how
 // often the Worker read each account's key from its store while it served them.
 import { functionKey } from 'agent-functions/worker';
@@ -9,7 +9,7 @@ import { VALID_BODY } from './invocation.ts';
 import { type LoadResult, type LoadTarget, loadTest } from './loadTest.ts';
 import { BENCH_SECRET, serveWorker } from './serveWorker.ts';
 
-/** Every round of both cases, and the store reads the 500-account Worker made. */
+/** Every round of both cases, and the store reads the many-account Worker made. */
 export interface AccountsResults {
   single: LoadResult[];
   lastOf500: LoadResult[];

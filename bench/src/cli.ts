@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ACCOUNTS } from '../workers/accountsScale.ts';
 import { measureAccounts } from './accounts.ts';
 import { measureApproval } from './approval.ts';
 import { HELP, type Part, parseBenchArgs, runsPiece } from './args.ts';
@@ -28,6 +29,7 @@ import {
 } from './report.ts';
 import { measureStartup } from './startupCpu.ts';
 import { measureLocalStats, STATS_RECORDS } from './statsBench.ts';
+import { storedAccountsDefine } from './storedAccounts.ts';
 import { measureSyncAccounts } from './syncAccounts.ts';
 import { measureSync } from './syncBench.ts';
 import { renderMarkdown, renderTable } from './table.ts';
@@ -84,10 +86,23 @@ const BUILDS = {
     profile: true,
   },
   projectWithAccounts: {
-    label: 'project serving 500 accounts',
+    label: 'project serving 5,000 accounts (clients in the store)',
     entry: 'bench/workers/projectWithAccounts.ts',
     defines: { BENCH_FUNCTIONS: '1' },
     profile: false,
+  },
+  // An agency's Worker with its clients' keys in the account store: the same at 5 and 5,000 clients.
+  projectStored5: {
+    label: 'project, 5 clients in the account store',
+    entry: 'bench/workers/projectWithStoredAccounts.ts',
+    defines: { BENCH_FUNCTIONS: '1', BENCH_STORED_ACCOUNTS: storedAccountsDefine(5) },
+    profile: true,
+  },
+  projectStored5000: {
+    label: 'project, 5,000 clients in the account store',
+    entry: 'bench/workers/projectWithStoredAccounts.ts',
+    defines: { BENCH_FUNCTIONS: '1', BENCH_STORED_ACCOUNTS: storedAccountsDefine(5000) },
+    profile: true,
   },
   projectWithApproval: {
     label: 'project + approval',
@@ -258,7 +273,7 @@ const main = async (): Promise<number> => {
       );
     }
     if (args.parts.includes('accounts')) {
-      progress('accounts: a call through the 500th account against a single-account Worker');
+      progress(`accounts: a call through the ${ACCOUNTS}th account against a single-account Worker`);
       results.accounts = await measureAccounts(built.project, built.projectWithAccounts, settings, progress);
     }
     if (args.parts.includes('approval')) {
@@ -294,6 +309,17 @@ const main = async (): Promise<number> => {
       results.syncAccounts.push(...(await measureSyncAccounts(largest, { latencyMs: 50, faults: 'outage' })));
       progress(`sync: ${largest} accounts, 50 ms per answer, answers lost, 429s and 503s now and then`);
       results.syncAccounts.push(...(await measureSyncAccounts(largest, { latencyMs: 50, faults: 'lossy' })));
+    }
+    if (args.parts.includes('sync-store')) {
+      results.syncAccounts ??= [];
+      for (const accounts of settings.storeAccounts) {
+        for (const faults of [undefined, 'outage', 'lossy'] as const) {
+          progress(`sync-store: ${accounts} accounts in the store, 50 ms per answer${faults ? `, ${faults}` : ''}`);
+          results.syncAccounts.push(
+            ...(await measureSyncAccounts(accounts, { latencyMs: 50, keys: 'store', ...(faults ? { faults } : {}) })),
+          );
+        }
+      }
     }
     if (args.parts.includes('lint')) {
       progress(`lint: the offline description check of ${LINT_FUNCTIONS} functions`);

@@ -2,7 +2,10 @@
 // local platform (scripts/platform) holding one account per client, each with its own key and the
 // per-key rate limit of docs/performance.md (50 requests per 10 s), with and without 50 ms added to
 // every answer (the emulator's slowMs): a first run, then a run with nothing to do; and a run in
-// which one account answers 503 to everything and another's key is refused (401).
+// which one account answers 503 to everything and another's key is refused (401). The keys are
+// Worker variables (a few accounts: a Worker holds at most 128) or, as agencies deploy, in the
+// account store of a running Worker (the project's own, under wrangler's dev server), every
+// request then going through its relay (bench/src/storedKeys.ts).
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { startEmulator } from '../../scripts/emulator/emulator.ts';
@@ -11,6 +14,7 @@ import type { AccountsConfig } from '../../scripts/project/accounts.ts';
 import { eventTypes } from '../../scripts/project/generated.ts';
 import { accountApi } from '../../scripts/registration/accountApi.ts';
 import { runSync } from '../../scripts/registration/run.ts';
+import { type KeysIn, storedKeysWorker, storeKeys } from './storedKeys.ts';
 import { servedFunctions } from './syncBench.ts';
 
 const ORIGIN = 'https://bench.example.dev';
@@ -23,6 +27,8 @@ export const ACCOUNT_RATE_LIMIT = { limit: 50, windowMs: 10_000 };
 
 /** One run of the sync command over many accounts, as the platform saw it. */
 export interface SyncAccountsResult {
+  /** Where the clients' keys are: Worker variables, or the account store through the Worker's relay. */
+  keys: KeysIn;
   scenario: 'first' | 'no-op' | 'one 503, one 401' | 'first, answers lost, 429s, 5xx';
   accounts: number;
   /** Added to every answer of the platform. */
@@ -61,6 +67,30 @@ const LOSSY = {
 };
 
 /**
+ * The run's accounts file and environment for accounts with these keys and addresses: each key in
+ * a variable, or (given a running Worker's `origin`) every one but the first stored in its store.
+ */
+const accountsOf = async (
+  accounts: readonly { apiKey: string; baseUrl: string }[],
+  origin: string | undefined,
+): Promise<{ env: Record<string, string>; config: AccountsConfig }> => {
+  const env: Record<string, string> = { FUNCTIONS_BASE_URL: origin ?? ORIGIN, FUNCTIONS_SECRET: SECRET };
+  const config: AccountsConfig = { accounts: [] };
+  const stored: { name: string; apiKey: string; baseUrl: string }[] = [];
+  for (const [i, { apiKey, baseUrl }] of accounts.entries()) {
+    if (origin && i > 0) {
+      stored.push({ name: accountName(i), apiKey, baseUrl });
+      config.accounts.push({ name: accountName(i) });
+    } else {
+      env[keyVariable(i)] = apiKey;
+      config.accounts.push({ name: accountName(i), apiKeyEnv: keyVariable(i), baseUrl });
+    }
+  }
+  if (origin) await storeKeys(origin, SECRET, stored);
+  return { env, config };
+};
+
+/**
  * First and no-op sync of `accounts` accounts x 9 functions (and the examples' events webhook),
  * `latencyMs` added to every answer. With `faults: 'outage'`, the second account answers 503 to
  * everything (its own platform) and the third's key is refused; with `faults: 'lossy'`, the
@@ -69,8 +99,9 @@ const LOSSY = {
  */
 export const measureSyncAccounts = async (
   accounts: number,
-  options: { latencyMs: number; faults?: 'outage' | 'lossy'; argv?: string[] },
+  options: { latencyMs: number; faults?: 'outage' | 'lossy'; argv?: string[]; keys?: KeysIn },
 ): Promise<SyncAccountsResult[]> => {
+  const keys = options.keys ?? 'variables';
   const served = await servedFunctions(ACCOUNT_FUNCTIONS);
   const types = eventTypes(join(import.meta.dirname, '../../events'));
   const seeded: AccountOptions[] = Array.from({ length: accounts }, (_, i) => ({
@@ -103,16 +134,15 @@ export const measureSyncAccounts = async (
         faults: { slowMs: options.latencyMs, serverErrors: { everyNth: 1, status: 503 } },
       })
     : undefined;
-  const env: Record<string, string> = { FUNCTIONS_BASE_URL: ORIGIN, FUNCTIONS_SECRET: SECRET };
-  const config: AccountsConfig = { accounts: [] };
-  for (const [i, account] of seeded.entries()) {
-    env[keyVariable(i)] = outage && i === 2 ? 'a-revoked-key' : (account.apiKey ?? '');
-    config.accounts.push({
-      name: accountName(i),
-      apiKeyEnv: keyVariable(i),
+  // With the store, every client but the first (the agency's variable) is kept there, reached through the relay.
+  const worker = keys === 'store' ? await storedKeysWorker(SECRET) : undefined;
+  const { env, config } = await accountsOf(
+    seeded.map((account, i) => ({
+      apiKey: outage && i === 2 ? 'a-revoked-key' : (account.apiKey ?? ''),
       baseUrl: broken && i === 1 ? broken.url : platform.url,
-    });
-  }
+    })),
+    worker?.origin,
+  );
   const results: SyncAccountsResult[] = [];
   const run = async (scenario: SyncAccountsResult['scenario']) => {
     reads = 0;
@@ -149,6 +179,7 @@ export const measureSyncAccounts = async (
     }
     const names = platform.state.accounts.flatMap((a) => [...a.functions.values()].map((f) => `${a.id}/${f.name}`));
     results.push({
+      keys,
       scenario,
       accounts,
       latencyMs: options.latencyMs,
@@ -173,6 +204,7 @@ export const measureSyncAccounts = async (
   } finally {
     await platform.close();
     await broken?.close();
+    await worker?.close();
   }
   return results;
 };

@@ -165,6 +165,7 @@ describe('bench report', () => {
 
   it('judges sync at agency scale on the largest run with latency: no-op time and reads, creates once, failures isolated', () => {
     const run = (scenario: SyncAccountsResult['scenario'], over: Partial<SyncAccountsResult>): SyncAccountsResult => ({
+      keys: 'variables',
       scenario,
       accounts: 500,
       latencyMs: 50,
@@ -213,7 +214,34 @@ describe('bench report', () => {
       'first sync, answers lost, 429s, 5xx, of 500 accounts: each function created exactly once',
     );
     const table = allTables(results({ syncAccounts: good })).find((t) => t.title.startsWith('3b.'));
-    expect(table?.rows[2]).toEqual([500, 50, 'one 503, one 401', 1000, 0, 0, 48, 33, '498 synced, 2 failed; exit 1']);
+    expect(table?.rows[2]).toEqual([
+      'variables (a few accounts)',
+      500,
+      50,
+      'one 503, one 401',
+      1000,
+      0,
+      0,
+      48,
+      33,
+      '498 synced, 2 failed; exit 1',
+    ]);
+    // The stored-key runs are judged apart, with their own limits at 5,000 accounts.
+    const stored = [
+      run('first', { keys: 'store', accounts: 5000, records: 45_000, wallMs: 800_000, statuses: { synced: 5000 } }),
+      run('no-op', { keys: 'store', accounts: 5000, reads: 10_000, wallMs: 290_000 }),
+    ];
+    expect(
+      targetVerdicts(results({ syncAccounts: [...good, ...stored] }))
+        .slice(4)
+        .map((v) => [v.target, v.met]),
+    ).toEqual([
+      [
+        'no-op sync of 5000 accounts x 9 functions, keys in the store, 50 ms per answer: <= 300 s, zero writes, 2 list requests per account',
+        true,
+      ],
+      ['first sync of 5000 accounts, keys in the store: each function created exactly once, <= 15 minutes', true],
+    ]);
   });
 
   it('marks sync as pending, with the reason, when it could not be measured', () => {
@@ -256,10 +284,15 @@ describe('bench report', () => {
       'metrics',
       'memory',
       'sync',
+      'sync-store',
       'lint',
       'stats',
     ]);
     expect(parseBenchArgs(['--only', 'size,sync']).parts).toEqual(['size', 'sync']);
+    expect(parseBenchArgs(['--only', 'sync-store', '--store-accounts', '500,5000']).settings.storeAccounts).toEqual([
+      500, 5000,
+    ]);
+    expect(() => parseBenchArgs(['--store-accounts', 'many'])).toThrow(/--store-accounts takes whole numbers/);
     expect(() => parseBenchArgs(['--only', 'speed'])).toThrow(
       /--only takes size, invocation, conversations, accounts, approval, metrics, memory, sync/,
     );

@@ -1,4 +1,4 @@
-// `npm run accounts -- <add|list|remove|rotate>`: the platform accounts one project serves
+// `npm run accounts -- <add|import|list|remove|rotate|secret>`: the platform accounts one project serves
 // (docs/sync-and-accounts.md "Onboarding a client"). A client's key goes to the Worker's account
 // store (src/accounts/), read from standard input or a named variable, never from the command line;
 // the accounts file records the account; sync registers the functions on that account only.
@@ -13,6 +13,7 @@ import { projectRoot } from '../project/paths.ts';
 import { assertSettings } from '../project/settingsSchema.ts';
 import { paintFor } from '../registration/paint.ts';
 import { add } from './add.ts';
+import { importAccounts } from './import.ts';
 import { list } from './list.ts';
 import { addLocally, runningDev } from './local.ts';
 import { remove } from './remove.ts';
@@ -34,6 +35,12 @@ Commands:
                  While npm run dev runs in this project (and FUNCTIONS_BASE_URL names no deployed
                  Worker, and no --env is given), it acts locally instead: dev's local platform
                  creates the account with a local key, serves it and syncs it; no key is read.
+  import <file>  Onboard many clients at once from a CSV file (a header line: name,key,base url,settings)
+                 or a JSON array of { name, key, baseUrl?, settings? }; - reads it from standard
+                 input. Each key is checked with its platform and stored, the file records each
+                 account, and one sync registers the functions on them. A failing row is named by
+                 its account (bad key, unknown address, duplicate name, invalid settings) while the
+                 others go on, and the exit code is 1. Run it again: what is done stays done.
   list           The accounts of the file: where each key lives and whether it is stored. Never a key.
   remove <name>  Delete the account's registrations on its platform (that account's only), its stored
                  key, and its entry in the file. Asks first on a terminal; elsewhere needs --yes.
@@ -51,13 +58,36 @@ Options:
   --value-env NAME     With secret: read the value from this environment variable.
   --remove             With secret: delete the secret.
   --env NAME           The environment (platform.accounts.NAME.json and .env.NAME when they exist).
-  --json               With list: one JSON document.
+  --json               With list and import: one JSON document.
+  --concurrency N      With import: requests in flight at once (default 8, at most 64).
+  --no-sync            With import: store and record only; npm run sync registers the functions later.
+  --filter TEXT        With list: only accounts whose name starts with TEXT.
+  --limit N            With list: at most N accounts (a page); --after NAME gives the next page.
+  --after NAME         With list: the accounts after NAME, by name.
   --yes                With remove: do not ask.
   -h, --help           Show this help.
 
 Environment (or .env): FUNCTIONS_BASE_URL (the deployed Worker), FUNCTIONS_SECRET (as the Worker's);
 neither is needed by add against a running npm run dev.
 `;
+
+/** The flags of every accounts command (parseArgs). */
+const OPTIONS = {
+  help: { type: 'boolean', short: 'h' },
+  json: { type: 'boolean' },
+  yes: { type: 'boolean', short: 'y' },
+  env: { type: 'string', short: 'e' },
+  'base-url': { type: 'string' },
+  'key-env': { type: 'string' },
+  'value-env': { type: 'string' },
+  remove: { type: 'boolean' },
+  'key-placement': { type: 'string' },
+  concurrency: { type: 'string' },
+  'no-sync': { type: 'boolean' },
+  filter: { type: 'string' },
+  limit: { type: 'string' },
+  after: { type: 'string' },
+} as const;
 
 /**
  * Runs the command; never throws for expected problems, it prints them and returns the exit code.
@@ -85,17 +115,7 @@ export const runAccounts = async (argv: string[], io: AccountsIo): Promise<numbe
     ({ values: flags, positionals } = parseArgs({
       args: argv,
       allowPositionals: true,
-      options: {
-        help: { type: 'boolean', short: 'h' },
-        json: { type: 'boolean' },
-        yes: { type: 'boolean', short: 'y' },
-        env: { type: 'string', short: 'e' },
-        'base-url': { type: 'string' },
-        'key-env': { type: 'string' },
-        'value-env': { type: 'string' },
-        remove: { type: 'boolean' },
-        'key-placement': { type: 'string' },
-      },
+      options: OPTIONS,
     }) as { values: Flags; positionals: string[] });
   } catch (error) {
     return fail(`${(error as Error).message.split('. ')[0]}. See npm run accounts -- --help.`, 2);
@@ -112,8 +132,10 @@ export const runAccounts = async (argv: string[], io: AccountsIo): Promise<numbe
     if (more.length > 0) throw new UsageError(`Unexpected "${more.join(' ')}". See npm run accounts -- --help.`);
     if (command === 'secret' && !secretName)
       throw new UsageError('npm run accounts -- secret <name> <SECRET_NAME>: which secret?');
+    if (command === 'import' && !name)
+      throw new UsageError('npm run accounts -- import <file>: which file? (- for standard input)');
     if (command !== 'list' && !name) throw new UsageError(`npm run accounts -- ${command} <name>: which account?`);
-    if (name !== undefined && !ACCOUNT_NAME.test(name)) {
+    if (command !== 'import' && name !== undefined && !ACCOUNT_NAME.test(name)) {
       throw new UsageError(
         `"${name}" is not an account name: a short label such as "client-acme" (letters, digits, . _ -).`,
       );
@@ -138,6 +160,7 @@ export const runAccounts = async (argv: string[], io: AccountsIo): Promise<numbe
       if (dev) return await addLocally(run, name as string, dev);
       return await add(run, name as string);
     }
+    if (command === 'import') return await importAccounts(run, name as string);
     if (command === 'remove') return await remove(run, name as string);
     if (command === 'secret') return await secret(run, name as string, secretName as string);
     return await rotate(run, name as string);

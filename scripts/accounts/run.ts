@@ -33,12 +33,17 @@ export type Flags = {
   'value-env'?: string;
   remove?: boolean;
   'key-placement'?: string;
+  concurrency?: string;
+  'no-sync'?: boolean;
+  filter?: string;
+  limit?: string;
+  after?: string;
 };
 
 /** A mistake of the command line or the input; exit code 2. */
 export class UsageError extends Error {}
 
-export const COMMANDS = ['add', 'list', 'remove', 'rotate', 'secret'];
+export const COMMANDS = ['add', 'import', 'list', 'remove', 'rotate', 'secret'];
 
 /** What a value read for an account is: its API key (--key-env), or one of its secrets (--value-env). */
 export type Reading = { what: string; flag: '--key-env' | '--value-env'; command: string };

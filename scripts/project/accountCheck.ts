@@ -89,7 +89,7 @@ export const checkAccounts = async (
       if (error instanceof StoreError) return { name: account.name, key, ok: false, problem: error.message };
       throw error;
     }
-    const problem = await platformAccepts(storedAccountRelay(origin, secret, account.name), fetchImpl);
+    const problem = await platformAccepts(await storedAccountRelay(origin, secret, account.name), fetchImpl);
     return problem ? { name: account.name, key, ok: false, problem } : { name: account.name, key, ok: true };
   };
   // Each account has its own key and rate limit: a few at once, in the file's order.

@@ -1,24 +1,23 @@
-// The Worker's account store as the CLI reaches it (src/accounts/admin.ts): PUT, GET, DELETE
-// /accounts/<name> and GET /accounts at FUNCTIONS_BASE_URL, authorised with accountsKey(FUNCTIONS_SECRET).
-// It answers names and dates, never a key; every failure becomes one sentence saying what to do.
-import { accountsKey } from 'agent-functions/worker';
+// The Worker's account store as the CLI reaches it: the endpoint's paths, schemas and key are the
+// framework's (src/accounts/contract.ts, through agent-functions/internal), and every answer is
+// checked against them. It answers names and dates, never a key; every failure becomes one
+// sentence saying what to do.
+import {
+  ACCOUNTS_PATH,
+  accountPathOf,
+  accountsKey,
+  LIST_PAGE_MAX,
+  type ListQuery,
+  removedSchema,
+  type StoredInput,
+  type StoredList,
+  type StoredSummary,
+  storedListSchema,
+  storedSummarySchema,
+} from 'agent-functions/internal';
+import type { z } from 'zod';
 
-/** What the store answers of one account. */
-export interface StoredSummary {
-  name: string;
-  stored: true;
-  updatedAt: number;
-  baseUrl?: string;
-  secretNames: string[];
-}
-
-/** What the store keeps for one account; fields left out keep their stored value, `secrets` merge (null removes one). */
-export interface StoredInput {
-  apiKey?: string;
-  baseUrl?: string;
-  keyPlacement?: 'header' | 'bearer' | 'query';
-  secrets?: Record<string, string | null>;
-}
+export type { StoredInput, StoredSummary };
 
 /** The store refused or could not be reached; the message says what to do. */
 export class StoreError extends Error {
@@ -48,7 +47,11 @@ export const storeClient = (origin: string, secret: string, fetchImpl: typeof fe
         `Could not reach the Worker at ${base} (${(error as Error).message}): is FUNCTIONS_BASE_URL its address, and is it deployed?`,
       );
     }
-    if (response.ok || (response.status === 404 && method === 'GET' && path !== '/accounts')) return response;
+    if (
+      response.ok ||
+      (response.status === 404 && method === 'GET' && !path.startsWith(`${ACCOUNTS_PATH}?`) && path !== ACCOUNTS_PATH)
+    )
+      return response;
     const text = await response.text();
     let message = text.slice(0, 300);
     try {
@@ -68,26 +71,50 @@ export const storeClient = (origin: string, secret: string, fetchImpl: typeof fe
     }
     throw new StoreError(`The account store at ${base} answered ${response.status}: ${message}`);
   };
+  /** The answer's JSON, checked against the endpoint's schema. */
+  const read = async <T>(response: Response, schema: z.ZodType<T>): Promise<T> => {
+    const parsed = schema.safeParse(await response.json().catch(() => undefined));
+    if (!parsed.success) {
+      throw new StoreError(
+        `The account store at ${base} answered in a shape this CLI does not know: update agent-functions-cli to the Worker's version (or deploy the Worker again).`,
+      );
+    }
+    return parsed.data;
+  };
+  const page = async (query: ListQuery): Promise<StoredList> => {
+    const search = new URLSearchParams(
+      Object.entries(query).flatMap(([key, value]) => (value === undefined ? [] : [[key, String(value)]])),
+    );
+    const suffix = search.size > 0 ? `?${search}` : '';
+    return read(await request('GET', `${ACCOUNTS_PATH}${suffix}`), storedListSchema);
+  };
   return {
     /** Stores (or replaces) `name`'s key; what `input` leaves out keeps its stored value. */
     async put(name: string, input: StoredInput): Promise<StoredSummary> {
-      return (await (await request('PUT', `/accounts/${encodeURIComponent(name)}`, input)).json()) as StoredSummary;
+      return read(await request('PUT', accountPathOf(name), input), storedSummarySchema);
     },
     /** What is stored of `name` (names and dates), or undefined when nothing is. */
     async get(name: string): Promise<StoredSummary | undefined> {
-      const response = await request('GET', `/accounts/${encodeURIComponent(name)}`);
+      const response = await request('GET', accountPathOf(name));
       if (response.status === 404) return undefined;
-      return (await response.json()) as StoredSummary;
+      return read(response, storedSummarySchema);
     },
     /** Removes `name`'s stored key; true when there was one. */
     async remove(name: string): Promise<boolean> {
-      return ((await (await request('DELETE', `/accounts/${encodeURIComponent(name)}`)).json()) as { removed: boolean })
-        .removed;
+      return (await read(await request('DELETE', accountPathOf(name)), removedSchema)).removed;
     },
-    /** Every stored account's name and when it was written. */
-    async list(): Promise<{ name: string; updatedAt: number }[]> {
-      return ((await (await request('GET', '/accounts')).json()) as { accounts: { name: string; updatedAt: number }[] })
-        .accounts;
+    /** One page of the stored accounts' names (by name, after `after`, starting with `prefix`). */
+    page,
+    /** Every stored account's name and when it was written, read page by page. */
+    async list(prefix?: string): Promise<{ name: string; updatedAt: number }[]> {
+      const all: StoredList['accounts'] = [];
+      let after: string | undefined;
+      do {
+        const answer = await page({ limit: LIST_PAGE_MAX, ...(prefix ? { prefix } : {}), ...(after ? { after } : {}) });
+        all.push(...answer.accounts);
+        after = answer.next;
+      } while (after);
+      return all;
     },
   };
 };

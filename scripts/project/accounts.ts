@@ -1,11 +1,10 @@
 // Which accounts one sync run writes to, and with which keys: the committed accounts file
-// (platform.accounts.json) names environment variables, never the keys themselves; and the
-// platform client of one account, counting the write requests it sends (retries included).
-import { createHmac } from 'node:crypto';
+// (platform.accounts.json) names environment variables, never the keys themselves, and an account
+// without one is reached through the Worker's relay (its path and key are the framework's,
+// src/accounts/contract.ts). Also what the Worker's bundle lists of the file (workerAccounts).
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { EventsAccount } from 'agent-functions/events';
-import { weakSecretProblem } from 'agent-functions/internal';
+import { accountsKey, relayOf, weakSecretProblem } from 'agent-functions/internal';
 import { ACCOUNT_NAME, eventsPathOf, FUNCTION_NAME, type KeyPlacement } from 'agent-functions/platform';
 import type { AccountEntry } from 'agent-functions/worker';
 import { z } from 'zod';
@@ -19,7 +18,7 @@ const envName = z.string().regex(ENV_NAME, 'must be an environment variable name
 const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) address such as https://app.example.com' });
 
 // Settings reach the Worker's bundle (generated/accounts.ts): plain values only, never a key.
-const settingsSchema = z.record(
+export const settingsSchema = z.record(
   z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a name such as timezone'),
   z.json(),
 );
@@ -129,14 +128,13 @@ export const loadAccountsConfig = (path: string, required = false): AccountsConf
 };
 
 /**
- * The accounts as the Worker's events endpoint serves them: each at its path (eventsPathOf: the
- * first at /events), with the names of its variables.
- * @example eventsAccountsOf(DEFAULT_CONFIG) // [{ name: 'default', path: '/events', apiKeyEnv: 'PLATFORM_API_KEY', ... }]
+ * The accounts with the names of the variables their events endpoint reads (its signing secret is
+ * read with the account's key), the first at /events: what `npm run secrets` lists.
+ * @example eventsAccountsOf(DEFAULT_CONFIG) // [{ name: 'default', apiKeyEnv: 'PLATFORM_API_KEY', baseUrlEnv: 'PLATFORM_BASE_URL' }]
  */
-export const eventsAccountsOf = (config: AccountsConfig): EventsAccount[] =>
-  config.accounts.map((account, i) => ({
+export const eventsAccountsOf = (config: AccountsConfig): AccountEntry[] =>
+  config.accounts.map((account) => ({
     name: account.name,
-    path: eventsPathOf(account.name, i === 0),
     ...(account.apiKeyEnv ? { apiKeyEnv: account.apiKeyEnv } : {}),
     ...(account.baseUrl ? { baseUrl: account.baseUrl } : { baseUrlEnv: account.baseUrlEnv ?? 'PLATFORM_BASE_URL' }),
     ...(account.keyPlacement ? { keyPlacement: account.keyPlacement } : {}),
@@ -162,31 +160,20 @@ export const accountsFiles = (root: string): string[] => [
 ];
 
 /**
- * Every account the Worker serves events for, from every accounts file at `root` (one Worker build
- * serves every environment): one per path. Throws when two files put different accounts or
- * variables at one path, since the Worker could not tell which one's secret verifies it.
- * @example workerEventsAccounts('.') // [{ name: 'default', path: '/events', ... }]
+ * Whether the Worker's bundle must list `account`: the first (its urls name no account), and any
+ * whose key is a Worker variable or that carries what only the file gives (its settings, its own
+ * address). An account kept in the account store with nothing else is resolved from the store, so
+ * its entry is left out and the bundle stays the same size at 5 or 5,000 such accounts
+ * (docs/sync-and-accounts.md "Hundreds of clients").
  */
-export const workerEventsAccounts = (root: string): EventsAccount[] => {
-  const byPath = new Map<string, { account: EventsAccount; file: string }>();
-  for (const file of accountsFiles(root)) {
-    for (const account of eventsAccountsOf(loadAccountsConfig(file))) {
-      const seen = byPath.get(account.path);
-      if (!seen) byPath.set(account.path, { account, file });
-      else if (JSON.stringify(seen.account) !== JSON.stringify(account)) {
-        throw new ConfigError(
-          `${seen.file} and ${file} disagree on the account whose webhook delivers to ${account.path} ("${seen.account.name}" and "${account.name}"): the Worker serves every environment's accounts from one build, so give an account the same name and variable names in every file (their values differ per environment), and the same first account.`,
-        );
-      }
-    }
-  }
-  return [...byPath.values()].map(({ account }) => account);
-};
+const bundled = (account: AccountConfig, first: boolean): boolean =>
+  first ||
+  Boolean(account.apiKeyEnv || account.settings || account.baseUrl || account.baseUrlEnv || account.keyPlacement);
 
 /**
- * Every account the Worker serves, from every accounts file at `root` (one Worker build serves every
- * environment), as createWorker's `accounts` option takes them: names of variables and plain
- * settings, never a key. The first account (whose urls carry no account) must be the same in every file.
+ * Every account the Worker's bundle lists, from every accounts file at `root` (one Worker build
+ * serves every environment), as createWorker's `accounts` option takes them: names of variables and
+ * plain settings, never a key; an account kept only in the store is left out (`bundled`). The first account (whose urls carry no account) must be the same in every file.
  * @example workerAccounts('.').list[0] // { name: 'default', apiKeyEnv: 'PLATFORM_API_KEY', baseUrlEnv: 'PLATFORM_BASE_URL' }
  */
 export const workerAccounts = (root: string): { list: AccountEntry[]; settings?: Record<string, unknown> } => {
@@ -203,7 +190,8 @@ export const workerAccounts = (root: string): { list: AccountEntry[]; settings?:
       );
     }
     first ??= head === undefined ? undefined : { name: head, file };
-    for (const account of config.accounts) {
+    for (const [i, account] of config.accounts.entries()) {
+      if (!bundled(account, i === 0)) continue;
       const entry: AccountEntry = {
         name: account.name,
         apiKeyEnv: account.apiKeyEnv,
@@ -245,14 +233,13 @@ export interface ResolvedAccount {
 }
 
 /**
- * Where the Worker relays a stored-key account's platform requests (src/accounts/admin.ts), and the
- * key that opens it: accountsKey of src/keys.ts, computed here without awaiting (the same HMAC).
- * @example storedAccountRelay('https://fns.example.dev', secret, 'client-acme').baseUrl // 'https://fns.example.dev/accounts/client-acme/platform'
+ * Where the Worker relays a stored-key account's platform requests (src/accounts/contract.ts), and
+ * the key that opens it: accountsKey of the framework, never derived again here.
+ * @example (await storedAccountRelay('https://fns.example.dev', secret, 'client-acme')).baseUrl // 'https://fns.example.dev/accounts/client-acme/platform'
  */
-export const storedAccountRelay = (origin: string, secret: string, name: string) => ({
-  baseUrl: `${origin.replace(/\/+$/, '')}/accounts/${name}/platform`,
-  apiKey: createHmac('sha256', secret).update('accounts').digest('base64url'),
-  keyPlacement: 'bearer' as const,
+export const storedAccountRelay = async (origin: string, secret: string, name: string) => ({
+  ...relayOf(origin, name),
+  apiKey: await accountsKey(secret),
 });
 
 /** What sync needs beyond the accounts: where the Worker is and the secret of its keys. */
@@ -267,13 +254,13 @@ const isHttpUrl = (value: string) => httpUrl.safeParse(value).success;
 
 /**
  * The accounts (optionally only those named) with their variables, or one line per missing or bad variable.
- * @example resolveSync(DEFAULT_CONFIG, process.env).problems // ['Missing PLATFORM_API_KEY: ...']
+ * @example (await resolveSync(DEFAULT_CONFIG, process.env)).problems // ['Missing PLATFORM_API_KEY: ...']
  */
-export const resolveSync = (
+export const resolveSync = async (
   config: AccountsConfig,
   env: Env,
   selected?: readonly string[],
-): { accounts: ResolvedAccount[]; sync: SyncEnv; problems: string[]; runProblems: string[] } => {
+): Promise<{ accounts: ResolvedAccount[]; sync: SyncEnv; problems: string[]; runProblems: string[] }> => {
   const problems: string[] = [];
   const reported = new Set<string>();
   const read = (name: string, meaning: string, url = false, own?: string[]): string => {
@@ -310,6 +297,8 @@ export const resolveSync = (
   if (weak) problems.push(weak);
   // Problems of the run as a whole (the Worker's origin and secret, the flags) stop every account.
   const runProblems = [...problems];
+  // The relay's key, derived once (src/keys.ts) for every stored-key account.
+  const relayKey = sync.functionsSecret ? await accountsKey(sync.functionsSecret) : '';
   const accounts = config.accounts
     .map((account, i) => ({ account, first: i === 0 }))
     .filter(({ account }) => !selected || selected.includes(account.name))
@@ -321,7 +310,8 @@ export const resolveSync = (
           name: account.name,
           eventsPath: eventsPathOf(account.name, first),
           urlAccount: first ? undefined : account.name,
-          ...storedAccountRelay(sync.functionsBaseUrl, sync.functionsSecret, account.name),
+          ...relayOf(sync.functionsBaseUrl, account.name),
+          apiKey: relayKey,
           functions: account.functions,
           problems: own,
           stored: true,

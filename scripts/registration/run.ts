@@ -104,13 +104,13 @@ export const runSync = async (argv: string[], io: SyncIo): Promise<SyncRun> => {
   };
   const paint = json ? plain : paintFor(io.stdout);
 
-  let resolved: ReturnType<typeof resolveSync>;
+  let resolved: Awaited<ReturnType<typeof resolveSync>>;
   try {
     const [file, required] = accountsFileOf(args, root);
     const config = io.config ?? loadAccountsConfig(file, required);
     // Each account's settings against the project's schema (lib/settings.ts), before anything is written.
     if (!io.config) await assertSettings(root, config, relative(root, file) || file);
-    resolved = resolveSync(config, io.env, args.account);
+    resolved = await resolveSync(config, io.env, args.account);
   } catch (error) {
     if (error instanceof ConfigError) return fail([error.message]);
     throw error;

@@ -1,7 +1,7 @@
 // The secrets and vars the project needs, from the functions' declarations (the manifest) plus the
 // framework's own (the events endpoint's accounts among them), and which of them a target lacks:
 // one line per missing one.
-import type { EventsAccount } from 'agent-functions/events';
+import type { AccountEntry } from 'agent-functions/worker';
 import type { ServedFunction } from '../project/manifest.ts';
 
 /** One declared setting and who needs it. */
@@ -20,9 +20,9 @@ export const FRAMEWORK_SECRETS: readonly Setting[] = [
  * What the events endpoint needs when events/ has files: each account's key variable (a secret) and
  * base-address variable (a var, unless the accounts file gives the address), since the Worker reads
  * each account's signing secret with them (docs/events.md). Nothing without event files.
- * @example eventsSettings(['appointment.booked'], DEFAULT_EVENTS_ACCOUNTS) // PLATFORM_API_KEY, PLATFORM_BASE_URL
+ * @example eventsSettings(['appointment.booked'], eventsAccountsOf(DEFAULT_CONFIG)) // PLATFORM_API_KEY, PLATFORM_BASE_URL
  */
-export const eventsSettings = (types: readonly string[], accounts: readonly EventsAccount[]): Setting[] =>
+export const eventsSettings = (types: readonly string[], accounts: readonly AccountEntry[]): Setting[] =>
   types.length === 0
     ? []
     : accounts.flatMap((account): Setting[] => {

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { workerEventsAccounts } from '../project/accounts.ts';
+import { workerAccounts } from '../project/accounts.ts';
 import { functionNames, generate, registrySource } from '../project/generated.ts';
 
 const project = (files: string[]) => {
@@ -52,28 +52,13 @@ describe('the registry generator', () => {
     const agency = { name: 'agency', apiKeyEnv: 'PLATFORM_API_KEY' };
     const acme = { name: 'client-acme', apiKeyEnv: 'ACME_API_KEY', baseUrl: 'https://app.acme.example' };
 
-    it('serves each account of the accounts file at its own path, the first at /events', () => {
+    it("lists the handlers and no account: the Worker resolves each delivery's account as a call's", () => {
       const base = withEvents({ 'platform.accounts.json': { accounts: [agency, acme] } });
-      expect(workerEventsAccounts(base)).toEqual([
-        { name: 'agency', path: '/events', apiKeyEnv: 'PLATFORM_API_KEY', baseUrlEnv: 'PLATFORM_BASE_URL' },
-        {
-          name: 'client-acme',
-          path: '/events/client-acme',
-          apiKeyEnv: 'ACME_API_KEY',
-          baseUrl: 'https://app.acme.example',
-        },
-      ]);
       generate(base);
       const source = readFileSync(join(base, 'generated', 'events.ts'), 'utf8');
-      expect(source).toContain('"path":"/events/client-acme"');
+      expect(source).toContain("'deal.moved': $0,");
+      expect(source).not.toContain('client-acme');
       expect(source).not.toContain('undefined');
-    });
-
-    it('serves the default account at /events without an accounts file, and nothing without event files', () => {
-      const base = withEvents({});
-      expect(workerEventsAccounts(base)).toEqual([
-        { name: 'default', path: '/events', apiKeyEnv: 'PLATFORM_API_KEY', baseUrlEnv: 'PLATFORM_BASE_URL' },
-      ]);
       const none = project([]);
       generate(none);
       expect(readFileSync(join(none, 'generated', 'events.ts'), 'utf8')).toContain(
@@ -81,16 +66,16 @@ describe('the registry generator', () => {
       );
     });
 
-    it("adds an environment's accounts, and refuses two files that put different accounts at one path", () => {
+    it("adds an environment's accounts, and refuses two files that start with different accounts", () => {
       const extra = { name: 'client-beta', apiKeyEnv: 'BETA_API_KEY' };
       const base = withEvents({
         'platform.accounts.json': { accounts: [agency, acme] },
         'platform.accounts.staging.json': { accounts: [agency, extra] },
       });
-      expect(workerEventsAccounts(base).map((account) => account.path)).toEqual([
-        '/events',
-        '/events/client-acme',
-        '/events/client-beta',
+      expect(workerAccounts(base).list.map((account) => account.name)).toEqual([
+        'agency',
+        'client-acme',
+        'client-beta',
       ]);
       const clash = withEvents({
         'platform.accounts.json': { accounts: [agency] },
@@ -104,6 +89,38 @@ describe('the registry generator', () => {
       });
       expect(() => generate(renamed)).toThrow(/disagree on account "client-acme"/);
     });
+  });
+});
+
+describe('the accounts module', () => {
+  /** The generated accounts module of an accounts file listing the agency and `stored` store-kept clients. */
+  const accountsModule = (stored: number, extra: object[] = []) => {
+    const base = project([]);
+    const clients = Array.from({ length: stored }, (_, i) => ({ name: `client-${i}` }));
+    writeFileSync(
+      join(base, 'platform.accounts.json'),
+      JSON.stringify({ accounts: [{ name: 'agency', apiKeyEnv: 'PLATFORM_API_KEY' }, ...clients, ...extra] }),
+    );
+    generate(base);
+    return readFileSync(join(base, 'generated', 'accounts.ts'), 'utf8');
+  };
+
+  it('is the same at 5 and at 5,000 accounts kept in the store: nothing in the bundle grows per client', () => {
+    const five = accountsModule(5);
+    expect(accountsModule(5000)).toBe(five);
+    expect(five).not.toContain('client-');
+  });
+
+  it('lists an account whose key is a variable, or that has settings or an address of its own', () => {
+    const source = accountsModule(2, [
+      { name: 'client-var', apiKeyEnv: 'VAR_KEY' },
+      { name: 'client-set', settings: { timezone: 'Europe/Paris' } },
+      { name: 'client-white', baseUrl: 'https://app.white.example' },
+    ]);
+    expect(source).toContain('"client-var"');
+    expect(source).toContain('"client-set"');
+    expect(source).toContain('"client-white"');
+    expect(source).not.toContain('"client-0"');
   });
 });
 

@@ -3,7 +3,6 @@
 // /accounts/<name>/platform/v1/... through which sync and `secrets check` reach a stored-key
 // account's platform API without ever holding its key. Authorised by accountsKey(FUNCTIONS_SECRET).
 
-import { z } from 'zod';
 import { readBody } from '../args.ts';
 import { bearerToken } from '../bearerToken.ts';
 import type { Env } from '../env.ts';
@@ -14,6 +13,7 @@ import { ACCOUNT_NAME } from '../platform/protocol/contract.ts';
 import { jsonResponse } from '../respond.ts';
 import type { FeatureRoute, RoutedRequest } from '../route.ts';
 import { addressProblem } from './address.ts';
+import { type ListQuery, listQuerySchema, type StoredList, type StoredSummary, storedInputSchema } from './contract.ts';
 import { ACCOUNTS_BODY_LIMIT, relay } from './relay.ts';
 import type { StoredAccount } from './resolve.ts';
 import {
@@ -27,17 +27,6 @@ import {
   unreadable,
   writeStoredAccount,
 } from './store.ts';
-
-const secretName = z
-  .string()
-  .regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'a secret name is a variable name such as SHOP_TOKEN');
-const putSchema = z.strictObject({
-  apiKey: z.string().trim().min(1, 'apiKey is empty').max(4096).optional(),
-  baseUrl: z.url({ protocol: /^https?$/, error: 'baseUrl must be an http(s) address' }).optional(),
-  keyPlacement: z.enum(['header', 'bearer', 'query']).optional(),
-  // Merged into the stored ones; null removes one.
-  secrets: z.record(secretName, z.string().max(8192).nullable()).optional(),
-});
 
 // A first PUT finds nothing stored: not worth a log line.
 const quiet: Logger = { info: () => {}, warn: () => {}, error: () => {} };
@@ -55,13 +44,31 @@ const authorised = async (request: Request, env: Env): Promise<boolean> => {
 };
 
 /** What GET and PUT answer of one account: names, never values. */
-const summary = (name: string, stored: StoredAccount) => ({
+const summary = (name: string, stored: StoredAccount): StoredSummary => ({
   name,
   stored: true,
   updatedAt: stored.updatedAt,
   ...(stored.baseUrl ? { baseUrl: stored.baseUrl } : {}),
   secretNames: Object.keys(stored.secrets).sort(),
+  ...(stored.settings ? { settingNames: Object.keys(stored.settings).sort() } : {}),
 });
+
+/** `value` as JSON with every object's keys in order, so two equal records give one text. */
+const canonical = (value: unknown): string =>
+  value !== null && typeof value === 'object' && !Array.isArray(value)
+    ? `{${Object.keys(value)
+        .sort()
+        .map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, unknown>)[key])}`)
+        .join(',')}}`
+    : Array.isArray(value)
+      ? `[${value.map(canonical).join(',')}]`
+      : JSON.stringify(value);
+
+/** Whether `next` holds what `previous` does (its date aside). */
+const sameRecord = (previous: StoredAccount, next: Omit<StoredAccount, 'updatedAt'>): boolean => {
+  const { updatedAt: _, ...kept } = previous;
+  return canonical(kept) === canonical(next);
+};
 
 const put = async (request: Request, env: Env, name: string, requestId: string): Promise<Response> => {
   const text = await readBody(request, ACCOUNTS_BODY_LIMIT, Date.now() + 10_000);
@@ -75,7 +82,7 @@ const put = async (request: Request, env: Env, name: string, requestId: string):
       'The body is not JSON: send { "apiKey": "...", "baseUrl"?, "keyPlacement"?, "secrets"? }.',
     );
   }
-  const parsed = putSchema.safeParse(body);
+  const parsed = storedInputSchema.safeParse(body);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'body'}: ${issue.message}`);
     throw new FunctionError(422, 'invalid_account', `The account record is not valid: ${problems.join('; ')}.`);
@@ -112,13 +119,33 @@ const put = async (request: Request, env: Env, name: string, requestId: string):
     );
   }
   const keyPlacement = parsed.data.keyPlacement ?? previous?.keyPlacement;
-  const stored = await writeStoredAccount(env, name, {
+  const settings = parsed.data.settings ?? previous?.settings;
+  const record = {
     apiKey,
     secrets,
     ...(baseUrl ? { baseUrl } : {}),
     ...(keyPlacement ? { keyPlacement } : {}),
-  });
-  return jsonResponse(summary(name, stored), 200, requestId);
+    ...(settings ? { settings } : {}),
+  };
+  // The same record again (an import run twice, or resumed) writes nothing: `changed` says so.
+  if (previous && sameRecord(previous, record))
+    return jsonResponse({ ...summary(name, previous), changed: false }, 200, requestId);
+  const stored = await writeStoredAccount(env, name, record);
+  return jsonResponse({ ...summary(name, stored), changed: true }, 200, requestId);
+};
+
+/** One page of the stored accounts' names (src/accounts/contract.ts), or every name without a limit. */
+const listPage = async (env: Env, url: URL): Promise<StoredList> => {
+  const parsed = listQuerySchema.safeParse(Object.fromEntries(url.searchParams));
+  if (!parsed.success) {
+    throw new FunctionError(400, 'bad_query', 'GET /accounts takes after=<name>, prefix=<text> and limit=<1..1000>.');
+  }
+  const query: ListQuery = parsed.data;
+  // One more than asked: whether a next page exists, without a second read.
+  const found = await listStoredAccounts(env, { ...query, ...(query.limit ? { limit: query.limit + 1 } : {}) });
+  const accounts = query.limit ? found.slice(0, query.limit) : found;
+  const last = accounts.at(-1);
+  return { accounts, ...(query.limit && found.length > query.limit && last ? { next: last.name } : {}) };
 };
 
 /** What createWorker's `accountStore` option takes: the route of /accounts and every path under it. */
@@ -140,7 +167,7 @@ const serveAccounts = async (request: RoutedRequest, env: Env): Promise<Response
       throw new FunctionError(405, 'method_not_allowed', 'GET /accounts lists the stored accounts.', {
         headers: { Allow: 'GET' },
       });
-    return jsonResponse({ accounts: await listStoredAccounts(env) }, 200, requestId);
+    return jsonResponse(await listPage(env, url), 200, requestId);
   }
   let name = encoded;
   try {

@@ -34,6 +34,8 @@ export interface StoredAccount {
   baseUrl?: string | undefined;
   keyPlacement?: KeyPlacement | undefined;
   secrets: Record<string, string>;
+  /** Its settings, when stored with it (an import's settings column): over the file's defaults. */
+  settings?: Record<string, unknown> | undefined;
   updatedAt: number;
   /** Until when this copy may be used (readStoredAccount keeps it a minute): what it resolved expires with it. */
   expiresAt?: number | undefined;
@@ -68,11 +70,29 @@ export interface AccountsService {
   resolver(platform: PlatformFactory | undefined): AccountResolver;
 }
 
-/** A call's account with what its platform client needs. */
+/** What reaching an account's platform takes: its address and key, or what is unset (names, never values). */
+export type AccountAccess = ({ ok: true } & PlatformAccess) | { ok: false; missing: string[] };
+
+/** An account as every feature resolves it (calls, events, MCP, deferred work): one entry type. */
 export interface ResolvedAccount {
   account: CallAccount;
+  /** Its platform client over createWorker's platform option; undefined without that option. */
   platform: AccountPlatform | undefined;
+  /** Its address and key, for a feature that makes its own client (the events endpoint's signing secrets). */
+  access: AccountAccess;
 }
+
+/** The access of `baseUrl` and `apiKey`, naming `baseUrlName` and `keyName` when one is empty. */
+export const accessOf = (access: PlatformAccess, baseUrlName: string, keyName: string): AccountAccess => {
+  const missing = [...(access.baseUrl ? [] : [baseUrlName]), ...(access.apiKey ? [] : [keyName])];
+  if (missing.length > 0) return { ok: false, missing };
+  return {
+    ok: true,
+    baseUrl: access.baseUrl,
+    apiKey: access.apiKey,
+    ...(access.keyPlacement ? { keyPlacement: access.keyPlacement } : {}),
+  };
+};
 
 /** Finds the account of a call: `name` from its url, undefined for the first account's urls; a 401 for an unknown one. */
 export type AccountResolver = (
@@ -101,9 +121,12 @@ export const ONE_ACCOUNT: AccountsService = {
     (platform) =>
     (env, name = DEFAULT_ACCOUNT, log) => {
       if (name !== DEFAULT_ACCOUNT) refuseUnknown(log);
+      const baseUrl = readVar(env, 'PLATFORM_BASE_URL');
+      const apiKey = readVar(env, 'PLATFORM_API_KEY');
       return {
         account: { name, first: true, settings: NO_SETTINGS, secret: (key) => readVar(env, key) || undefined },
         platform: platform && ((signal, callLog) => platform(env, signal, undefined, callLog)),
+        access: accessOf({ baseUrl, apiKey }, 'PLATFORM_BASE_URL', 'PLATFORM_API_KEY'),
       };
     },
 };

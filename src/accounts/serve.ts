@@ -10,6 +10,7 @@ import {
   type AccountResolver,
   type AccountsOption,
   type AccountsService,
+  accessOf,
   type PlatformFactory,
   type ResolvedAccount,
   refuseUnknown,
@@ -48,22 +49,23 @@ export const accountResolver = (option: AccountsOption, platform: PlatformFactor
     const account: CallAccount = {
       name,
       first: isFirst,
-      settings: (settingsOf.get(name) ?? bare) as AccountSettings,
+      // Stored settings (a client onboarded with its settings) under the bundle's own, over the defaults.
+      settings: (record?.settings
+        ? Object.freeze({ ...defaults, ...record.settings, ...entry?.settings })
+        : (settingsOf.get(name) ?? bare)) as AccountSettings,
       secret: (key) =>
         Object.hasOwn(secrets, key) ? secrets[key] : isFirst ? readVar(env, key) || undefined : undefined,
     };
-    const missing = [
-      ...(baseUrl ? [] : [refused ? 'an https address (npm run accounts -- rotate)' : baseUrlEnv]),
-      ...(apiKey ? [] : [entry?.apiKeyEnv ?? "this account's stored key"]),
-    ];
-    const access = { baseUrl, apiKey, ...(keyPlacement ? { keyPlacement } : {}) };
+    const keyName = entry?.apiKeyEnv ?? `the stored key of account "${name}" (npm run accounts -- add ${name})`;
+    const addressName = refused ? 'an https address (npm run accounts -- rotate)' : baseUrlEnv;
+    const access = accessOf({ baseUrl, apiKey, ...(keyPlacement ? { keyPlacement } : {}) }, addressName, keyName);
     const make: AccountPlatform | undefined =
       platform &&
       ((signal, callLog) => {
-        if (missing.length > 0) throw accountNotConfigured(callLog, name, missing);
+        if (!access.ok) throw accountNotConfigured(callLog, name, access.missing);
         return platform(env, signal, access);
       });
-    return { account, platform: make, ...(record?.expiresAt ? { until: record.expiresAt } : {}) };
+    return { account, platform: make, access, ...(record?.expiresAt ? { until: record.expiresAt } : {}) };
   };
 
   // Resolved accounts, per environment (one per isolate in production) and name, for a minute, and

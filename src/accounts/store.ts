@@ -18,6 +18,7 @@ const sealedSchema = z.object({
   baseUrl: z.string().optional(),
   keyPlacement: z.enum(['header', 'bearer', 'query']).optional(),
   secrets: z.record(z.string(), z.string()),
+  settings: z.record(z.string(), z.json()).optional(),
 });
 
 type Cached = { until: number; value: Promise<StoredAccount | undefined> };
@@ -77,11 +78,12 @@ const load = async (env: Env, name: string, log: Logger): Promise<StoredAccount 
     });
     return undefined;
   }
-  const { baseUrl, keyPlacement, ...rest } = parsed.data;
+  const { baseUrl, keyPlacement, settings, ...rest } = parsed.data;
   return {
     ...rest,
     ...(baseUrl ? { baseUrl } : {}),
     ...(keyPlacement ? { keyPlacement } : {}),
+    ...(settings ? { settings } : {}),
     updatedAt: record.updatedAt,
   };
 };
@@ -149,9 +151,11 @@ export const removeStoredAccount = async (env: Env, name: string): Promise<boole
 export const hasStoredRecord = async (env: Env, name: string): Promise<boolean> =>
   (await stubOf(env, name).read()) !== null;
 
-/** Every stored account's name and when it was written. */
-export const listStoredAccounts = (env: Env): Promise<{ name: string; updatedAt: number }[]> =>
-  stubOf(env, INDEX_NAME).list();
+/** The stored accounts' names and when each was written, by name: after `after`, starting with `prefix`, at most `limit`. */
+export const listStoredAccounts = (
+  env: Env,
+  query: { after?: string | undefined; prefix?: string | undefined; limit?: number | undefined } = {},
+): Promise<{ name: string; updatedAt: number }[]> => stubOf(env, INDEX_NAME).list(query);
 
 /**
  * The 503 a call answers when its account's key cannot be had (missing, unreadable, revoked): a

@@ -1,47 +1,45 @@
-// The platform accounts whose webhooks deliver to this Worker, as `agent-functions generate` lists them
-// from the accounts file (platform.accounts.json): each at its own path (eventsPathOf), its
-// signing secret read with its own key, from the variables the accounts file names. No Worker
-// types here: `agent-functions generate` writes these records.
-import { DEFAULT_ACCOUNT } from '../keys.ts';
-import { EVENTS_PATH, type KeyPlacement } from '../platform/protocol/contract.ts';
+// Whose delivery a request is: the first account's webhook delivers to EVENTS_PATH, every other's
+// to EVENTS_PATH/<its name> (eventsPathOf), and that account is resolved as a call's is, by the
+// Worker's one account resolver (src/accounts/): the accounts file's entry or the account store's
+// record. An account stored while the Worker runs (`npm run accounts -- add`) has its events at
+// once, with no redeploy, and nothing here grows with the number of accounts.
+import type { AccountResolver, ResolvedAccount } from '../accounts/resolve.ts';
+import type { Env } from '../env.ts';
+import { FunctionError } from '../errors.ts';
+import type { Logger } from '../log.ts';
+import { ACCOUNT_NAME, EVENTS_PATH, eventsPathOf } from '../platform/protocol/contract.ts';
 
-/** One account as the events endpoint needs it: names of variables, never their values. */
-export interface EventsAccount {
-  name: string;
-  /** Where its webhook delivers (eventsPathOf in src/platform/protocol/contract.ts). */
-  path: string;
-  /** The Worker variable holding its API key; unset, the key is in the account store (src/accounts/). */
-  apiKeyEnv?: string;
-  /** Its base address, when the accounts file gives it (a white-label tenant)... */
-  baseUrl?: string;
-  /** ...else the Worker variable holding it (default PLATFORM_BASE_URL). */
-  baseUrlEnv?: string;
-  keyPlacement?: KeyPlacement;
-}
+/** The route of every account's events endpoint: EVENTS_PATH and each account's path under it. */
+export const EVENTS_ROUTE = `${EVENTS_PATH}/*`;
 
-/** Without an accounts file: one account at EVENTS_PATH, from PLATFORM_API_KEY and PLATFORM_BASE_URL. */
-export const DEFAULT_EVENTS_ACCOUNTS: readonly EventsAccount[] = [
-  { name: DEFAULT_ACCOUNT, path: EVENTS_PATH, apiKeyEnv: 'PLATFORM_API_KEY', baseUrlEnv: 'PLATFORM_BASE_URL' },
-];
-
-/** What the Worker needs to read an account's webhooks: its address and key, or the variables that are unset. */
-export type AccountAccess =
-  | { ok: true; baseUrl: string; apiKey: string; keyPlacement?: KeyPlacement }
-  | { ok: false; missing: string[] };
+const notServed = (): FunctionError =>
+  new FunctionError(
+    404,
+    'not_found',
+    'Nothing is served here: no account of this Worker has its webhook at this path.',
+  );
 
 /**
- * The account's address and key from the Worker's environment.
- * @example accessOf({ name: 'default', path: '/events', apiKeyEnv: 'PLATFORM_API_KEY' }, env)
+ * The account a delivery to `path` (without trailing slashes) is for, resolved by `accounts`, and
+ * its path; a 404 for a path no account of the Worker delivers to (unknown accounts included).
+ * @example const { resolved } = await eventsAccountOf(accounts, 'agency', env, '/events/client-acme', log)
  */
-export const accessOf = (account: EventsAccount, env: object): AccountAccess => {
-  const vars = env as unknown as Record<string, unknown>;
-  const read = (name: string) => (typeof vars[name] === 'string' ? (vars[name] as string).trim() : '');
-  const baseUrlEnv = account.baseUrlEnv ?? 'PLATFORM_BASE_URL';
-  const baseUrl = account.baseUrl ?? read(baseUrlEnv);
-  const apiKey = account.apiKeyEnv ? read(account.apiKeyEnv) : '';
-  const keyOf =
-    account.apiKeyEnv ?? `the stored key of account "${account.name}" (npm run accounts -- add ${account.name})`;
-  const missing = [...(baseUrl ? [] : [baseUrlEnv]), ...(apiKey ? [] : [keyOf])];
-  if (missing.length > 0) return { ok: false, missing };
-  return { ok: true, baseUrl, apiKey, ...(account.keyPlacement ? { keyPlacement: account.keyPlacement } : {}) };
+export const eventsAccountOf = async (
+  accounts: AccountResolver,
+  first: string | undefined,
+  env: Env,
+  path: string,
+  log: Logger,
+): Promise<{ resolved: ResolvedAccount; path: string }> => {
+  const named = path === EVENTS_PATH ? undefined : path.slice(EVENTS_PATH.length + 1);
+  // The first account's webhook is at EVENTS_PATH only; a name is one path segment.
+  if (named !== undefined && (named === first || !ACCOUNT_NAME.test(named))) throw notServed();
+  try {
+    const resolved = await accounts(env, named, log);
+    return { resolved, path: eventsPathOf(resolved.account.name, named === undefined) };
+  } catch (error) {
+    // An account the Worker does not serve: as if it had no path, asking its platform nothing.
+    if (error instanceof FunctionError && error.status === 401) throw notServed();
+    throw error;
+  }
 };

@@ -4,13 +4,12 @@
 // queue's max_retries the delivery goes to the dead-letter queue (wrangler.toml). Each run makes
 // one record (src/record.ts) of the delivery: its event type, its account and how it ended.
 
+import type { AccountResolver, ResolvedAccount } from '../accounts/resolve.ts';
 import { FunctionError } from '../errors.ts';
 import { createLogger, type Logger } from '../log.ts';
 import { createPlatformClient, type PlatformClient } from '../platform/client/client.ts';
 import { PlatformError } from '../platform/client/errors.ts';
-import { platformFromEnv } from '../platform/client/fromEnv.ts';
 import { closeRecord, observe, openRecord } from '../record.ts';
-import { accessOf, type EventsAccount } from './accounts.ts';
 import { type AnyEventDefinition, DEFAULT_EVENT_TIMEOUT_MS, type EventContext } from './define.ts';
 import { ledgerKeyOf, type QueuedDelivery, withinAccount } from './delivery.ts';
 import type { EventsEnv as Env } from './env.ts';
@@ -54,22 +53,33 @@ class KeyBusy extends Error {
   override name = 'KeyBusy';
 }
 
-/** The client of the account named `name` (PLATFORM_* for a delivery queued without one). */
-const platformOf = (
+/** What a delivery's account resolved to: the account, or why there is none. */
+type Acting = { resolved: ResolvedAccount } | { refused: string };
+
+/** Resolves the account a delivery came from (the first for one queued without a name), as a call's is. */
+const actingFor = async (
+  accounts: AccountResolver,
   env: Env,
-  accounts: readonly EventsAccount[],
   name: string | undefined,
-  signal: AbortSignal,
-): PlatformClient => {
-  if (name === undefined) return platformFromEnv(env, signal);
-  const account = accounts.find((candidate) => candidate.name === name);
-  const access = account ? accessOf(account, env) : { ok: false as const, missing: [] };
-  if (!access.ok) {
-    // Never another account's client: a message would go out from the wrong business.
-    const why = account
-      ? `${access.missing.join(' and ')} must be set`
-      : 'the account is no longer in platform.accounts.json';
-    throw new FunctionError(503, 'platform_not_configured', `No platform client for account "${name}": ${why}.`);
+  log: Logger,
+): Promise<Acting> => {
+  try {
+    return { resolved: await accounts(env, name, log) };
+  } catch {
+    return { refused: 'the Worker no longer serves this account (removed from the accounts file and the store)' };
+  }
+};
+
+/** The client of the account a delivery came from; never another account's (a message would go out from the wrong business). */
+const platformOf = (acting: Acting, name: string | undefined, signal: AbortSignal): PlatformClient => {
+  const access = 'resolved' in acting ? acting.resolved.access : undefined;
+  if (!access?.ok) {
+    const why = access ? `${access.missing.join(' and ')} must be set` : (acting as { refused: string }).refused;
+    throw new FunctionError(
+      503,
+      'platform_not_configured',
+      `No platform client for account "${name ?? 'the first'}": ${why}.`,
+    );
   }
   const { baseUrl, apiKey, keyPlacement } = access;
   return createPlatformClient({ baseUrl, apiKey, signal, ...(keyPlacement ? { keyPlacement } : {}) });
@@ -81,7 +91,7 @@ const contextFor = (
   log: Logger,
   signal: AbortSignal,
   delivery: QueuedDelivery,
-  accounts: readonly EventsAccount[],
+  acting: Acting,
   attempt: number,
   leaseMs: number,
 ): EventContext => {
@@ -96,7 +106,7 @@ const contextFor = (
     attempt,
     // Lazy: a handler that never calls the platform needs neither secret.
     get platform() {
-      platform ??= platformOf(env, accounts, delivery.account, signal);
+      platform ??= platformOf(acting, delivery.account, signal);
       return platform;
     },
     once: async (key, work) => {
@@ -148,7 +158,8 @@ const consumeOne = async (
   env: Env,
   ctx: ExecutionContext,
   definitions: ReadonlyMap<string, AnyEventDefinition>,
-  accounts: readonly EventsAccount[],
+  accounts: AccountResolver,
+  first: string | undefined,
 ): Promise<void> => {
   const started = Date.now();
   // The run's one record: the queue's message id joins it to the run's log lines.
@@ -169,7 +180,7 @@ const consumeOne = async (
     requestId: message.id,
   });
   // A delivery queued without an account came to the first account's endpoint.
-  record.account = delivery.account ?? accounts[0]?.name ?? null;
+  record.account = delivery.account ?? first ?? null;
   const end = (status: number, code?: string) => observe(log, closeRecord(record, status, code, started), env, ctx);
   const definition = definitions.get(type);
   if (!definition) {
@@ -222,7 +233,7 @@ const handle = async (
     env: Env;
     ctx: ExecutionContext;
     log: Logger;
-    accounts: readonly EventsAccount[];
+    accounts: AccountResolver;
     timeoutMs: number;
     leaseMs: number;
     end: (status: number, code?: string) => void;
@@ -232,10 +243,11 @@ const handle = async (
   const ledgerKey = ledgerKeyOf(delivery);
   const started = Date.now();
   try {
+    const acting = await actingFor(run.accounts, env, delivery.account, log);
     await withTimeLimit(run.timeoutMs, (signal) =>
       definition.handler(
         payload as never,
-        contextFor(env, ctx, log, signal, delivery, run.accounts, message.attempts, leaseMs),
+        contextFor(env, ctx, log, signal, delivery, acting, message.attempts, leaseMs),
       ),
     );
   } catch (error) {
@@ -257,7 +269,8 @@ const handle = async (
 
 /**
  * The queue handler of every event type in `definitions`: one batch, each delivery on its own,
- * its handler given the platform client of the account (of `accounts`) it came from.
+ * its handler given the platform client of the account it came from, as `accounts` (the Worker's
+ * one account resolver) resolves it.
  * @example export default { queue: (batch, env, ctx) => consumeDeliveries(batch, env, ctx, byType, accounts) }
  */
 export const consumeDeliveries = async (
@@ -265,7 +278,9 @@ export const consumeDeliveries = async (
   env: Env,
   ctx: ExecutionContext,
   definitions: ReadonlyMap<string, AnyEventDefinition>,
-  accounts: readonly EventsAccount[],
+  accounts: AccountResolver,
+  /** The first account's name: a delivery queued without one came to its endpoint (its record names it). */
+  first?: string,
 ): Promise<void> => {
-  await Promise.all(batch.messages.map((message) => consumeOne(message, env, ctx, definitions, accounts)));
+  await Promise.all(batch.messages.map((message) => consumeOne(message, env, ctx, definitions, accounts, first)));
 };

@@ -1,9 +1,7 @@
 // agent-functions/events: the events feature a Worker opts in to. The generated events registry
 // calls serveEvents; worker.ts exports EventLedger for its Durable Object binding.
-export type { EventsAccount } from './accounts.ts';
-export { DEFAULT_EVENTS_ACCOUNTS } from './accounts.ts';
 export type { QueuedDelivery } from './delivery.ts';
 export type { EventsEnv } from './env.ts';
 export { EventLedger } from './ledger.ts';
-export type { EventsRoute, EventsService } from './serve.ts';
+export type { EventsRoute, EventsService, ServedEvents } from './serve.ts';
 export { serveEvents } from './serve.ts';

@@ -1,6 +1,7 @@
 // The signing secrets a delivery may be signed with, read from the platform with the API key of the
-// account whose path it came to (GET /v1/webhooks, then the signing-secret of the webhook whose url
-// is that path) and cached in the isolate. Nothing to copy by hand: `npm run dev` and production
+// account whose path it came to, as the Worker's account resolver gives it (a variable or the
+// account store): GET /v1/webhooks, then the signing-secret of the webhook whose url is that path,
+// cached in the isolate. Nothing to copy by hand: `npm run dev` and production
 // work alike, and a rotation reaches the Worker by itself (docs/events.md).
 //
 // What the platform answers decides what is kept (docs/platform-contract.md §7):
@@ -10,12 +11,11 @@
 //   the key works again (SecretsUnavailable): nothing can be verified;
 // - it cannot be reached: a secret read before keeps verifying, logged, for UNREACHABLE_GRACE_MS
 //   after the last good read at most.
-import type { Env } from '../env.ts';
+import type { ResolvedAccount } from '../accounts/resolve.ts';
 import type { Logger } from '../log.ts';
 import { createPlatformClient } from '../platform/client/client.ts';
 import { AuthenticationError, NotFoundError, PlanError } from '../platform/client/errors.ts';
 import { normalizeOrigin } from '../url.ts';
-import { accessOf, type EventsAccount } from './accounts.ts';
 
 /** How long fetched secrets are used before asking the platform again. */
 export const SECRET_CACHE_MS: number = 5 * 60_000;
@@ -25,8 +25,11 @@ export const REFRESH_THROTTLE_MS = 30_000;
 export const PREVIOUS_SECRET_GRACE_MS: number = 10 * 60_000;
 /** How long after its last good read a known secret keeps verifying while the platform cannot be reached. */
 export const UNREACHABLE_GRACE_MS: number = 15 * 60_000;
-/** Accounts and events urls remembered at once; the oldest is forgotten first. */
-export const SECRET_ENTRIES_MAX = 64;
+/**
+ * Accounts and events urls remembered at once; the oldest is forgotten first. Enough for an agency's
+ * busy clients (each entry a few hundred bytes), bounded whatever urls deliveries name.
+ */
+export const SECRET_ENTRIES_MAX = 1024;
 
 /** The secrets cannot be read (not configured, the key refused, the platform unreachable): nothing can be verified now. */
 export class SecretsUnavailable extends Error {
@@ -75,12 +78,10 @@ const usable = (entry: Cached, now: number): string[] => [
 ];
 
 const lookUp = async (
-  env: Env,
-  account: EventsAccount,
+  { account, access }: ResolvedAccount,
   eventsUrl: string,
   before: Cached | undefined,
 ): Promise<Cached> => {
-  const access = accessOf(account, env);
   if (!access.ok) {
     throw new SecretsUnavailable(
       `${access.missing.join(' and ')} must be set to read the signing secret of account "${account.name}"`,
@@ -148,15 +149,14 @@ export interface SigningSecrets {
  * cache is old or `refresh` asks (a signature that matched none of them), at most once per
  * REFRESH_THROTTLE_MS; a delivery that comes while a read is under way waits for it. Throws
  * SecretsRevoked when the platform holds no secret, SecretsUnavailable when none can be known.
- * @example const { secrets } = await signingSecrets(env, account, 'https://fns.example.dev/events', { log })
+ * @example const { secrets } = await signingSecrets(resolved, 'https://fns.example.dev/events', { log })
  */
 export const signingSecrets = async (
-  env: Env,
-  account: EventsAccount,
+  resolved: ResolvedAccount,
   eventsUrl: string,
   options: { refresh?: boolean; log?: Logger } = {},
 ): Promise<SigningSecrets> => {
-  const access = accessOf(account, env);
+  const { account, access } = resolved;
   const key = `${account.name} ${access.ok ? access.baseUrl : ''} ${eventsUrl}`;
   const now = Date.now();
   const entry = cache.get(key);
@@ -172,7 +172,7 @@ export const signingSecrets = async (
       throw new SecretsUnavailable('the last look-up of the signing secret failed moments ago');
     }
     remember(lastLookUp, key, now);
-    pending = lookUp(env, account, eventsUrl, entry).finally(() => inFlight.delete(key));
+    pending = lookUp(resolved, eventsUrl, entry).finally(() => inFlight.delete(key));
     inFlight.set(key, pending);
   }
   try {

@@ -1,38 +1,46 @@
-// The events feature as one object the Worker takes: one route per account for fetch, the consumer
-// for queue. Only the generated events registry imports this, and only when events/ has files, so
-// a project without events bundles none of it.
+// The events feature as one object the Worker takes: over the Worker's account resolver, the
+// routes of every account's events endpoint for fetch and the consumer for queue. Only the
+// generated events registry imports this, and only when events/ has files, so a project without
+// events bundles none of it.
+import type { AccountResolver } from '../accounts/resolve.ts';
 import type { Env } from '../env.ts';
 import { createLogger } from '../log.ts';
 import { EVENT_NAME } from '../platform/protocol/contract.ts';
 import type { FeatureRoute } from '../route.ts';
-import { DEFAULT_EVENTS_ACCOUNTS, type EventsAccount } from './accounts.ts';
+import { EVENTS_ROUTE, eventsAccountOf } from './accounts.ts';
 import { consumeDeliveries } from './consumer.ts';
 import type { AnyEventDefinition } from './define.ts';
-import { receiveDelivery } from './endpoint.ts';
+import { receiveDelivery, refuseUndeliverable } from './endpoint.ts';
 
-/** One path the Worker routes to the events feature (one per account), and what answers it. */
+/** One path the Worker routes to the events feature, and what answers it. */
 export type EventsRoute = FeatureRoute;
 
-/** What the Worker needs of the events feature. */
-export interface EventsService {
-  /** The event types with a handler, sorted. */
-  types(): string[];
-  /** One endpoint per account of the accounts file, each verifying with that account's secret. */
+/** The events feature over one Worker's accounts. */
+export interface ServedEvents {
+  /** The events endpoints: /events for the first account, /events/<name> for every other it serves. */
   routes: readonly EventsRoute[];
   /** The queue handler of the events queue. */
   queue(batch: MessageBatch<unknown>, env: Env, ctx: ExecutionContext): Promise<void>;
 }
 
+/** What the Worker needs of the events feature. */
+export interface EventsService {
+  /** The event types with a handler, sorted. */
+  types(): string[];
+  /**
+   * The routes and queue handler over `accounts`, the Worker's one account resolver, whose account
+   * of a path without a name is `first` (createWorker calls this).
+   */
+  serve(accounts: AccountResolver, first: string | undefined): ServedEvents;
+}
+
 /**
  * Serves the handlers of `definitions` (`{ "<event.type>": definition }`, the generated registry)
- * to the webhooks of `accounts` (the generated list of the accounts file).
+ * to the webhooks of every account the Worker serves: the accounts file's and the account store's.
  * Throws when a file's name and its `type` disagree, so `npm test` catches it before a deploy.
- * @example export const events = serveEvents({ 'message.received': messageReceived }, accounts)
+ * @example export const events = serveEvents({ 'message.received': messageReceived })
  */
-export const serveEvents = (
-  definitions: Record<string, AnyEventDefinition>,
-  accounts: readonly EventsAccount[] = DEFAULT_EVENTS_ACCOUNTS,
-): EventsService => {
+export const serveEvents = (definitions: Record<string, AnyEventDefinition>): EventsService => {
   const byType = new Map<string, AnyEventDefinition>();
   for (const [name, definition] of Object.entries(definitions)) {
     if (definition.type !== name || !EVENT_NAME.test(name)) {
@@ -45,18 +53,25 @@ export const serveEvents = (
   const types = new Set(byType.keys());
   return {
     types: () => [...types].sort(),
-    routes: accounts.map(
-      (account): EventsRoute => [
-        account.path,
-        (request, env) =>
-          receiveDelivery(request, env, {
-            types,
-            account,
-            log: createLogger({ route: 'events', account: account.name, requestId: request.requestId }),
-            requestId: request.requestId,
-          }),
-      ],
-    ),
-    queue: (batch, env, ctx) => consumeDeliveries(batch, env, ctx, byType, accounts),
+    serve: (accounts, first) => {
+      const endpoint: EventsRoute[1] = async (request, env) => {
+        const path = new URL(request.url).pathname.replace(/\/+$/, '');
+        const base = { route: 'events', requestId: request.requestId };
+        refuseUndeliverable(request, createLogger(base));
+        const { resolved, path: own } = await eventsAccountOf(accounts, first, env, path, createLogger(base));
+        const log = createLogger({ ...base, account: resolved.account.name });
+        return receiveDelivery(request, env, {
+          types,
+          account: resolved,
+          path: own,
+          log,
+          requestId: request.requestId,
+        });
+      };
+      return {
+        routes: [[EVENTS_ROUTE, endpoint]],
+        queue: (batch, env, ctx) => consumeDeliveries(batch, env, ctx, byType, accounts, first),
+      };
+    },
   };
 };

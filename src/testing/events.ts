@@ -2,6 +2,7 @@
 // (the queue's own verdict per message), and a signed delivery to an events endpoint.
 import { createExecutionContext, createMessageBatch, getQueueResult } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
+import type { AccountsService } from '../accounts/resolve.ts';
 import { createWorker } from '../createWorker.ts';
 import type { Env } from '../env.ts';
 import type { AnyEventDefinition } from '../events/define.ts';
@@ -63,15 +64,18 @@ export interface EventsWorker {
 }
 
 /**
- * A Worker serving `definitions` (or the project's generated events registry) as its events, and no functions.
+ * A Worker serving `definitions` (or the project's generated events registry) as its events, and no
+ * functions, over `accounts` (createWorker's option; one account, "default", without it).
  * @example const worker = eventsWorker(events); await worker.consume([queued('message.received', data)])
  */
 export const eventsWorker = (
   definitions: Record<string, AnyEventDefinition> | EventsService,
   defaultEnv: () => Env = () => env as Env,
+  accounts?: AccountsService,
 ): EventsWorker => {
-  const events = 'queue' in definitions ? (definitions as EventsService) : serveEvents(definitions);
-  const worker = createWorker({ functions: {}, events });
+  const events = 'serve' in definitions ? (definitions as EventsService) : serveEvents(definitions);
+  const worker = createWorker({ functions: {}, events, ...(accounts ? { accounts } : {}) });
+  const queue = worker.queue as NonNullable<typeof worker.queue>;
   const consume: EventsWorker['consume'] = async (deliveries, environment = defaultEnv(), attempts = 1) => {
     const batch = createMessageBatch(
       'agent-functions-events',
@@ -87,7 +91,7 @@ export const eventsWorker = (
       };
     }
     const ctx = createExecutionContext();
-    await events.queue(batch, environment, ctx);
+    await queue(batch, environment, ctx);
     return { ...(await getQueueResult(batch, ctx)), delays };
   };
   return {

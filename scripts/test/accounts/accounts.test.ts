@@ -289,12 +289,30 @@ describe('the key', () => {
 
 describe('a stored-key account in sync', () => {
   it("goes through the Worker's relay with the accounts key, the key src/keys.ts derives", async () => {
-    const relay = storedAccountRelay('https://fns.example.dev/', SECRET, 'client-acme');
+    const relay = await storedAccountRelay('https://fns.example.dev/', SECRET, 'client-acme');
     expect(relay).toEqual({
       baseUrl: 'https://fns.example.dev/accounts/client-acme/platform',
       apiKey: await accountsKey(SECRET),
       keyPlacement: 'bearer',
     });
+  });
+});
+
+describe('the account store client', () => {
+  it("checks every answer against the framework's contract of the endpoint, never trusting its shape", async () => {
+    const odd = storeClient('https://fns.example.dev', SECRET, async () => Response.json({ name: 'x', stored: true }));
+    await expect(odd.get('x')).rejects.toThrow(/answered in a shape this CLI does not know/);
+    const paths: string[] = [];
+    const listing = storeClient('https://fns.example.dev', SECRET, async (input) => {
+      const url = new URL(String(input));
+      paths.push(`${url.pathname}${url.search}`);
+      const after = url.searchParams.get('after');
+      return Response.json(
+        after ? { accounts: [{ name: 'c', updatedAt: 3 }] } : { accounts: [{ name: 'b', updatedAt: 2 }], next: 'b' },
+      );
+    });
+    expect((await listing.list('client-')).map((entry) => entry.name)).toEqual(['b', 'c']);
+    expect(paths).toEqual(['/accounts?limit=1000&prefix=client-', '/accounts?limit=1000&prefix=client-&after=b']);
   });
 });
 

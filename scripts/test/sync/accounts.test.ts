@@ -55,19 +55,19 @@ describe('the accounts file', () => {
     expect(() => loadAccountsConfig(join(dir, 'none.json'), true)).toThrow(/no such accounts file/);
   });
 
-  it('reports a missing key variable once, naming the account', () => {
+  it('reports a missing key variable once, naming the account', async () => {
     const config = parseAccountsConfig(
       { accounts: [{ name: 'acme', apiKeyEnv: 'ACME_KEY', baseUrl: 'https://acme.example' }] },
       'x',
     );
-    const { problems } = resolveSync(config, {
+    const { problems } = await resolveSync(config, {
       FUNCTIONS_BASE_URL: 'https://f.dev',
       FUNCTIONS_SECRET: 'a-long-enough-random-string-0123',
     });
     expect(problems).toEqual(['Missing ACME_KEY: the platform API key of account "acme".']);
   });
 
-  it('gives each account its events path from its place in the whole file, even when --account selects one', () => {
+  it('gives each account its events path from its place in the whole file, even when --account selects one', async () => {
     const config = parseAccountsConfig(
       {
         accounts: [
@@ -78,8 +78,11 @@ describe('the accounts file', () => {
       'x',
     );
     const env = { FUNCTIONS_BASE_URL: 'https://f.dev', FUNCTIONS_SECRET: 'a-long-enough-random-string-0123' };
-    expect(resolveSync(config, env).accounts.map((a) => a.eventsPath)).toEqual(['/events', '/events/client-acme']);
-    expect(resolveSync(config, env, ['client-acme']).accounts.map((a) => a.eventsPath)).toEqual([
+    expect((await resolveSync(config, env)).accounts.map((a) => a.eventsPath)).toEqual([
+      '/events',
+      '/events/client-acme',
+    ]);
+    expect((await resolveSync(config, env, ['client-acme'])).accounts.map((a) => a.eventsPath)).toEqual([
       '/events/client-acme',
     ]);
   });

@@ -5,6 +5,7 @@ import { createExecutionContext, runInDurableObject, waitOnExecutionContext } fr
 import { env } from 'cloudflare:workers';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { accountStore } from '../../accounts/admin.ts';
+import { storedListSchema } from '../../accounts/contract.ts';
 import {
   accountUnavailable,
   forgetStoredAccount,
@@ -143,6 +144,22 @@ describe('the account store', () => {
     );
   });
 
+  it('writes nothing for the record it already holds, and says so (an import run twice)', async () => {
+    const record = { apiKey: 'pk_same', baseUrl: 'https://same.example.com' };
+    const first = (await (await putAccount('client-same', record)).json()) as { changed: boolean; updatedAt: number };
+    expect(first.changed).toBe(true);
+    const again = (await (await putAccount('client-same', record)).json()) as { changed: boolean; updatedAt: number };
+    expect(again).toMatchObject({ changed: false, updatedAt: first.updatedAt });
+    const rotated = (await (await putAccount('client-same', { apiKey: 'pk_other' })).json()) as { changed: boolean };
+    expect(rotated.changed).toBe(true);
+    // A change deep in the settings is a change.
+    await putAccount('client-same', { settings: { hours: { mon: '9-17' } } });
+    const moved = (await (await putAccount('client-same', { settings: { hours: { mon: '10-18' } } })).json()) as {
+      changed: boolean;
+    };
+    expect(moved.changed).toBe(true);
+  });
+
   it('rotates one account without touching another', async () => {
     await putAccount('client-rot', { apiKey: 'pk_old' });
     await putAccount('client-still', { apiKey: 'pk_still' });
@@ -238,6 +255,22 @@ describe('the account store', () => {
     const list = (await (await send('/accounts')).json()) as { accounts: { name: string }[] };
     expect(list.accounts.map((a) => a.name)).not.toContain('client-gone');
     expect(await rawStorage('client-gone')).toBe('[]');
+  });
+
+  it('lists names a page at a time, filtered by their start, in the shape of the endpoint contract', async () => {
+    for (const name of ['page-a', 'page-b', 'page-c', 'page_x', 'pagez'])
+      await putAccount(name, { apiKey: `pk_${name}` });
+    const page = async (query: string) => storedListSchema.parse(await (await send(`/accounts?${query}`)).json());
+    const first = await page('prefix=page-&limit=2');
+    expect(first.accounts.map((a) => a.name)).toEqual(['page-a', 'page-b']);
+    expect(first.next).toBe('page-b');
+    const second = await page(`prefix=page-&limit=2&after=${first.next}`);
+    expect(second.accounts.map((a) => a.name)).toEqual(['page-c']);
+    expect(second.next).toBeUndefined();
+    // "_" is a plain character, not a pattern.
+    expect((await page('prefix=page_')).accounts.map((a) => a.name)).toEqual(['page_x']);
+    expect((await send('/accounts?limit=0')).status).toBe(400);
+    expect((await send('/accounts?limit=1001')).status).toBe(400);
   });
 
   it('reads an account at most once a minute per isolate', async () => {

@@ -1,16 +1,17 @@
 // Several accounts (platform.accounts.json): each account's webhook delivers to its own path, and a
-// delivery there verifies only with that account's signing secret, read with that account's key.
+// delivery there verifies only with that account's signing secret, read with that account's key,
+// each account resolved by the Worker's one resolver (createWorker's accounts option).
 // The local platform (two accounts) runs on the outbound mock and delivers to this Worker itself.
 import { env } from 'cloudflare:workers';
 import { createPlatform, PLATFORM_URL as PLATFORM, type Platform } from 'agent-functions-cli/platform';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import type { AccountEntry } from '../../accounts/resolve.ts';
+import { serveAccounts } from '../../accounts/serve.ts';
 import type { Env } from '../../env.ts';
-import type { EventsAccount } from '../../events/accounts.ts';
 import { defineEvent } from '../../events/define.ts';
 import type { QueuedDelivery } from '../../events/delivery.ts';
 import { serveEvents } from '../../events/serve.ts';
-import { eventsPathOf } from '../../platform/protocol/contract.ts';
 import { mockOutbound, type Outbound } from '../../testing/outbound.ts';
 import { errorOf, ORIGIN } from '../helpers.ts';
 import { delivery, eventsWorker, forgetSigningSecrets, queued as queuedDelivery } from './helpers.ts';
@@ -18,37 +19,25 @@ import { delivery, eventsWorker, forgetSigningSecrets, queued as queuedDelivery 
 const KEYS = { agency: 'key-agency', acme: 'key-acme' };
 
 /** What generate writes for an accounts file listing "agency" first and "client-acme" second. */
-const ACCOUNTS: EventsAccount[] = [
-  {
-    name: 'agency',
-    path: eventsPathOf('agency', true),
-    apiKeyEnv: 'PLATFORM_API_KEY',
-    baseUrlEnv: 'PLATFORM_BASE_URL',
-  },
-  {
-    name: 'client-acme',
-    path: eventsPathOf('client-acme', false),
-    apiKeyEnv: 'ACME_PLATFORM_API_KEY',
-    baseUrl: PLATFORM,
-  },
+const ACCOUNTS: AccountEntry[] = [
+  { name: 'agency', apiKeyEnv: 'PLATFORM_API_KEY', baseUrlEnv: 'PLATFORM_BASE_URL' },
+  { name: 'client-acme', apiKeyEnv: 'ACME_PLATFORM_API_KEY', baseUrl: PLATFORM },
 ];
 
 /** What each handler run saw: its account, and how many contacts its platform client listed. */
 const runs: Array<{ account: string | undefined; contacts: number }> = [];
 const worker = eventsWorker(
-  serveEvents(
-    {
-      'deal.moved': defineEvent({ type: 'deal.moved', payload: z.looseObject({}), handler: () => {} }),
-      'contact.created': defineEvent({
-        type: 'contact.created',
-        payload: z.looseObject({}),
-        handler: async (_, { account, platform }) => {
-          runs.push({ account, contacts: (await platform.contacts.list()).length });
-        },
-      }),
-    },
-    ACCOUNTS,
-  ),
+  serveEvents({
+    'deal.moved': defineEvent({ type: 'deal.moved', payload: z.looseObject({}), handler: () => {} }),
+    'contact.created': defineEvent({
+      type: 'contact.created',
+      payload: z.looseObject({}),
+      handler: async (_, { account, platform }) => {
+        runs.push({ account, contacts: (await platform.contacts.list()).length });
+      },
+    }),
+  }),
+  serveAccounts({ list: ACCOUNTS }),
 );
 
 describe('events from several accounts', () => {

@@ -8,6 +8,7 @@ import {
   seedContact,
   usePlatform,
 } from 'agent-functions-cli/platform';
+import type { AccountsService } from '../../accounts/resolve.ts';
 import type { AnyEventDefinition } from '../../events/define.ts';
 import type { EventsEnv } from '../../events/env.ts';
 import type { EventsService } from '../../events/serve.ts';
@@ -126,7 +127,9 @@ export const delivery = (body: unknown, secret: string | undefined, now = Date.n
   signedDelivery(body, secret, now, EVENTS_URL);
 
 /** A Worker serving `definitions` (or an already served registry) as its events, and no functions. */
-export const eventsWorker = (definitions: Record<string, AnyEventDefinition> | EventsService): EventsWorker =>
-  servingEvents(definitions, () => eventsEnv());
+export const eventsWorker = (
+  definitions: Record<string, AnyEventDefinition> | EventsService,
+  accounts?: AccountsService,
+): EventsWorker => servingEvents(definitions, () => eventsEnv(), accounts);
 
 export { forgetSigningSecrets, queued };

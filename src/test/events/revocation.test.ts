@@ -4,6 +4,7 @@
 // new-secret delivery into a 401 (docs/platform-contract.md §7).
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
+import type { ResolvedAccount } from '../../accounts/resolve.ts';
 import { defineEvent } from '../../events/define.ts';
 import type { QueuedDelivery } from '../../events/delivery.ts';
 import {
@@ -11,6 +12,7 @@ import {
   SECRET_CACHE_MS,
   SECRET_ENTRIES_MAX,
   secretCacheEntries,
+  signingSecrets,
   UNREACHABLE_GRACE_MS,
 } from '../../events/secrets.ts';
 import { setLogSink } from '../../log.ts';
@@ -128,12 +130,22 @@ describe('a revoked or unreadable signing secret', () => {
 
   it('keeps its memory of secrets bounded whatever origins the deliveries name', async () => {
     const local = eventsEnv({ FUNCTIONS_BASE_URL: '', EVENTS_QUEUE: env.EVENTS_QUEUE });
-    for (let i = 0; i < SECRET_ENTRIES_MAX + 20; i++) {
+    for (let i = 0; i < 20; i++) {
       const request = await delivery(event(), 'whsec_first');
       const url = new URL(request.url);
       url.host = `host-${i}.example.com`;
       await worker.fetch(new Request(url, request), local);
     }
-    expect(secretCacheEntries()).toBeLessThanOrEqual(SECRET_ENTRIES_MAX);
+    expect(secretCacheEntries()).toBe(20);
+    // Past the bound, the oldest go: one look-up per url named, none of them remembered for ever.
+    const unconfigured: ResolvedAccount = {
+      account: { name: 'default', settings: {}, secret: () => undefined },
+      platform: undefined,
+      access: { ok: false, missing: ['PLATFORM_API_KEY'] },
+    };
+    for (let i = 0; i < SECRET_ENTRIES_MAX + 20; i++) {
+      await signingSecrets(unconfigured, `https://other-${i}.example.com/events`).catch(() => undefined);
+    }
+    expect(secretCacheEntries()).toBe(SECRET_ENTRIES_MAX);
   });
 });
