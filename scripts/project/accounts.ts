@@ -168,15 +168,27 @@ export const accountsFiles = (root: string): string[] => [
  */
 const bundled = (account: AccountConfig, first: boolean): boolean =>
   first ||
-  Boolean(account.apiKeyEnv || account.settings || account.baseUrl || account.baseUrlEnv || account.keyPlacement);
+  Boolean(
+    account.apiKeyEnv ||
+      account.settings ||
+      account.alerts ||
+      account.baseUrl ||
+      account.baseUrlEnv ||
+      account.keyPlacement,
+  );
 
 /**
  * Every account the Worker's bundle lists, from every accounts file at `root` (one Worker build
  * serves every environment), as createWorker's `accounts` option takes them: names of variables and
- * plain settings, never a key; an account kept only in the store is left out (`bundled`). The first account (whose urls carry no account) must be the same in every file.
+ * plain settings, never a key; an account kept only in the store is left out (`bundled`), unless
+ * `all` (npm run dev's build, whose local Worker has no store: each account's local key is a
+ * variable). The first account (whose urls carry no account) must be the same in every file.
  * @example workerAccounts('.').list[0] // { name: 'default', apiKeyEnv: 'PLATFORM_API_KEY', baseUrlEnv: 'PLATFORM_BASE_URL' }
  */
-export const workerAccounts = (root: string): { list: AccountEntry[]; settings?: Record<string, unknown> } => {
+export const workerAccounts = (
+  root: string,
+  { all = false }: { all?: boolean } = {},
+): { list: AccountEntry[]; settings?: Record<string, unknown> } => {
   const byName = new Map<string, { entry: AccountEntry; file: string }>();
   let first: { name: string; file: string } | undefined;
   let settings: Record<string, unknown> | undefined;
@@ -191,7 +203,7 @@ export const workerAccounts = (root: string): { list: AccountEntry[]; settings?:
     }
     first ??= head === undefined ? undefined : { name: head, file };
     for (const [i, account] of config.accounts.entries()) {
-      if (!bundled(account, i === 0)) continue;
+      if (!all && !bundled(account, i === 0)) continue;
       const entry: AccountEntry = {
         name: account.name,
         apiKeyEnv: account.apiKeyEnv,

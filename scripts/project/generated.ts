@@ -172,7 +172,7 @@ export const generate = (
   if (keepAccounts && existsSync(join(base, 'generated', 'accounts.ts'))) return names;
   // Under dev, an account whose key is in the store when deployed reads its local key from a
   // variable dev wires (localKeyEnv): the local Worker needs no account store.
-  const accounts = workerAccounts(base);
+  const accounts = workerAccounts(base, { all: dev });
   const local = <T extends { name: string; apiKeyEnv?: string | undefined }>(account: T): T =>
     dev && !account.apiKeyEnv ? { ...account, apiKeyEnv: localKeyEnv(account.name) } : account;
   writeIfChanged(

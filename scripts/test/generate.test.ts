@@ -111,14 +111,16 @@ describe('the accounts module', () => {
     expect(five).not.toContain('client-');
   });
 
-  it('lists an account whose key is a variable, or that has settings or an address of its own', () => {
+  it('lists an account whose key is a variable, or that has settings, alert thresholds or an address of its own', () => {
     const source = accountsModule(2, [
       { name: 'client-var', apiKeyEnv: 'VAR_KEY' },
       { name: 'client-set', settings: { timezone: 'Europe/Paris' } },
+      { name: 'client-alerts', alerts: { errorRate: 0.5 } },
       { name: 'client-white', baseUrl: 'https://app.white.example' },
     ]);
     expect(source).toContain('"client-var"');
     expect(source).toContain('"client-set"');
+    expect(source).toContain('"client-alerts"');
     expect(source).toContain('"client-white"');
     expect(source).not.toContain('"client-0"');
   });

@@ -66,7 +66,8 @@ const canonical = (value: unknown): string =>
 
 /** Whether `next` holds what `previous` does (its date aside). */
 const sameRecord = (previous: StoredAccount, next: Omit<StoredAccount, 'updatedAt'>): boolean => {
-  const { updatedAt: _, ...kept } = previous;
+  // When it was written and until when this copy is kept are no part of what is stored.
+  const { updatedAt: _, expiresAt: __, ...kept } = previous;
   return canonical(kept) === canonical(next);
 };
 
