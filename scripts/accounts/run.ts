@@ -4,17 +4,14 @@
 import { createInterface } from 'node:readline/promises';
 import { Writable } from 'node:stream';
 import { createPlatformClient, type KeyPlacement } from 'agent-functions/platform';
+import type { CommandIo } from '../io.ts';
 import { storeClient } from '../project/accountStore.ts';
 import type { AccountsConfig } from '../project/accounts.ts';
 import { runSync, type SyncIo } from '../registration/run.ts';
 
-export interface AccountsIo {
-  env: Record<string, string | undefined>;
-  stdout: NodeJS.WritableStream;
-  stderr: NodeJS.WritableStream;
+export interface AccountsIo extends CommandIo {
   /** Where the key is read from when --key-env is not given. */
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };
-  root?: string;
   /** Reaches the Worker's account store (default: global fetch). */
   fetch?: typeof fetch;
   /** The platform API of one account (default: the platform client with real fetch). */

@@ -4,6 +4,7 @@
 // missing ones first, or says exactly what to run. `--env=` names production (the top level), so
 // wrangler does not warn that no environment was given.
 import { parseArgs, styleText } from 'node:util';
+import type { CommandIo } from '../io.ts';
 import { generateForBuild } from '../project/generated.ts';
 import { projectRoot } from '../project/paths.ts';
 import { envFlags, environmentOf, readWranglerConfig, runWrangler, spawnWrangler, wranglerError } from '../wrangler.ts';
@@ -30,10 +31,7 @@ type Wrangler = (
   options: { cwd: string; inherit?: boolean },
 ) => Promise<{ code: number; stdout: string; stderr: string }>;
 
-export interface DeployIo {
-  stdout: NodeJS.WritableStream;
-  stderr: NodeJS.WritableStream;
-  root?: string;
+export interface DeployIo extends Omit<CommandIo, 'env'> {
   /** Writes the registries (default: agent-functions generate). */
   generate?: () => Promise<number>;
   /** Runs wrangler (default: the project's own; `inherit` for deploy, which talks to the terminal). */

@@ -6,6 +6,7 @@ import { parseArgs, styleText } from 'node:util';
 import { weakSecretProblem } from 'agent-functions/internal';
 import { printable } from 'agent-functions/platform';
 import { manifestKey, normalizeOrigin } from 'agent-functions/worker';
+import type { CommandIo } from '../io.ts';
 import { projectPaths } from '../project/paths.ts';
 import { environmentOf } from '../wrangler.ts';
 
@@ -36,10 +37,7 @@ interface Client {
 }
 
 /** What the command reads and writes, so tests can run it in this process. */
-export interface McpIo {
-  env: NodeJS.ProcessEnv;
-  stdout: NodeJS.WritableStream;
-  stderr: NodeJS.WritableStream;
+export interface McpIo extends CommandIo {
   fetch?: typeof fetch;
 }
 

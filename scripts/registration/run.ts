@@ -8,6 +8,7 @@ import type { RetryInfo } from 'agent-functions/platform';
 import { lintFunctions } from '../descriptions/index.ts';
 import { toLintFunction } from '../descriptions/load.ts';
 import type { LintReport } from '../descriptions/types.ts';
+import type { CommandIo } from '../io.ts';
 import {
   type AccountsConfig,
   accountsFileFor,
@@ -35,12 +36,7 @@ import { checkWorker, type WorkerCheck } from './workerCheck.ts';
 /** The rules and confusable siblings on the served functions (golden prompts are npm test's part). */
 const lintServed = (served: ServedFunction[]): LintReport => lintFunctions(served.map(toLintFunction));
 
-export interface SyncIo {
-  env: Record<string, string | undefined>;
-  stdout: NodeJS.WritableStream;
-  stderr: NodeJS.WritableStream;
-  /** Project root: where the accounts file and the Worker are (default: this repository). */
-  root?: string;
+export interface SyncIo extends CommandIo {
   /** What the run's first line calls the target (default: "Environment <--env or production>"; dev: the local platform). */
   heading?: string;
   /** The accounts, instead of reading the accounts file (the dev loop syncs to the local platform). */

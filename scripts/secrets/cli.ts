@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { weakSecretProblem } from 'agent-functions/internal';
+import type { CommandIo } from '../io.ts';
 import { devSuppliedNames } from '../local/supplied.ts';
 import { type AccountCheck, checkAccounts } from '../project/accountCheck.ts';
 import {
@@ -61,11 +62,7 @@ Values come from the environment of this run; in GitHub Actions also from SECRET
 secret in the GitHub environment, no edit of the workflow.
 `;
 
-export interface SecretsIo {
-  env: Record<string, string | undefined>;
-  stdout: NodeJS.WritableStream;
-  stderr: NodeJS.WritableStream;
-  root?: string;
+export interface SecretsIo extends CommandIo {
   /** What the Worker serves (default: start it locally and read its manifest). */
   readFunctions?: () => Promise<Pick<ServedFunction, 'name' | 'secrets' | 'vars'>[]>;
   /** Runs wrangler (default: the project's own). */

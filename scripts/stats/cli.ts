@@ -5,6 +5,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import type { CommandIo } from '../io.ts';
 import { readDevState } from '../project/devState.ts';
 import { projectRoot } from '../project/paths.ts';
 import { paintFor } from '../registration/paint.ts';
@@ -82,12 +83,7 @@ export const parseStatsArgs = (argv: string[], now: number): StatsArgs => {
   };
 };
 
-export interface StatsIo {
-  stdout: NodeJS.WritableStream & { isTTY?: boolean };
-  stderr: NodeJS.WritableStream;
-  env: NodeJS.ProcessEnv;
-  /** The project's root (default: the one this command runs in). */
-  root?: string;
+export interface StatsIo extends CommandIo {
   fetch?: typeof fetch;
   now?: number;
 }

@@ -1,6 +1,7 @@
 // `npm run tail`: follows the deployed Worker's logs (wrangler tail --format json) and prints one
 // readable line per call: time, status, function, duration, account, request id. Ctrl-C stops it.
 import { parseArgs, styleText } from 'node:util';
+import type { CommandIo } from '../io.ts';
 import { envFlags, environmentOf, spawnWrangler } from '../wrangler.ts';
 import { type Call, callOf, formatCall, matches, type TailFilter } from './format.ts';
 import { jsonSplitter } from './split.ts';
@@ -23,9 +24,7 @@ Options:
   -h, --help          Show this help.
 `;
 
-export interface TailIo {
-  stdout: NodeJS.WritableStream & { isTTY?: boolean };
-  stderr: NodeJS.WritableStream;
+export interface TailIo extends Pick<CommandIo, 'stdout' | 'stderr'> {
   /** The events to format: wrangler's output, or standard input with --stdin. */
   source?: (args: TailArgs) => NodeJS.ReadableStream;
 }
