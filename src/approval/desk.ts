@@ -179,7 +179,7 @@ export class ApprovalDesk extends DurableObject {
   }
 
   /** The request's final state, for its workflow once woken or timed out: still pending means expired now. */
-  settle(id: string): ApprovalView | undefined {
+  finalState(id: string): ApprovalView | undefined {
     this.ctx.storage.sql.exec(
       "UPDATE requests SET state = 'expired', decided_at = ?, ask = '' WHERE id = ? AND state = 'pending'",
       Date.now(),

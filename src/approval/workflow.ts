@@ -107,7 +107,7 @@ export class ApprovalRequest extends WorkflowEntrypoint<Env, ApprovalParams> {
       .waitForEvent(DECISION_EVENT, { type: DECISION_EVENT, timeout: Math.max(1_000, expiresAt - Date.now()) })
       .catch(() => undefined);
     const decided = await step.do('settle', async () => {
-      const view = await desk.settle(id);
+      const view = await desk.finalState(id);
       return { state: view?.state ?? 'withdrawn', by: view?.decidedBy ?? null, at: view?.decidedAt ?? null };
     });
     log.info('approval_settled', { decision: decided.state, decidedBy: decided.by, decidedAt: decided.at });

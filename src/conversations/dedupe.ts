@@ -102,7 +102,7 @@ export const deduplicated = async (
   }
   if (claim.verdict === 'busy') throw stillRunning();
   if (claim.verdict === 'unknown') throw outcomeUnknown();
-  const settle = (work: Promise<unknown>) =>
+  const writeLedgerLater = (work: Promise<unknown>) =>
     inv.ctx.waitUntil(
       work.catch((error: unknown) =>
         // The lease runs out and the key becomes unknown: fails closed.
@@ -118,10 +118,10 @@ export const deduplicated = async (
       const kept: Kept = known
         ? { ok: false, status: known.status, code: known.code, message: known.message }
         : { ok: false, status: 409, code: 'outcome_unknown', message: outcomeUnknown().message };
-      settle(ledger.complete(key, JSON.stringify(kept), dedupe.windowMs));
-    } else settle(Promise.resolve(ledger.release(key)));
+      writeLedgerLater(ledger.complete(key, JSON.stringify(kept), dedupe.windowMs));
+    } else writeLedgerLater(Promise.resolve(ledger.release(key)));
     throw error;
   }
-  settle(ledger.complete(key, keep({ ok: true, value }), dedupe.windowMs));
+  writeLedgerLater(ledger.complete(key, keep({ ok: true, value }), dedupe.windowMs));
   return value;
 };

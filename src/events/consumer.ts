@@ -30,7 +30,7 @@ const isDelivery = (value: unknown): value is QueuedDelivery => {
 const claim = async (env: Env, key: string, leaseMs: number): Promise<Claim> =>
   env.EVENT_LEDGER ? (await ledgerFor(env.EVENT_LEDGER, key)).claim(key, leaseMs) : { verdict: 'run' };
 
-const settle = async (env: Env, key: string, outcome: 'complete' | 'release', log: Logger) => {
+const closeLedgerEntry = async (env: Env, key: string, outcome: 'complete' | 'release', log: Logger) => {
   if (!env.EVENT_LEDGER) return;
   try {
     const ledger = await ledgerFor(env.EVENT_LEDGER, key);
@@ -120,16 +120,16 @@ const contextFor = (
         if (mayHaveApplied(error, signal)) {
           // The work may have happened (a send the platform answered 5xx or never answered, or one
           // the time limit cut off): keep the key, so a retry never does it twice, and say so.
-          await settle(env, scoped, 'complete', log);
+          await closeLedgerEntry(env, scoped, 'complete', log);
           log.error('once_ambiguous', {
             key,
             error: error instanceof Error ? error.name : typeof error,
             hint: 'the work may or may not have happened; check it, it will not run again for this key',
           });
-        } else await settle(env, scoped, 'release', log);
+        } else await closeLedgerEntry(env, scoped, 'release', log);
         throw error;
       }
-      await settle(env, scoped, 'complete', log);
+      await closeLedgerEntry(env, scoped, 'complete', log);
       return 'ran';
     },
   };
@@ -251,7 +251,7 @@ const handle = async (
       ),
     );
   } catch (error) {
-    await settle(env, ledgerKey, 'release', log);
+    await closeLedgerEntry(env, ledgerKey, 'release', log);
     const delaySeconds = retryDelaySeconds(message.attempts);
     log.error('event_failed', {
       error: error instanceof Error ? error.name : typeof error,
@@ -261,7 +261,7 @@ const handle = async (
     end(timedOut ? 504 : 500, timedOut ? 'timeout' : 'event_failed');
     return message.retry({ delaySeconds });
   }
-  await settle(env, ledgerKey, 'complete', log);
+  await closeLedgerEntry(env, ledgerKey, 'complete', log);
   log.info('event_handled', { durationMs: Date.now() - started });
   end(200);
   message.ack();

@@ -43,6 +43,6 @@ export const runAlerts = async (
   const outcomes: Record<string, SendOutcome> = {};
   // One at a time: a handful of messages, and the platform's rate limit is the account's.
   for (const notice of due) outcomes[notice.id] = await deliver(notice, destination, log, now);
-  await stub.settle(Object.entries(outcomes).map(([id, outcome]) => ({ id, outcome })));
+  await stub.recordSends(Object.entries(outcomes).map(([id, outcome]) => ({ id, outcome })));
   return outcomes;
 };

@@ -121,7 +121,7 @@ export class FunctionHealth extends DurableObject {
   /**
    * One evaluation at `now`: moves every incident on from the figures of its window, and returns the
    * messages due (at most `limit`; the others stay due), each marked in flight. The caller sends
-   * them and reports with `settle`.
+   * them and reports with `recordSends`.
    */
   evaluate(now: number, config: AlertConfig, limit: number = Number.POSITIVE_INFINITY): Notice[] {
     this.prune(now);
@@ -157,7 +157,7 @@ export class FunctionHealth extends DurableObject {
   }
 
   /** Records how each message `evaluate` handed out was sent, by notice id. */
-  settle(outcomes: { id: string; outcome: SendOutcome }[]): void {
+  recordSends(outcomes: { id: string; outcome: SendOutcome }[]): void {
     const incidents = this.incidents();
     for (const { id, outcome } of outcomes) {
       for (const incident of incidents.values()) {
