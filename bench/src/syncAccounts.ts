@@ -61,6 +61,33 @@ const LOSSY = {
 };
 
 /**
+ * The run's variables and accounts file: each account's key in its own variable (under an outage,
+ * the third's revoked), the second's platform the broken one when there is one.
+ */
+const accountsOf = (seeded: AccountOptions[], outage: boolean, platformUrl: string, brokenUrl: string | undefined) => {
+  const env: Record<string, string> = { FUNCTIONS_BASE_URL: ORIGIN, FUNCTIONS_SECRET: SECRET };
+  const config: AccountsConfig = { accounts: [] };
+  for (const [i, account] of seeded.entries()) {
+    env[keyVariable(i)] = outage && i === 2 ? 'a-revoked-key' : (account.apiKey ?? '');
+    config.accounts.push({
+      name: accountName(i),
+      apiKeyEnv: keyVariable(i),
+      baseUrl: brokenUrl && i === 1 ? brokenUrl : platformUrl,
+    });
+  }
+  return { env, config };
+};
+
+/** How many accounts ended in each status (their functions; the events webhooks are not counted). */
+const statusCounts = (reports: { account: string; status: string }[]): Record<string, number> => {
+  const statuses: Record<string, number> = {};
+  for (const report of reports.filter((r) => !r.account.endsWith('(events webhook)'))) {
+    statuses[report.status] = (statuses[report.status] ?? 0) + 1;
+  }
+  return statuses;
+};
+
+/**
  * First and no-op sync of `accounts` accounts x 9 functions (and the examples' events webhook),
  * `latencyMs` added to every answer. With `faults: 'outage'`, the second account answers 503 to
  * everything (its own platform) and the third's key is refused; with `faults: 'lossy'`, the
@@ -103,16 +130,7 @@ export const measureSyncAccounts = async (
         faults: { slowMs: options.latencyMs, serverErrors: { everyNth: 1, status: 503 } },
       })
     : undefined;
-  const env: Record<string, string> = { FUNCTIONS_BASE_URL: ORIGIN, FUNCTIONS_SECRET: SECRET };
-  const config: AccountsConfig = { accounts: [] };
-  for (const [i, account] of seeded.entries()) {
-    env[keyVariable(i)] = outage && i === 2 ? 'a-revoked-key' : (account.apiKey ?? '');
-    config.accounts.push({
-      name: accountName(i),
-      apiKeyEnv: keyVariable(i),
-      baseUrl: broken && i === 1 ? broken.url : platform.url,
-    });
-  }
+  const { env, config } = accountsOf(seeded, outage, platform.url, broken?.url);
   const results: SyncAccountsResult[] = [];
   const run = async (scenario: SyncAccountsResult['scenario']) => {
     reads = 0;
@@ -143,10 +161,7 @@ export const measureSyncAccounts = async (
       },
     });
     const wallMs = performance.now() - started;
-    const statuses: Record<string, number> = {};
-    for (const report of reports.filter((r) => !r.account.endsWith('(events webhook)'))) {
-      statuses[report.status] = (statuses[report.status] ?? 0) + 1;
-    }
+    const statuses = statusCounts(reports);
     const names = platform.state.accounts.flatMap((a) => [...a.functions.values()].map((f) => `${a.id}/${f.name}`));
     results.push({
       scenario,
