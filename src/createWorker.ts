@@ -3,7 +3,6 @@
 // 0.3 KiB gzip less in every deployed Worker (docs/performance.md, the framework's share).
 import type { AccountStoreService } from './accounts/admin.ts';
 import { type AccountsService, ONE_ACCOUNT, type PlatformFactory } from './accounts/resolve.ts';
-import { bearerToken } from './bearerToken.ts';
 import type { Pipeline } from './call.ts';
 import type { ConversationFeatures } from './conversations/features.ts';
 import type { MayMessage } from './conversations/runtime.ts';
@@ -12,29 +11,17 @@ import { type Env, isDevelopment, type WithProcess } from './env.ts';
 import { FunctionError } from './errors.ts';
 import type { EventsService } from './events/serve.ts';
 import { authorise, execute, invoke } from './invoke.ts';
-import { isManifestKey } from './keys.ts';
 import { allowedHostsOf, localSurfaceRefusal } from './localSurface.ts';
 import { createLogger } from './log.ts';
 import type { MetricsService } from './metrics/index.ts';
 import { openRecord } from './record.ts';
 import { createRegistry } from './registry.ts';
 import { callerRequestId, errorResponse, jsonResponse, newRequestId } from './respond.ts';
-import type { FeatureRoute, RoutedRequest } from './route.ts';
-import { DefinitionError, type FunctionManifest } from './schema/describe.ts';
+import type { FunctionManifest } from './schema/describe.ts';
 import { settle } from './settle.ts';
+import { type McpModule, manifestRoutes, mcpRoutes, routerOf } from './workerRoutes.ts';
 
-type Fetch = (request: Request, env: Env, ctx: ExecutionContext) => Promise<Response>;
-/** A path (`/oauth/*`: it and every path under it; trailing slashes do not count), its handler and its method (any when unset). */
-type Route = FeatureRoute;
-type Handler = Route[1];
-
-const matches = (route: string, path: string): boolean =>
-  route.endsWith('/*') ? path === route.slice(0, -2) || path.startsWith(route.slice(0, -1)) : path === route;
-
-/** What `agent-functions/mcp` exports: the MCP endpoint and its OAuth routes over the Worker's pipeline. */
-export interface McpModule {
-  createMcpFetch(pipeline: Pipeline): Fetch;
-}
+export type { McpModule };
 
 const FUNCTIONS_PREFIX = '/functions/';
 
@@ -126,53 +113,7 @@ export const createWorker = (options: WorkerOptions): AgentWorker => {
   // runs plainly (no deduplication, no deferral again): execute skips the feature for deferred work.
   feature?.register({ ...pipeline, mayMessage: options.mayMessage });
   // Every path but those under /functions/, tried in order; the first that matches answers.
-  const routes: Route[] = [];
-
-  // The manifest and the OpenAPI document derived from it: same guard, same error for a broken definition.
-  const manifests = async (request: RoutedRequest, env: Env) => {
-    const token = bearerToken(request);
-    // Keyless under npm run dev, spelled out so a production bundle drops it (src/env.ts).
-    const allowed =
-      ((globalThis as WithProcess).process?.env.NODE_ENV !== 'production' && isDevelopment(env)) ||
-      (env.FUNCTIONS_SECRET && token && (await isManifestKey(env.FUNCTIONS_SECRET, token)));
-    if (!allowed) {
-      throw new FunctionError(
-        401,
-        'unauthorized',
-        'The manifest needs "Authorization: Bearer <manifest key>" (manifestKey(FUNCTIONS_SECRET) from agent-functions/worker; npm run sync sends it).',
-      );
-    }
-    try {
-      return registry.names().flatMap((name) => registry.get(name)?.manifest ?? []);
-    } catch (error) {
-      // Only the secret's holder reads this: name the broken definition so sync can say which.
-      if (!(error instanceof DefinitionError)) throw error;
-      throw new FunctionError(500, 'invalid_definition', error.message);
-    }
-  };
-
-  // Paths under /functions/ never reach the router (fetch below), so this is "/functions" alone.
-  routes.push([
-    '/functions',
-    async (request, env) => {
-      if (request.method !== 'GET') {
-        throw new FunctionError(405, 'method_not_allowed', 'The manifest is read with GET.', {
-          headers: { Allow: 'GET' },
-        });
-      }
-      return jsonResponse({ functions: await manifests(request, env) }, 200, request.requestId);
-    },
-  ]);
-
-  const { openapi } = options;
-  if (openapi) {
-    routes.push([
-      '/openapi.json',
-      async (request, env) =>
-        jsonResponse(openapi(await manifests(request, env), new URL(request.url).origin), 200, request.requestId),
-      'GET',
-    ]);
-  }
+  const routes = manifestRoutes(registry, options.openapi);
 
   // Every path under /functions/: one URL parse, no router (the hot path of every call).
   const serveFunction = async (request: Request, url: URL, env: Env, ctx: ExecutionContext): Promise<Response> => {
@@ -211,43 +152,15 @@ export const createWorker = (options: WorkerOptions): AgentWorker => {
     return outcome.ok ? jsonResponse(outcome.value, 200, requestId) : errorResponse(outcome.error, requestId);
   };
 
-  // The features' own paths (approvals' pages, each account's events endpoint, the account store,
-  // the metrics' evaluation under dev). Events resolve each delivery's account as calls do: one
-  // resolver for every feature.
+  // The features' own paths (approvals' pages, the events endpoints, the account store, the metrics'
+  // evaluation under dev); events resolve each delivery's account as calls do: one resolver for all.
   const events = options.events?.serve(accounts, firstAccount);
   const metrics = options.metrics?.(accounts);
-  for (const opted of [options.conversations, events, options.accountStore, metrics]) {
-    routes.push(...(opted?.routes ?? []));
-  }
+  const opted = [options.conversations, events, options.accountStore, metrics];
+  for (const served of opted) routes.push(...(served?.routes ?? []));
 
-  const { mcp } = options;
-  if (mcp) {
-    let loaded: Promise<Fetch> | undefined;
-    const serveMcp: Handler = async (request, env, ctx) => {
-      loaded ??= mcp().then((module) => module.createMcpFetch(pipeline));
-      return (
-        await loaded.catch((error: unknown) => {
-          loaded = undefined;
-          throw error;
-        })
-      )(request, env, ctx);
-    };
-    // The endpoint, its OAuth 2.1 routes, and the metadata clients discover them by.
-    routes.push(['/mcp', serveMcp], ['/oauth/*', serveMcp], ['/.well-known/*', serveMcp]);
-  }
-
-  const route = async (request: Request, url: URL, env: Env, ctx: ExecutionContext): Promise<Response> => {
-    const routed = Object.assign(request, { requestId: newRequestId() });
-    const path = url.pathname.replace(/\/+$/, '');
-    try {
-      for (const [pattern, handler, method] of routes) {
-        if ((!method || method === request.method) && matches(pattern, path)) return await handler(routed, env, ctx);
-      }
-      throw new FunctionError(404, 'not_found', 'Nothing is served here. Functions live under /functions/<name>.');
-    } catch (error) {
-      return errorResponse(error, routed.requestId);
-    }
-  };
+  if (options.mcp) routes.push(...mcpRoutes(options.mcp, pipeline));
+  const route = routerOf(routes);
 
   return {
     fetch: (request: Request, env: Env, ctx: ExecutionContext): Promise<Response> => {

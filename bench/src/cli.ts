@@ -176,163 +176,162 @@ const currentCommit = (): string | undefined => {
   return `${head.stdout.trim()}${dirty ? '-dirty' : ''}`;
 };
 
-const main = async (): Promise<number> => {
-  let args: ReturnType<typeof parseBenchArgs>;
-  try {
-    args = parseBenchArgs(process.argv.slice(2));
-  } catch (error) {
-    process.stderr.write(`${(error as Error).message}\n\n${HELP}`);
-    return 2;
+type BenchArgs = ReturnType<typeof parseBenchArgs>;
+
+/** Builds the Workers of the run's parts in `dir`, two at a time (one per core). */
+const buildAll = async (args: BenchArgs, dir: string): Promise<Record<BuildId, BuiltWorker>> => {
+  const built = {} as Record<BuildId, BuiltWorker>;
+  // Two builds at a time: one per core.
+  const ids = buildsFor(args.parts);
+  for (let i = 0; i < ids.length; i += 2) {
+    const pair = ids.slice(i, i + 2);
+    progress(`building ${pair.map((id) => BUILDS[id].label).join(' and ')}`);
+    const outputs = await Promise.all(
+      pair.map((id) => buildWorker(BUILDS[id].entry, BUILDS[id].defines, join(dir, id))),
+    );
+    pair.forEach((id, j) => {
+      built[id] = outputs[j] as BuiltWorker;
+    });
   }
-  if (args.help) {
-    process.stdout.write(HELP);
-    return 0;
-  }
+
+  return built;
+};
+
+/** Part 1a: each profiled Worker's gzip size and start-up CPU (when workerd's CPU can be counted). */
+const measureSizes = async (args: BenchArgs, built: Record<BuildId, BuiltWorker>, results: BenchResults) => {
   const { settings } = args;
-  const results: BenchResults = {
-    machine: {
-      cpus: cpus().length,
-      cpuModel: cpus()[0]?.model ?? 'unknown',
-      node: process.version,
-      date: new Date().toISOString(),
-      commit: currentCommit(),
-    },
-    settings,
-  };
-  // Part 1f reports beside the other parts (its own table, bench/src/metricsReport.ts).
-  let metrics: MetricsResults | undefined;
-  const dir = await mkdtemp(join(tmpdir(), 'agent-functions-bench-'));
-  try {
-    const built = {} as Record<BuildId, BuiltWorker>;
-    // Two builds at a time: one per core.
-    const ids = buildsFor(args.parts);
-    for (let i = 0; i < ids.length; i += 2) {
-      const pair = ids.slice(i, i + 2);
-      progress(`building ${pair.map((id) => BUILDS[id].label).join(' and ')}`);
-      const outputs = await Promise.all(
-        pair.map((id) => buildWorker(BUILDS[id].entry, BUILDS[id].defines, join(dir, id))),
-      );
-      pair.forEach((id, j) => {
-        built[id] = outputs[j] as BuiltWorker;
-      });
-    }
-
-    const profiled = (Object.keys(BUILDS) as BuildId[]).filter((id) => BUILDS[id].profile);
-    const startup =
-      args.parts.includes('size') && (await canCountCpu())
-        ? await measureStartup(
-            Object.fromEntries(
-              await Promise.all(
-                profiled.map(async (id) => [id, await readFile(built[id].scriptPath, 'utf8')] as const),
-              ),
-            ),
-            settings.startupRuns,
-            settings.startupCopies,
-            progress,
-          )
-        : {};
-    if (args.parts.includes('size')) {
-      results.size = profiled.map(
-        (id): SizeResult => ({
-          worker: BUILDS[id].label,
-          gzipBytes: built[id].gzipBytes,
-          startupMs: startup[id] ?? [],
-        }),
-      );
-    }
-
-    const invocationWorkers = {
-      baseline: built.baseline,
-      baselineZod: built.baselineZod,
-      project10: built.project10,
-      project1000: built.project1000,
-    };
-    if (runsPiece(args, 'invocation', 'sockets')) {
-      progress('invocation: warm-up, then interleaved rounds');
-      results.invocation = await measureInvocation(invocationWorkers, settings, progress);
-    }
-    if (runsPiece(args, 'invocation', 'cpu')) {
-      progress('invocation: CPU per call inside each isolate, alternating batches');
-      results.invocationCpu = await measureInvocationCpu(invocationWorkers, settings);
-    }
-    if (runsPiece(args, 'invocation', 'events')) {
-      progress('invocation: event deliveries against function calls');
-      results.events = await measureEventAck(built.projectWithEvents, settings, progress);
-    }
-    if (args.parts.includes('conversations')) {
-      progress('conversations: reads, writes and deferred calls against a plain call');
-      results.conversations = await measureConversations(
-        built.projectWithConversations,
-        built.baselineDedupe,
-        {
-          ...settings,
-          load: runsPiece(args, 'conversations', 'load'),
-          deferred: runsPiece(args, 'conversations', 'deferred'),
-        },
-        progress,
-      );
-    }
-    if (args.parts.includes('accounts')) {
-      progress(`accounts: a call through the ${ACCOUNTS}th account against a single-account Worker`);
-      results.accounts = await measureAccounts(built.project, built.projectWithAccounts, settings, progress);
-    }
-    if (args.parts.includes('approval')) {
-      progress('approval: a write declaring approval below its threshold against the same write, and the ask');
-      results.approval = await measureApproval(built.projectWithApproval, settings, progress);
-    }
-    if (args.parts.includes('metrics')) {
-      progress('metrics: a call with metrics on against off, and one alert evaluation over 500 accounts');
-      metrics = await measureMetrics(
-        built.projectMetricsOff,
-        built.projectWithMetrics,
-        built.alertsScale,
-        settings,
-        progress,
-      );
-    }
-    if (args.parts.includes('memory')) {
-      progress('memory: 10 and 1,000 functions');
-      results.memory = [await measureMemory(10), await measureMemory(1000)];
-    }
-    if (args.parts.includes('sync')) {
-      progress(`sync: ${SYNC_FUNCTIONS} functions against the local emulator`);
-      results.sync = await measureSync(SYNC_FUNCTIONS, { storm: settings.storm });
-      results.syncAccounts = [];
-      for (const accounts of settings.syncAccounts) {
-        for (const latencyMs of [0, 50]) {
-          progress(`sync: ${accounts} accounts, ${latencyMs} ms per answer`);
-          results.syncAccounts.push(...(await measureSyncAccounts(accounts, { latencyMs })));
-        }
-      }
-      const largest = Math.max(...settings.syncAccounts);
-      progress(`sync: ${largest} accounts, 50 ms per answer, one answering 503 and one 401`);
-      results.syncAccounts.push(...(await measureSyncAccounts(largest, { latencyMs: 50, faults: 'outage' })));
-      progress(`sync: ${largest} accounts, 50 ms per answer, answers lost, 429s and 503s now and then`);
-      results.syncAccounts.push(...(await measureSyncAccounts(largest, { latencyMs: 50, faults: 'lossy' })));
-    }
-    if (args.parts.includes('sync-store')) {
-      results.syncAccounts ??= [];
-      for (const accounts of settings.storeAccounts) {
-        for (const faults of [undefined, 'outage', 'lossy'] as const) {
-          progress(`sync-store: ${accounts} accounts in the store, 50 ms per answer${faults ? `, ${faults}` : ''}`);
-          results.syncAccounts.push(
-            ...(await measureSyncAccounts(accounts, { latencyMs: 50, keys: 'store', ...(faults ? { faults } : {}) })),
-          );
-        }
-      }
-    }
-    if (args.parts.includes('lint')) {
-      progress(`lint: the offline description check of ${LINT_FUNCTIONS} functions`);
-      results.lint = await measureLint(LINT_FUNCTIONS, 5);
-    }
-    if (args.parts.includes('stats')) {
-      progress(`stats: local npm run stats over ${STATS_RECORDS.toLocaleString('en')} recorded calls`);
-      results.stats = await measureLocalStats(STATS_RECORDS, args.quick ? 2 : 5);
-    }
-  } finally {
-    await rm(dir, { recursive: true, force: true });
+  const profiled = (Object.keys(BUILDS) as BuildId[]).filter((id) => BUILDS[id].profile);
+  const startup =
+    args.parts.includes('size') && (await canCountCpu())
+      ? await measureStartup(
+          Object.fromEntries(
+            await Promise.all(profiled.map(async (id) => [id, await readFile(built[id].scriptPath, 'utf8')] as const)),
+          ),
+          settings.startupRuns,
+          settings.startupCopies,
+          progress,
+        )
+      : {};
+  if (args.parts.includes('size')) {
+    results.size = profiled.map(
+      (id): SizeResult => ({
+        worker: BUILDS[id].label,
+        gzipBytes: built[id].gzipBytes,
+        startupMs: startup[id] ?? [],
+      }),
+    );
   }
+};
 
+/** The parts served by built Workers: invocation, events, conversations, accounts, approval, metrics (returned: its own table). */
+const measureWorkerParts = async (
+  args: BenchArgs,
+  built: Record<BuildId, BuiltWorker>,
+  results: BenchResults,
+): Promise<MetricsResults | undefined> => {
+  const { settings } = args;
+  let metrics: MetricsResults | undefined;
+  const invocationWorkers = {
+    baseline: built.baseline,
+    baselineZod: built.baselineZod,
+    project10: built.project10,
+    project1000: built.project1000,
+  };
+  if (runsPiece(args, 'invocation', 'sockets')) {
+    progress('invocation: warm-up, then interleaved rounds');
+    results.invocation = await measureInvocation(invocationWorkers, settings, progress);
+  }
+  if (runsPiece(args, 'invocation', 'cpu')) {
+    progress('invocation: CPU per call inside each isolate, alternating batches');
+    results.invocationCpu = await measureInvocationCpu(invocationWorkers, settings);
+  }
+  if (runsPiece(args, 'invocation', 'events')) {
+    progress('invocation: event deliveries against function calls');
+    results.events = await measureEventAck(built.projectWithEvents, settings, progress);
+  }
+  if (args.parts.includes('conversations')) {
+    progress('conversations: reads, writes and deferred calls against a plain call');
+    results.conversations = await measureConversations(
+      built.projectWithConversations,
+      built.baselineDedupe,
+      {
+        ...settings,
+        load: runsPiece(args, 'conversations', 'load'),
+        deferred: runsPiece(args, 'conversations', 'deferred'),
+      },
+      progress,
+    );
+  }
+  if (args.parts.includes('accounts')) {
+    progress(`accounts: a call through the ${ACCOUNTS}th account against a single-account Worker`);
+    results.accounts = await measureAccounts(built.project, built.projectWithAccounts, settings, progress);
+  }
+  if (args.parts.includes('approval')) {
+    progress('approval: a write declaring approval below its threshold against the same write, and the ask');
+    results.approval = await measureApproval(built.projectWithApproval, settings, progress);
+  }
+  if (args.parts.includes('metrics')) {
+    progress('metrics: a call with metrics on against off, and one alert evaluation over 500 accounts');
+    metrics = await measureMetrics(
+      built.projectMetricsOff,
+      built.projectWithMetrics,
+      built.alertsScale,
+      settings,
+      progress,
+    );
+  }
+  return metrics;
+};
+
+/** The parts run in Node: memory, sync (one account and many), the description lint, local stats. */
+/** The sync-store part: each count of clients kept in a running Worker's store, plain, with an outage, and lossy. */
+const measureStoredSync = async (counts: number[], results: BenchResults) => {
+  results.syncAccounts ??= [];
+  for (const accounts of counts) {
+    for (const faults of [undefined, 'outage', 'lossy'] as const) {
+      progress(`sync-store: ${accounts} accounts in the store, 50 ms per answer${faults ? `, ${faults}` : ''}`);
+      results.syncAccounts.push(
+        ...(await measureSyncAccounts(accounts, { latencyMs: 50, keys: 'store', ...(faults ? { faults } : {}) })),
+      );
+    }
+  }
+};
+
+const measureToolParts = async (args: BenchArgs, results: BenchResults) => {
+  const { settings } = args;
+  if (args.parts.includes('memory')) {
+    progress('memory: 10 and 1,000 functions');
+    results.memory = [await measureMemory(10), await measureMemory(1000)];
+  }
+  if (args.parts.includes('sync')) {
+    progress(`sync: ${SYNC_FUNCTIONS} functions against the local emulator`);
+    results.sync = await measureSync(SYNC_FUNCTIONS, { storm: settings.storm });
+    results.syncAccounts = [];
+    for (const accounts of settings.syncAccounts) {
+      for (const latencyMs of [0, 50]) {
+        progress(`sync: ${accounts} accounts, ${latencyMs} ms per answer`);
+        results.syncAccounts.push(...(await measureSyncAccounts(accounts, { latencyMs })));
+      }
+    }
+    const largest = Math.max(...settings.syncAccounts);
+    progress(`sync: ${largest} accounts, 50 ms per answer, one answering 503 and one 401`);
+    results.syncAccounts.push(...(await measureSyncAccounts(largest, { latencyMs: 50, faults: 'outage' })));
+    progress(`sync: ${largest} accounts, 50 ms per answer, answers lost, 429s and 503s now and then`);
+    results.syncAccounts.push(...(await measureSyncAccounts(largest, { latencyMs: 50, faults: 'lossy' })));
+  }
+  if (args.parts.includes('sync-store')) await measureStoredSync(settings.storeAccounts, results);
+  if (args.parts.includes('lint')) {
+    progress(`lint: the offline description check of ${LINT_FUNCTIONS} functions`);
+    results.lint = await measureLint(LINT_FUNCTIONS, 5);
+  }
+  if (args.parts.includes('stats')) {
+    progress(`stats: local npm run stats over ${STATS_RECORDS.toLocaleString('en')} recorded calls`);
+    results.stats = await measureLocalStats(STATS_RECORDS, args.quick ? 2 : 5);
+  }
+};
+
+/** Prints the results: --json, --markdown (docs/performance.md's table), or the tables. */
+const printResults = (args: BenchArgs, results: BenchResults, metrics: MetricsResults | undefined) => {
   if (args.json) {
     const metricsPart = metrics ? { metrics, metricsTargets: metricsVerdicts(metrics) } : {};
     process.stdout.write(
@@ -347,6 +346,42 @@ const main = async (): Promise<number> => {
     const tables = [...allTables(results), ...(metrics ? [metricsTable(metrics)] : [])];
     process.stdout.write(`${tables.map(renderTable).join('\n\n')}\n`);
   }
+};
+
+const main = async (): Promise<number> => {
+  let args: BenchArgs;
+  try {
+    args = parseBenchArgs(process.argv.slice(2));
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n\n${HELP}`);
+    return 2;
+  }
+  if (args.help) {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  const results: BenchResults = {
+    machine: {
+      cpus: cpus().length,
+      cpuModel: cpus()[0]?.model ?? 'unknown',
+      node: process.version,
+      date: new Date().toISOString(),
+      commit: currentCommit(),
+    },
+    settings: args.settings,
+  };
+  // Part 1f reports beside the other parts (its own table, bench/src/metricsReport.ts).
+  let metrics: MetricsResults | undefined;
+  const dir = await mkdtemp(join(tmpdir(), 'agent-functions-bench-'));
+  try {
+    const built = await buildAll(args, dir);
+    await measureSizes(args, built, results);
+    metrics = await measureWorkerParts(args, built, results);
+    await measureToolParts(args, results);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+  printResults(args, results, metrics);
   return 0;
 };
 

@@ -63,6 +63,125 @@ const CASES = ['plain', 'readWithIds', 'write', 'writeBaseline', 'laterInTime', 
 /** Deferred calls at once in the burst row. */
 export const BURST = 20;
 
+/** The options of part 1d. */
+interface ConversationOptions {
+  rounds: number;
+  seconds: number;
+  connections: number;
+  warmupSeconds: number;
+  /** The load cases (--only conversations.load); on unless false. */
+  load?: boolean;
+  /** The deferred calls (--only conversations.deferred); on unless false. */
+  deferred?: boolean;
+}
+
+/** The conversation ids of a call from the bench's customer. */
+type IdsOf = (conversationId: string) => { contactId: string; conversationId: string; channel: string };
+
+/** The load cases; a write's notes name `counter.round`, so every call of every round is a new write. */
+const loadCases = async (
+  urlOf: (name: string) => Promise<string>,
+  anchorUrl: string | URL,
+  ids: IdsOf,
+  counter: { round: number },
+): Promise<Record<(typeof CASES)[number], LoadTarget>> => {
+  const valid = JSON.parse(VALID_BODY) as Record<string, unknown>;
+  const writeBody = (n: number) =>
+    JSON.stringify({ ...valid, notes: `call ${counter.round}.${n}`, ...ids(`cv_write_${n % 10}`) });
+  return {
+    plain: { url: await urlOf('quote_read'), body: VALID_BODY, expectStatus: 200 },
+    readWithIds: {
+      url: await urlOf('quote_read'),
+      body: JSON.stringify({ ...valid, ...ids('cv_read') }),
+      expectStatus: 200,
+    },
+    // 10 conversations, one per connection or so, each call a new one (its notes differ): every
+    // check finds nothing and runs. The conversations' ledgers exist after the warm-up.
+    write: { url: await urlOf('quote_write'), body: '', bodyOf: writeBody, expectStatus: 200 },
+    writeBaseline: {
+      url: new URL(`/functions/${QUOTE_FUNCTION}?key=${await functionKey(BENCH_SECRET, QUOTE_FUNCTION)}`, anchorUrl)
+        .href,
+      body: '',
+      bodyOf: writeBody,
+      expectStatus: 200,
+    },
+    ledgerFloor: { url: await urlOf('quote_floor'), body: VALID_BODY, expectStatus: 200 },
+    laterInTime: {
+      url: await urlOf('quote_later'),
+      body: JSON.stringify({ ...valid, ...ids('cv_later') }),
+      expectStatus: 200,
+    },
+  };
+};
+
+/** A warm-up of each case, then interleaved rounds (alternating order); a wrong answer stops the part. */
+const loadRounds = async (
+  cases: Record<(typeof CASES)[number], LoadTarget>,
+  options: ConversationOptions,
+  counter: { round: number },
+  progress: (line: string) => void,
+) => {
+  const results: Omit<
+    ConversationResults,
+    'deferredFirstAnswerMs' | 'deferredBurstMs' | 'answerWithinMs' | 'followUps'
+  > = { plain: [], readWithIds: [], write: [], writeBaseline: [], laterInTime: [], ledgerFloor: [] };
+  const rounds = options.load === false ? 0 : options.rounds;
+  if (rounds > 0) {
+    for (const name of CASES)
+      await loadTest(cases[name], { connections: options.connections, seconds: options.warmupSeconds });
+  }
+  for (counter.round = 1; counter.round <= rounds; counter.round++) {
+    for (const name of counter.round % 2 === 0 ? CASES : [...CASES].reverse()) {
+      const result = await loadTest(cases[name], { connections: options.connections, seconds: options.seconds });
+      if (result.unexpected > 0) {
+        throw new Error(`conversations ${name}: ${result.unexpected} of ${result.responses} answers were wrong`);
+      }
+      results[name].push(result);
+    }
+    progress(`conversations round ${counter.round}/${options.rounds} done`);
+  }
+  return results;
+};
+
+/**
+ * Deferred calls whose work takes 5 s, each timed to its first answer: five in flight at a time,
+ * then bursts of BURST at once. Each to a contact of its own: one contact gets at most
+ * FOLLOW_UP_BUDGET's follow-ups in a window.
+ */
+const deferredCalls = async (
+  client: ReturnType<typeof createPlatformClient>,
+  slowUrl: string,
+  ids: IdsOf,
+  options: ConversationOptions,
+) => {
+  let seats = 0;
+  const deferredCall = async (into: number[]) => {
+    const n = seats++;
+    const customer = await client.contacts.create({
+      name: `Bench customer ${n}`,
+      phone: `+1555556${String(n).padStart(4, '0')}`,
+      channel: 'whatsapp',
+    });
+    const began = performance.now();
+    const response = await fetch(slowUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ seats: n, ...ids(`cv_slow_${n}`), contactId: customer.id }),
+    });
+    const body = (await response.json()) as { status?: string };
+    into.push(performance.now() - began);
+    if (body.status !== 'pending') throw new Error(`quote_slow answered ${JSON.stringify(body)}, not pending`);
+  };
+  const deferredFirstAnswerMs: number[] = [];
+  const fives = options.deferred === false ? 0 : Math.max(10, options.rounds * 10);
+  for (let start = 0; start < fives; start += 5)
+    await Promise.all(Array.from({ length: Math.min(5, fives - start) }, () => deferredCall(deferredFirstAnswerMs)));
+  const deferredBurstMs: number[] = [];
+  for (let burst = 0; burst < (options.deferred === false ? 0 : Math.max(2, options.rounds)); burst++)
+    await Promise.all(Array.from({ length: BURST }, () => deferredCall(deferredBurstMs)));
+  return { deferredFirstAnswerMs, deferredBurstMs, calls: seats };
+};
+
 /**
  * Serves `built` (bench/workers/projectWithConversations.ts) against a local platform and measures part 1d.
  * @example await measureConversations(built.projectWithConversations, settings)
@@ -70,16 +189,7 @@ export const BURST = 20;
 export const measureConversations = async (
   built: BuiltWorker,
   baselineDedupe: BuiltWorker,
-  options: {
-    rounds: number;
-    seconds: number;
-    connections: number;
-    warmupSeconds: number;
-    /** The load cases (--only conversations.load); on unless false. */
-    load?: boolean;
-    /** The deferred calls (--only conversations.deferred); on unless false. */
-    deferred?: boolean;
-  },
+  options: ConversationOptions,
   progress: (line: string) => void = () => {},
 ): Promise<ConversationResults> => {
   const platform = await startEmulator({ port: 0, rateLimit: false });
@@ -103,99 +213,16 @@ export const measureConversations = async (
     try {
       const urlOf = async (name: string) =>
         new URL(`/functions/${name}?key=${await functionKey(BENCH_SECRET, name)}`, served.url).href;
-      const valid = JSON.parse(VALID_BODY) as Record<string, unknown>;
-      const ids = (conversationId: string) => ({ contactId: contact.id, conversationId, channel: 'whatsapp' });
-      let round = 0;
-      const cases: Record<(typeof CASES)[number], LoadTarget> = {
-        plain: { url: await urlOf('quote_read'), body: VALID_BODY, expectStatus: 200 },
-        readWithIds: {
-          url: await urlOf('quote_read'),
-          body: JSON.stringify({ ...valid, ...ids('cv_read') }),
-          expectStatus: 200,
-        },
-        // 10 conversations, one per connection or so, each call a new one (its notes differ): every
-        // check finds nothing and runs. The conversations' ledgers exist after the warm-up.
-        write: {
-          url: await urlOf('quote_write'),
-          body: '',
-          bodyOf: (n) => JSON.stringify({ ...valid, notes: `call ${round}.${n}`, ...ids(`cv_write_${n % 10}`) }),
-          expectStatus: 200,
-        },
-        writeBaseline: {
-          url: new URL(
-            `/functions/${QUOTE_FUNCTION}?key=${await functionKey(BENCH_SECRET, QUOTE_FUNCTION)}`,
-            anchor.url,
-          ).href,
-          body: '',
-          bodyOf: (n) => JSON.stringify({ ...valid, notes: `call ${round}.${n}`, ...ids(`cv_write_${n % 10}`) }),
-          expectStatus: 200,
-        },
-        ledgerFloor: { url: await urlOf('quote_floor'), body: VALID_BODY, expectStatus: 200 },
-        laterInTime: {
-          url: await urlOf('quote_later'),
-          body: JSON.stringify({ ...valid, ...ids('cv_later') }),
-          expectStatus: 200,
-        },
-      };
-      const results: Omit<
-        ConversationResults,
-        'deferredFirstAnswerMs' | 'deferredBurstMs' | 'answerWithinMs' | 'followUps'
-      > = {
-        plain: [],
-        readWithIds: [],
-        write: [],
-        writeBaseline: [],
-        laterInTime: [],
-        ledgerFloor: [],
-      };
-      const rounds = options.load === false ? 0 : options.rounds;
-      if (rounds > 0) {
-        for (const name of CASES)
-          await loadTest(cases[name], { connections: options.connections, seconds: options.warmupSeconds });
-      }
-      for (round = 1; round <= rounds; round++) {
-        for (const name of round % 2 === 0 ? CASES : [...CASES].reverse()) {
-          const result = await loadTest(cases[name], { connections: options.connections, seconds: options.seconds });
-          if (result.unexpected > 0) {
-            throw new Error(`conversations ${name}: ${result.unexpected} of ${result.responses} answers were wrong`);
-          }
-          results[name].push(result);
-        }
-        progress(`conversations round ${round}/${options.rounds} done`);
-      }
-
-      // Deferred calls whose work takes 5 s, each timed to its first answer: five in flight at a
-      // time, then bursts of BURST at once.
-      const slowUrl = await urlOf('quote_slow');
-      let seats = 0;
-      // Each to a contact of its own: one contact gets at most FOLLOW_UP_BUDGET's follow-ups in a window.
-      const deferredCall = async (into: number[]) => {
-        const n = seats++;
-        const customer = await client.contacts.create({
-          name: `Bench customer ${n}`,
-          phone: `+1555556${String(n).padStart(4, '0')}`,
-          channel: 'whatsapp',
-        });
-        const began = performance.now();
-        const response = await fetch(slowUrl, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ seats: n, ...ids(`cv_slow_${n}`), contactId: customer.id }),
-        });
-        const body = (await response.json()) as { status?: string };
-        into.push(performance.now() - began);
-        if (body.status !== 'pending') throw new Error(`quote_slow answered ${JSON.stringify(body)}, not pending`);
-      };
-      const deferredFirstAnswerMs: number[] = [];
-      const fives = options.deferred === false ? 0 : Math.max(10, options.rounds * 10);
-      for (let start = 0; start < fives; start += 5)
-        await Promise.all(
-          Array.from({ length: Math.min(5, fives - start) }, () => deferredCall(deferredFirstAnswerMs)),
-        );
-      const deferredBurstMs: number[] = [];
-      for (let burst = 0; burst < (options.deferred === false ? 0 : Math.max(2, options.rounds)); burst++)
-        await Promise.all(Array.from({ length: BURST }, () => deferredCall(deferredBurstMs)));
-      const calls = seats;
+      const ids: IdsOf = (conversationId) => ({ contactId: contact.id, conversationId, channel: 'whatsapp' });
+      const counter = { round: 0 };
+      const cases = await loadCases(urlOf, anchor.url, ids, counter);
+      const results = await loadRounds(cases, options, counter, progress);
+      const { deferredFirstAnswerMs, deferredBurstMs, calls } = await deferredCalls(
+        client,
+        await urlOf('quote_slow'),
+        ids,
+        options,
+      );
       progress(`conversations: ${calls} deferred calls answered; waiting for their follow-ups`);
       const sent = () =>
         [...(platform.state.accounts[0]?.messages.values() ?? [])].filter((m) => m.direction === 'outbound').length;

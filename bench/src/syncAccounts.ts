@@ -90,6 +90,32 @@ const accountsOf = async (
   return { env, config };
 };
 
+/** How many accounts ended in each status (their functions; the events webhooks are not counted). */
+const statusCounts = (reports: { account: string; status: string }[]): Record<string, number> => {
+  const statuses: Record<string, number> = {};
+  for (const report of reports.filter((r) => !r.account.endsWith('(events webhook)'))) {
+    statuses[report.status] = (statuses[report.status] ?? 0) + 1;
+  }
+  return statuses;
+};
+
+/** The platform's `count` accounts: the agency's, on an unlimited plan, then its clients'. */
+const seededAccounts = (count: number): AccountOptions[] =>
+  Array.from({ length: count }, (_, i) => ({
+    plan: i === 0 ? 'agency_unlimited' : 'business',
+    name: accountName(i),
+    apiKey: `bench-key-${i}`,
+  }));
+
+/** A platform of one account that answers 503 to everything, after `latencyMs`. */
+const brokenPlatform = (latencyMs: number) =>
+  startEmulator({
+    port: 0,
+    accounts: [{ plan: 'business', apiKey: 'bench-key-1' }],
+    rateLimit: false,
+    faults: { slowMs: latencyMs, serverErrors: { everyNth: 1, status: 503 } },
+  });
+
 /**
  * First and no-op sync of `accounts` accounts x 9 functions (and the examples' events webhook),
  * `latencyMs` added to every answer. With `faults: 'outage'`, the second account answers 503 to
@@ -104,11 +130,7 @@ export const measureSyncAccounts = async (
   const keys = options.keys ?? 'variables';
   const served = await servedFunctions(ACCOUNT_FUNCTIONS);
   const types = eventTypes(join(import.meta.dirname, '../../events'));
-  const seeded: AccountOptions[] = Array.from({ length: accounts }, (_, i) => ({
-    plan: i === 0 ? 'agency_unlimited' : 'business',
-    name: accountName(i),
-    apiKey: `bench-key-${i}`,
-  }));
+  const seeded = seededAccounts(accounts);
   let reads = 0;
   let writes = 0;
   let rateLimited = 0;
@@ -126,14 +148,7 @@ export const measureSyncAccounts = async (
   });
   // One account's platform answers 503 to everything (a white-label address having an outage).
   const outage = options.faults === 'outage';
-  const broken = outage
-    ? await startEmulator({
-        port: 0,
-        accounts: [{ plan: 'business', apiKey: 'bench-key-1' }],
-        rateLimit: false,
-        faults: { slowMs: options.latencyMs, serverErrors: { everyNth: 1, status: 503 } },
-      })
-    : undefined;
+  const broken = outage ? await brokenPlatform(options.latencyMs) : undefined;
   // With the store, every client but the first (the agency's variable) is kept there, reached through the relay.
   const worker = keys === 'store' ? await storedKeysWorker(SECRET) : undefined;
   const { env, config } = await accountsOf(
@@ -173,10 +188,7 @@ export const measureSyncAccounts = async (
       },
     });
     const wallMs = performance.now() - started;
-    const statuses: Record<string, number> = {};
-    for (const report of reports.filter((r) => !r.account.endsWith('(events webhook)'))) {
-      statuses[report.status] = (statuses[report.status] ?? 0) + 1;
-    }
+    const statuses = statusCounts(reports);
     const names = platform.state.accounts.flatMap((a) => [...a.functions.values()].map((f) => `${a.id}/${f.name}`));
     results.push({
       keys,

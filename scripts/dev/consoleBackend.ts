@@ -6,7 +6,7 @@ import { functionUrl } from 'agent-functions/worker';
 import { findingsOf, lintFunctions } from '../descriptions/index.ts';
 import { loadPrompts, toLintFunction } from '../descriptions/load.ts';
 import type { DevAccount } from '../local/accounts.ts';
-import { type ConsoleAccount, type ConsoleListing, type ConsoleOptions, maskKey } from './console/server.ts';
+import { type ConsoleAccount, type ConsoleListing, type ConsoleOptions, maskKey } from './console/types.ts';
 import type { ManifestRead } from './workerManifest.ts';
 
 export interface ConsoleBackendOptions {

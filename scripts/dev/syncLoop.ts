@@ -61,6 +61,76 @@ export interface SyncLoop {
   close(): void;
 }
 
+/** A stream that keeps what was written. */
+const captured = () => {
+  const stream = new PassThrough();
+  let text = '';
+  stream.on('data', (chunk: Buffer) => {
+    text += chunk.toString();
+  });
+  return { stream, text: () => text };
+};
+
+/**
+ * What a sync registered: the served functions and the event types of events/ (or, for a file there
+ * whose name is not an event type, its message, so the next change looks new).
+ */
+const syncedStateOf = (root: string, served: ServedFunction[]): string => {
+  try {
+    return JSON.stringify({ served, events: eventTypes(join(root, 'events')) });
+  } catch (error) {
+    return JSON.stringify({ served, events: (error as Error).message });
+  }
+};
+
+/**
+ * Registers `synced` on every account; `quiet` (after a save) prints only what changed
+ * (syncSummary.ts), and sync's whole report when a write failed. Returns sync's exit code.
+ */
+const registerQuietly = async (options: SyncLoopOptions, synced: ServedFunction[], quiet: boolean): Promise<number> => {
+  const { accounts, origin, secret, root, say } = options;
+  const [stdout, stderr] = [options.stdout ?? process.stdout, options.stderr ?? process.stderr];
+  const [out, err] = [captured(), captured()];
+  const { exitCode, reports } = await registerOnAccounts({
+    accounts,
+    origin,
+    secret,
+    served: synced,
+    heading: "The local platform's accounts (npm run dev)",
+    stdout: quiet ? out.stream : stdout,
+    stderr: quiet ? err.stream : stderr,
+    root,
+  });
+  if (quiet && exitCode !== 0) {
+    stdout.write(out.text());
+    stderr.write(err.text());
+  }
+  if (quiet && exitCode === 0) for (const line of syncSummary(reports, accounts.length)) say(line);
+  return exitCode;
+};
+
+/** `served`, plus each function registered before whose file is still there (it does not build, or is not reloaded yet). */
+const withKeptOf = (
+  root: string,
+  lastGood: Map<string, ServedFunction>,
+  served: ServedFunction[],
+): ServedFunction[] => [
+  ...served,
+  ...[...lastGood.values()].filter(
+    (fn) => !served.some((s) => s.name === fn.name) && existsSync(join(root, 'functions', `${fn.name}.ts`)),
+  ),
+];
+
+/** Why events/ cannot be synced (a file whose name is no event type), if so. */
+const eventsProblemOf = (root: string): string | undefined => {
+  try {
+    eventTypes(join(root, 'events'));
+    return undefined;
+  } catch (error) {
+    return (error as Error).message;
+  }
+};
+
 /**
  * The sync loop of `npm run dev`, holding what it last synced.
  * @example const loop = createSyncLoop({ accounts, origin, secret, root, manifest, say, warn, fail }); await loop.waitForWorker();
@@ -75,12 +145,7 @@ export const createSyncLoop = (options: SyncLoopOptions): SyncLoop => {
   // still there (it does not build, or wrangler has not reloaded yet) keeps that registration: a
   // syntax error never tells the model the function is gone. A removed file is a function gone.
   let lastGood = new Map<string, ServedFunction>();
-  const withKept = (served: ServedFunction[]): ServedFunction[] => [
-    ...served,
-    ...[...lastGood.values()].filter(
-      (fn) => !served.some((s) => s.name === fn.name) && existsSync(join(root, 'functions', `${fn.name}.ts`)),
-    ),
-  ];
+  const withKept = (served: ServedFunction[]) => withKeptOf(root, lastGood, served);
   const reportBuilds = buildReporter(root, { say, fail, registered: (name) => lastGood.has(name) });
 
   let lastProblem = '';
@@ -90,61 +155,23 @@ export const createSyncLoop = (options: SyncLoopOptions): SyncLoop => {
     fail(`${read.error}\nThe other functions are still served, but nothing is synced until this is fixed.`);
   };
 
-  // What the last sync registered: the served functions and the event types of events/ (or, for a
-  // file there whose name is not an event type, its message, so the next change looks new).
-  const syncedState = (served: ServedFunction[]): string => {
-    try {
-      return JSON.stringify({ served, events: eventTypes(join(root, 'events')) });
-    } catch (error) {
-      return JSON.stringify({ served, events: (error as Error).message });
-    }
-  };
   let lastSynced = '';
   let lastLeftOut: string | undefined;
-  // After a save, only what changed (syncSummary.ts); sync's whole report when a write failed.
-  const captured = () => {
-    const stream = new PassThrough();
-    let text = '';
-    stream.on('data', (chunk: Buffer) => {
-      text += chunk.toString();
-    });
-    return { stream, text: () => text };
-  };
   /** Syncs what the Worker serves; `quiet` (after a save) prints only the writes it made. */
   const syncNow = async (manifestServed: ServedFunction[], quiet = false) => {
     const served = withKept(manifestServed);
     options.onServed?.(served);
-    lastSynced = syncedState(served);
+    lastSynced = syncedStateOf(root, served);
     lastGood = new Map(served.map((fn) => [fn.name, fn]));
-    try {
-      eventTypes(join(root, 'events'));
-    } catch (error) {
-      fail(`${(error as Error).message}\nNothing is synced until this is fixed.`);
-      return;
-    }
+    const eventsProblem = eventsProblemOf(root);
+    if (eventsProblem) return fail(`${eventsProblem}\nNothing is synced until this is fixed.`);
     lastProblem = '';
     const { synced, note: leftOut } = leaveOutUnwritten(served);
     if (leftOut && (!quiet || leftOut !== lastLeftOut)) warn(leftOut);
     lastLeftOut = leftOut;
     const where = accounts.length > 1 ? `${accounts.length} local accounts` : "the local platform's account";
     if (!quiet) say(`syncing ${synced.length} function(s) to ${where}…`);
-    const [stdout, stderr] = [options.stdout ?? process.stdout, options.stderr ?? process.stderr];
-    const [out, err] = [captured(), captured()];
-    const { exitCode, reports } = await registerOnAccounts({
-      accounts,
-      origin,
-      secret,
-      served: synced,
-      heading: "The local platform's accounts (npm run dev)",
-      stdout: quiet ? out.stream : stdout,
-      stderr: quiet ? err.stream : stderr,
-      root,
-    });
-    if (quiet && exitCode !== 0) {
-      stdout.write(out.text());
-      stderr.write(err.text());
-    }
-    if (quiet && exitCode === 0) for (const line of syncSummary(reports, accounts.length)) say(line);
+    const exitCode = await registerQuietly(options, synced, quiet);
     if (exitCode !== 0) fail(`sync ended with exit code ${exitCode}.`);
   };
 
@@ -165,7 +192,7 @@ export const createSyncLoop = (options: SyncLoopOptions): SyncLoop => {
       const next = await manifest();
       if (next) current = next;
       if (next && 'error' in next) return showProblem(next);
-      if (next && syncedState(withKept(next.served)) !== lastSynced) {
+      if (next && syncedStateOf(root, withKept(next.served)) !== lastSynced) {
         await syncNow(next.served, true);
         break;
       }

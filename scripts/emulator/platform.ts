@@ -5,7 +5,7 @@
 import { FunctionError } from 'agent-functions';
 import { Router } from 'itty-router/Router';
 import { authenticate } from './auth.ts';
-import { createFaults, type FaultOptions } from './faults.ts';
+import { createFaults, type FaultOptions, type Faults } from './faults.ts';
 import { EmulatorError, errorAnswer, jsonAnswer } from './http.ts';
 import { createRateLimiter, DEFAULT_RATE_LIMIT, type RateLimitOptions } from './rateLimit.ts';
 import type { Route, RouteSettings } from './route.ts';
@@ -132,6 +132,66 @@ const atOwnAddress = (
   return { request: new Request(url, init), url, owner };
 };
 
+/** An account as the tests see it: its seed, without the state behind it. */
+const seeded = ({ id, name, plan, apiKey, channels, basePath }: AccountState): SeededAccount => ({
+  id,
+  name,
+  plan,
+  apiKey,
+  channels: [...channels],
+  ...(basePath ? { basePath } : {}),
+});
+
+/**
+ * The gate of every /v1/ request before its route: the plan's API access, then the injected fault
+ * (a dropped connection, a 429, a 5xx), then the key's rate limit. Throws the refusal.
+ */
+const admitApiRequest = (
+  method: string,
+  account: AccountState,
+  faults: Faults,
+  limited: (apiKey: string) => number,
+  drop: () => Error,
+): void => {
+  if (account.plan === 'legacy') {
+    throw new EmulatorError(
+      403,
+      'plan_without_api_access',
+      "The account's plan does not include API access: check the plan.",
+    );
+  }
+  const verdict = faults.before(method);
+  if (verdict.kind === 'drop') throw drop();
+  if (verdict.kind === 'rateLimit') {
+    throw new EmulatorError(
+      429,
+      'rate_limited',
+      'Rate limit exceeded for this API key (injected). Back off and retry.',
+      {
+        headers: { 'retry-after': verdict.retryAfter },
+      },
+    );
+  }
+  if (verdict.kind === 'serverError') {
+    throw new EmulatorError(verdict.status, 'server_error', 'The platform failed (injected). Nothing was applied.');
+  }
+  const retryAfter = limited(account.apiKey);
+  if (retryAfter > 0) {
+    throw new EmulatorError(429, 'rate_limited', `Rate limit exceeded for this API key. Retry after ${retryAfter} s.`, {
+      headers: { 'retry-after': String(retryAfter) },
+    });
+  }
+};
+
+/** An applied request whose answer is lost on the way (injected): the connection dropped, or a 502. */
+const loseAnswer = (method: string, faults: Faults, drop: () => Error): void => {
+  const lose = faults.loseAnswer(method);
+  if (lose === 'drop') throw drop();
+  if (lose === '502') {
+    throw new EmulatorError(502, 'bad_gateway', 'The answer was lost on the way (injected); the request was applied.');
+  }
+};
+
 /**
  * The local platform's fetch handler and its state.
  * @example const platform = createPlatform({ pageSize: 2 }); await platform.fetch(new Request(`${base}/v1/contacts`))
@@ -177,57 +237,9 @@ export const createPlatform = (options: PlatformOptions = {}): Platform => {
           "The API key is not valid at this address: it belongs to another account. Use that account's own base url.",
         );
       }
-      if (isApi) {
-        if (account.plan === 'legacy') {
-          throw new EmulatorError(
-            403,
-            'plan_without_api_access',
-            "The account's plan does not include API access: check the plan.",
-          );
-        }
-        const verdict = faults.before(request.method);
-        if (verdict.kind === 'drop') throw drop();
-        if (verdict.kind === 'rateLimit') {
-          throw new EmulatorError(
-            429,
-            'rate_limited',
-            'Rate limit exceeded for this API key (injected). Back off and retry.',
-            {
-              headers: { 'retry-after': verdict.retryAfter },
-            },
-          );
-        }
-        if (verdict.kind === 'serverError') {
-          throw new EmulatorError(
-            verdict.status,
-            'server_error',
-            'The platform failed (injected). Nothing was applied.',
-          );
-        }
-        const retryAfter = limited(account.apiKey);
-        if (retryAfter > 0) {
-          throw new EmulatorError(
-            429,
-            'rate_limited',
-            `Rate limit exceeded for this API key. Retry after ${retryAfter} s.`,
-            {
-              headers: { 'retry-after': String(retryAfter) },
-            },
-          );
-        }
-      }
+      if (isApi) admitApiRequest(request.method, account, faults, limited, drop);
       const answer = await router.fetch(request as RoutedRequest, { state, account, url, settings });
-      if (isApi && answer.status < 300) {
-        const lose = faults.loseAnswer(request.method);
-        if (lose === 'drop') throw drop();
-        if (lose === '502') {
-          throw new EmulatorError(
-            502,
-            'bad_gateway',
-            'The answer was lost on the way (injected); the request was applied.',
-          );
-        }
-      }
+      if (isApi && answer.status < 300) loseAnswer(request.method, faults, drop);
       entry.status = answer.status;
       options.onRequest?.(entry);
       return jsonAnswer(answer.status, answer.body, answer.headers);
@@ -245,14 +257,6 @@ export const createPlatform = (options: PlatformOptions = {}): Platform => {
     }
   };
 
-  const seeded = ({ id, name, plan, apiKey, channels, basePath }: AccountState): SeededAccount => ({
-    id,
-    name,
-    plan,
-    apiKey,
-    channels: [...channels],
-    ...(basePath ? { basePath } : {}),
-  });
   const accounts = state.accounts.map(seeded);
   return {
     fetch,

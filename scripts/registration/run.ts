@@ -18,19 +18,18 @@ import {
   resolveSync,
 } from '../project/accounts.ts';
 import { eventTypes } from '../project/generated.ts';
-import { desiredFunctions, readManifest, type ServedFunction, selectFunctions } from '../project/manifest.ts';
+import { readManifest, type ServedFunction } from '../project/manifest.ts';
 import { projectRoot } from '../project/paths.ts';
 import { assertSettings } from '../project/settingsSchema.ts';
 import { PLACEHOLDER_DESCRIPTION } from '../project/templates.ts';
-import { type AccountApi, accountApi } from './accountApi.ts';
-import { syncAccount } from './apply.ts';
+import { type AccountResult, type RunContext, syncOne } from './account.ts';
+import type { AccountApi } from './accountApi.ts';
 import { HELP, parseSyncArgs, type SyncArgs } from './args.ts';
 import { paintFor, plain } from './paint.ts';
 import { pool } from './pool.ts';
 import { createProgress } from './progress.ts';
-import { renderPlan, renderResult, renderStatus, statusLine } from './render.ts';
-import { type AccountReport, emptyReport, exitCodeOf, reportJson } from './report.ts';
-import { desiredWebhook, webhookApi } from './webhook.ts';
+import { statusLine } from './render.ts';
+import { type AccountReport, exitCodeOf } from './report.ts';
 import { checkWorker, type WorkerCheck } from './workerCheck.ts';
 
 /** The rules and confusable siblings on the served functions (golden prompts are npm test's part). */
@@ -71,35 +70,31 @@ export interface SyncRun {
   reports: AccountReport[];
 }
 
-/**
- * Runs the sync command; never throws for expected problems, it prints them and returns the exit code.
- * @example process.exitCode = (await runSync(process.argv.slice(2), { env: process.env, stdout: process.stdout, stderr: process.stderr })).exitCode
- */
-export const runSync = async (argv: string[], io: SyncIo): Promise<SyncRun> => {
-  let json = argv.includes('--json');
-  const fail = (problems: string[]): SyncRun => {
-    for (const line of problems) io.stderr.write(`${line}\n`);
-    if (json) io.stdout.write(`${JSON.stringify({ ok: false, problems, accounts: [], exitCode: 1 }, null, 2)}\n`);
-    return { exitCode: 1, reports: [] };
-  };
-  let args: ReturnType<typeof parseSyncArgs>;
+/** How a run reports a problem that stops it: on stderr, and as a --json document when asked. */
+type Fail = (problems: string[]) => SyncRun;
+
+/** Parsed flags, or the run's result when they end it (a parse error, or --help). */
+const argsOrEnd = (argv: string[], io: SyncIo, fail: Fail): SyncArgs | SyncRun => {
+  let args: SyncArgs;
   try {
     args = parseSyncArgs(argv);
   } catch (error) {
     // parseArgs' own wording suggests positionals; only the first sentence helps here.
     return fail([`${(error as Error).message.split('. ')[0]?.replace(/\.$/, '')}. See npm run sync -- --help.`]);
   }
-  json = args.json;
   if (args.help) {
     io.stdout.write(HELP);
     return { exitCode: 0, reports: [] };
   }
-  const root = io.root ?? projectRoot();
-  const out = (text: string) => {
-    if (!json) io.stdout.write(`${text}\n`);
-  };
-  const paint = json ? plain : paintFor(io.stdout);
+  return args;
+};
 
+/** The run's accounts and Worker settings, or the problems that stop the run (the Worker's origin or secret missing). */
+const resolveAccounts = async (
+  args: SyncArgs,
+  io: SyncIo,
+  root: string,
+): Promise<Awaited<ReturnType<typeof resolveSync>> | string[]> => {
   let resolved: Awaited<ReturnType<typeof resolveSync>>;
   try {
     const [file, required] = accountsFileOf(args, root);
@@ -108,18 +103,164 @@ export const runSync = async (argv: string[], io: SyncIo): Promise<SyncRun> => {
     if (!io.config) await assertSettings(root, config, relative(root, file) || file);
     resolved = await resolveSync(config, io.env, args.account);
   } catch (error) {
-    if (error instanceof ConfigError) return fail([error.message]);
+    if (error instanceof ConfigError) return [error.message];
     throw error;
   }
   // The Worker's origin or secret missing stops the run; an account's own variable stops that account.
-  if (resolved.runProblems.length > 0) {
-    // Where the settings go, when the file that holds them is not there at all.
-    const envFile = args.env ? `.env.${args.env}` : '.env';
-    const copy = existsSync(join(root, envFile))
-      ? []
-      : [`No ${envFile} in ${root}: cp .env.example ${envFile}, then fill it in (or set these variables).`];
-    return fail([...resolved.problems, ...copy, 'See npm run sync -- --help.']);
+  if (resolved.runProblems.length === 0) return resolved;
+  // Where the settings go, when the file that holds them is not there at all.
+  const envFile = args.env ? `.env.${args.env}` : '.env';
+  const copy = existsSync(join(root, envFile))
+    ? []
+    : [`No ${envFile} in ${root}: cp .env.example ${envFile}, then fill it in (or set these variables).`];
+  return [...resolved.problems, ...copy, 'See npm run sync -- --help.'];
+};
+
+/**
+ * The problems in what the Worker serves that stop the run before any write: scaffold placeholders,
+ * the linter's errors (its warnings go to stderr), and --only naming no served function (unless --prune).
+ */
+export const servedProblems = (
+  served: ServedFunction[],
+  args: Pick<SyncArgs, 'only' | 'prune'>,
+  lint: SyncIo['lint'],
+  stderr: NodeJS.WritableStream,
+): string[] => {
+  const unwritten = served.filter((fn) => fn.description.includes(PLACEHOLDER_DESCRIPTION)).map((fn) => fn.name);
+  if (unwritten.length > 0) {
+    return [
+      `Still the scaffold's placeholder description: ${unwritten.map((name) => `functions/${name}.ts`).join(', ')}. Write what each function does and when the agent should call it; nothing was synced.`,
+    ];
   }
+  if (lint !== false) {
+    const report = (lint ?? lintServed)(served);
+    const lines = (severity: string) =>
+      report.findings
+        .filter((f) => f.severity === severity)
+        .map((f) => `${severity} ${f.function}${f.parameter ? `.${f.parameter}` : ''} [${f.rule}] ${f.message}`);
+    for (const line of lines('warning')) stderr.write(`${line}\n`);
+    if (report.errors > 0) {
+      return [
+        ...lines('error'),
+        `${report.errors} error(s) in what the model reads; nothing was synced. npm run lint:functions shows each with its fix (docs/descriptions.md).`,
+      ];
+    }
+  }
+  const names = new Set(served.map((fn) => fn.name));
+  const unknown = (args.only ?? []).filter((name) => !names.has(name));
+  // With --prune, --only may name a function already gone from functions/ (to delete it).
+  if (unknown.length > 0 && !args.prune) {
+    return [`--only names no function in functions/: ${unknown.join(', ')}. Served: ${[...names].join(', ')}.`];
+  }
+  return [];
+};
+
+/**
+ * Accounts run side by side, `--account-concurrency` at a time: each has its own key and rate
+ * limit, so one slow or failing account holds up no other. What one account prints is kept
+ * together and printed when it ends; the result keeps the accounts file's order.
+ */
+const syncAccounts = async (
+  run: RunContext,
+  accounts: ResolvedAccount[],
+  stdout: NodeJS.WritableStream,
+  json: boolean,
+) => {
+  const { progress } = run;
+  const results: AccountResult[] = [];
+  await pool(accounts, run.args.accountConcurrency, async (account, index) => {
+    progress.started();
+    const started = performance.now();
+    const lines: string[] = [];
+    const put = (text: string) => {
+      if (!json) lines.push(text);
+    };
+    const result = await syncOne(run, account, put);
+    const durationMs = Math.round(performance.now() - started);
+    results[index] = { ...result, documents: result.documents.map((document) => ({ ...document, durationMs })) };
+    progress.finished(result.reports.some((report) => report.status === 'failed' || report.status === 'not-converged'));
+    if (lines.length > 0) progress.print(stdout, `${lines.join('\n')}\n`);
+    return undefined;
+  });
+  progress.end();
+  return {
+    reports: results.flatMap((result) => result.reports),
+    documents: results.flatMap((result) => result.documents),
+  };
+};
+
+/** Registered (or, with --status, found registered): do the urls' keys open the deployed Worker? Printed, and returned. */
+const checkDeployed = async (
+  run: RunContext,
+  io: SyncIo,
+  reports: AccountReport[],
+  out: (text: string) => void,
+): Promise<WorkerCheck | undefined> => {
+  const { args, paint } = run;
+  if (io.fetchWorker === false || (args.dryRun && !args.status) || !reports.some((report) => report.plan))
+    return undefined;
+  const worker = await checkWorker(run.origin, run.secret, run.served, {
+    env: args.env,
+    ...(io.fetchWorker ? { fetchWorker: io.fetchWorker } : {}),
+    ...(io.confirmAfterMs !== undefined ? { confirmAfterMs: io.confirmAfterMs } : {}),
+  });
+  if (worker.verdict === 'accepted') out(paint.green(worker.message));
+  else io.stderr.write(`${worker.verdict === 'refused' ? paint.red(worker.message) : paint.yellow(worker.message)}\n`);
+  out('');
+  return worker;
+};
+
+/** The run's last words: the --json document, or a summary line per account. */
+const printSummary = (
+  run: RunContext,
+  io: SyncIo,
+  json: boolean,
+  ended: { exitCode: number; worker: WorkerCheck | undefined; reports: AccountReport[]; documents: unknown[] },
+  out: (text: string) => void,
+) => {
+  const { args, paint } = run;
+  if (json) {
+    const document = {
+      ok: ended.exitCode === 0 || ended.exitCode === 2,
+      env: args.env ?? 'production',
+      origin: run.origin,
+      worker: ended.worker ?? null,
+      dryRun: run.dryRun,
+      prune: args.prune,
+      only: args.only ?? null,
+      functions: [...run.names],
+      accounts: ended.documents,
+      exitCode: ended.exitCode,
+    };
+    io.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
+    return;
+  }
+  out(paint.bold(run.dryRun ? 'Summary (dry run, nothing written):' : 'Summary:'));
+  for (const report of ended.reports) out(`  ${report.account}: ${statusLine(report, paint)}`);
+};
+
+/**
+ * Runs the sync command; never throws for expected problems, it prints them and returns the exit code.
+ * @example process.exitCode = (await runSync(process.argv.slice(2), { env: process.env, stdout: process.stdout, stderr: process.stderr })).exitCode
+ */
+export const runSync = async (argv: string[], io: SyncIo): Promise<SyncRun> => {
+  let json = argv.includes('--json');
+  const fail: Fail = (problems) => {
+    for (const line of problems) io.stderr.write(`${line}\n`);
+    if (json) io.stdout.write(`${JSON.stringify({ ok: false, problems, accounts: [], exitCode: 1 }, null, 2)}\n`);
+    return { exitCode: 1, reports: [] };
+  };
+  const args = argsOrEnd(argv, io, fail);
+  if ('reports' in args) return args;
+  json = args.json;
+  const root = io.root ?? projectRoot();
+  const out = (text: string) => {
+    if (!json) io.stdout.write(`${text}\n`);
+  };
+  const paint = json ? plain : paintFor(io.stdout);
+
+  const resolved = await resolveAccounts(args, io, root);
+  if (Array.isArray(resolved)) return fail(resolved);
   for (const line of resolved.problems) io.stderr.write(`${line}\n`);
   const { functionsBaseUrl: origin, functionsSecret: secret } = resolved.sync;
   const dryRun = args.dryRun || args.status;
@@ -135,189 +276,28 @@ export const runSync = async (argv: string[], io: SyncIo): Promise<SyncRun> => {
   } catch (error) {
     return fail([`Could not read the functions from the Worker: ${(error as Error).message}`]);
   }
-  const unwritten = served.filter((fn) => fn.description.includes(PLACEHOLDER_DESCRIPTION)).map((fn) => fn.name);
-  if (unwritten.length > 0) {
-    return fail([
-      `Still the scaffold's placeholder description: ${unwritten.map((name) => `functions/${name}.ts`).join(', ')}. Write what each function does and when the agent should call it; nothing was synced.`,
-    ]);
-  }
-  if (io.lint !== false) {
-    const report = (io.lint ?? lintServed)(served);
-    const lines = (severity: string) =>
-      report.findings
-        .filter((f) => f.severity === severity)
-        .map((f) => `${severity} ${f.function}${f.parameter ? `.${f.parameter}` : ''} [${f.rule}] ${f.message}`);
-    for (const line of lines('warning')) io.stderr.write(`${line}\n`);
-    if (report.errors > 0) {
-      return fail([
-        ...lines('error'),
-        `${report.errors} error(s) in what the model reads; nothing was synced. npm run lint:functions shows each with its fix (docs/descriptions.md).`,
-      ]);
-    }
-  }
-  const names = new Set(served.map((fn) => fn.name));
-  const unknown = (args.only ?? []).filter((name) => !names.has(name));
-  // With --prune, --only may name a function already gone from functions/ (to delete it).
-  if (unknown.length > 0 && !args.prune) {
-    return fail([`--only names no function in functions/: ${unknown.join(', ')}. Served: ${[...names].join(', ')}.`]);
-  }
-  const scope = args.only ? new Set(args.only) : undefined;
-  const types = io.eventTypes ?? eventTypes(join(root, 'events'));
-  const progress = createProgress(io.stderr, resolved.accounts.length, json);
-
-  /** One account: its functions, then its events webhook; what it prints goes to `out`. */
-  const syncOne = async (
-    account: ResolvedAccount,
-    out: (text: string) => void,
-  ): Promise<{ reports: AccountReport[]; documents: ReturnType<typeof reportJson>[] }> => {
-    const reports: AccountReport[] = [];
-    const documents: ReturnType<typeof reportJson>[] = [];
-    const missing = (account.functions ?? []).filter((name) => !names.has(name));
-    const problem =
-      account.problems.length > 0
-        ? account.problems.join(' ')
-        : missing.length > 0
-          ? `its "functions" list names functions not in functions/: ${missing.join(', ')}`
-          : undefined;
-    if (problem) {
-      const report: AccountReport = {
-        ...emptyReport(account.name, account.baseUrl, 'failed'),
-        error: { kind: 'error', message: problem },
-      };
-      reports.push(report);
-      documents.push(reportJson(report));
-      out(`Account "${account.name}": ${statusLine(report, paint)}`);
-      return { reports, documents };
-    }
-    const say = (text: string) => progress.print(io.stderr, `[${account.name}] ${text}\n`);
-    const onRetry = (info: RetryInfo) =>
-      say(
-        `${info.method} ${info.path} ${info.reason}; attempt ${info.attempt} of ${info.of} in ${(info.waitMs / 1000).toFixed(1)} s`,
-      );
-    const clientOptions = { maxResponseBytes: args.maxResponseBytes, onRetry };
-    const { api, requests, webhooks } = io.createApi
-      ? io.createApi(account, clientOptions)
-      : accountApi({ ...account, ...clientOptions });
-    // The first account's urls keep the section-4 form; every other's name the account (§10).
-    const desired = selectFunctions(
-      selectFunctions(await desiredFunctions(served, origin, secret, account.urlAccount), args.only),
-      account.functions,
-    );
-    const report = await syncAccount({
-      account: account.name,
-      ownAccount: account.name,
-      baseUrl: account.baseUrl,
-      api,
-      desired,
-      origin,
-      prune: args.prune && !args.status,
-      dryRun,
-      concurrency: args.concurrency,
-      adopt: args.adopt,
-      onWait: say,
-      ...(scope ? { scope } : {}),
-      ...(io.maxRounds !== undefined ? { maxRounds: io.maxRounds } : {}),
-      ...(io.roundDelayMs !== undefined ? { roundDelayMs: io.roundDelayMs } : {}),
-      onPlan: (plan) => out((args.status ? renderStatus : renderPlan)(account.name, account.baseUrl, plan, paint)),
-      onStep: () => progress.wrote(),
-    });
-    reports.push(report);
-    documents.push(reportJson(report, requests));
-    if (!report.plan || !dryRun) out(renderResult(report, paint));
-    out('');
-    // The events webhook, through the same plan and apply (webhook.ts): only when there are events
-    // to subscribe to, or with --prune to remove ours; never under --only, which names functions.
-    if (webhooks && !scope && (types.length > 0 || args.prune)) {
-      const name = `${account.name} (events webhook)`;
-      const hook = await syncAccount({
-        account: name,
-        baseUrl: account.baseUrl,
-        api: webhookApi(webhooks, [origin, ...args.adopt], account.name),
-        desired: desiredWebhook(origin, account.eventsPath, types),
-        origin,
-        prune: args.prune && !args.status,
-        dryRun,
-        adopt: args.adopt,
-        onWait: say,
-        onStep: () => progress.wrote(),
-        ...(io.maxRounds !== undefined ? { maxRounds: io.maxRounds } : {}),
-        ...(io.roundDelayMs !== undefined ? { roundDelayMs: io.roundDelayMs } : {}),
-        // Without events, --prune only looks for ours: nothing found is nothing to report.
-        onPlan: (plan) => {
-          if (types.length > 0 || plan.entries.length > 0) {
-            out(
-              args.status
-                ? renderStatus(name, account.baseUrl, plan, paint, 'webhook')
-                : renderPlan(name, account.baseUrl, plan, paint),
-            );
-          }
-        },
-      });
-      if (types.length > 0 || hook.error || (hook.plan?.entries.length ?? 0) > 0) {
-        reports.push(hook);
-        documents.push(reportJson(hook));
-        if (!hook.plan || !dryRun) out(renderResult(hook, paint));
-        out('');
-      }
-    }
-    return { reports, documents };
+  const problems = servedProblems(served, args, io.lint, io.stderr);
+  if (problems.length > 0) return fail(problems);
+  const run: RunContext = {
+    args,
+    stderr: io.stderr,
+    createApi: io.createApi,
+    maxRounds: io.maxRounds,
+    roundDelayMs: io.roundDelayMs,
+    paint,
+    progress: createProgress(io.stderr, resolved.accounts.length, json),
+    served,
+    names: new Set(served.map((fn) => fn.name)),
+    origin,
+    secret,
+    dryRun,
+    scope: args.only ? new Set(args.only) : undefined,
+    types: io.eventTypes ?? eventTypes(join(root, 'events')),
   };
-
-  // Accounts run side by side, `--account-concurrency` at a time: each has its own key and rate
-  // limit, so one slow or failing account holds up no other. What one account prints is kept
-  // together and printed when it ends; the summary and --json keep the accounts file's order.
-  const results: Array<{ reports: AccountReport[]; documents: ReturnType<typeof reportJson>[] }> = [];
-  await pool(resolved.accounts, args.accountConcurrency, async (account, index) => {
-    progress.started();
-    const started = performance.now();
-    const lines: string[] = [];
-    const put = (text: string) => {
-      if (!json) lines.push(text);
-    };
-    const result = await syncOne(account, put);
-    const durationMs = Math.round(performance.now() - started);
-    results[index] = { ...result, documents: result.documents.map((document) => ({ ...document, durationMs })) };
-    progress.finished(result.reports.some((report) => report.status === 'failed' || report.status === 'not-converged'));
-    if (lines.length > 0) progress.print(io.stdout, `${lines.join('\n')}\n`);
-    return undefined;
-  });
-  progress.end();
-  const reports = results.flatMap((result) => result.reports);
-  const documents = results.flatMap((result) => result.documents);
-
-  // Registered (or, with --status, found registered): do the urls' keys open the deployed Worker?
-  let worker: WorkerCheck | undefined;
-  if (io.fetchWorker !== false && (!args.dryRun || args.status) && reports.some((report) => report.plan)) {
-    worker = await checkWorker(origin, secret, served, {
-      env: args.env,
-      ...(io.fetchWorker ? { fetchWorker: io.fetchWorker } : {}),
-      ...(io.confirmAfterMs !== undefined ? { confirmAfterMs: io.confirmAfterMs } : {}),
-    });
-    if (worker.verdict === 'accepted') out(paint.green(worker.message));
-    else
-      io.stderr.write(`${worker.verdict === 'refused' ? paint.red(worker.message) : paint.yellow(worker.message)}\n`);
-    out('');
-  }
-  const refused = worker?.verdict === 'refused';
-  const exitCode = refused ? 1 : exitCodeOf(reports, dryRun, args.exitCode);
-  if (json) {
-    const document = {
-      ok: exitCode === 0 || exitCode === 2,
-      env: args.env ?? 'production',
-      origin,
-      worker: worker ?? null,
-      dryRun,
-      prune: args.prune,
-      only: args.only ?? null,
-      functions: [...names],
-      accounts: documents,
-      exitCode,
-    };
-    io.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
-  } else {
-    out(paint.bold(dryRun ? 'Summary (dry run, nothing written):' : 'Summary:'));
-    for (const report of reports) out(`  ${report.account}: ${statusLine(report, paint)}`);
-  }
+  const { reports, documents } = await syncAccounts(run, resolved.accounts, io.stdout, json);
+  const worker = await checkDeployed(run, io, reports, out);
+  const exitCode = worker?.verdict === 'refused' ? 1 : exitCodeOf(reports, dryRun, args.exitCode);
+  printSummary(run, io, json, { exitCode, worker, reports, documents }, out);
   return { exitCode, reports };
 };
 

@@ -117,29 +117,17 @@ const openRequest = async (
 };
 
 /**
- * Asks the team to approve this call of `fn` with `args` (validated), and answers pending; a
- * repeat of the same call in the conversation while it waits gets the same answer and asks nobody.
- * @example return requestApproval(runtime, fn, inv, args)
+ * What asking needs, or unavailable: the desk, the workflow and the call ledger bound, a platform
+ * client, and a team contact for the account that may be messaged.
  */
-export const requestApproval = async (
-  runtime: ApprovalRuntime,
-  fn: RegisteredFunction,
-  inv: Call,
-  args: Record<string, unknown>,
-): Promise<ApprovalPendingAnswer | TaskCreated> => {
-  const approval = fn.definition.approval as NonNullable<RegisteredFunction['definition']['approval']>;
-  const { env, log, conversation, task } = inv;
-  // Under MCP a client that takes tasks follows the request as a task; nobody else could be told.
-  if (!conversation?.channel && !task) {
-    log.info('approval_refused', { reason: conversation ? 'no_channel' : 'no_conversation' });
-    throw notHere();
-  }
-  const to = conversation?.channel ? { ...conversation, channel: conversation.channel } : undefined;
+const readyToAsk = async (runtime: ApprovalRuntime, inv: Call) => {
+  const { env, log } = inv;
   const account = inv.account.name;
   const desk = deskOf(env, account);
   const workflow = workflowOf(env);
   const ledger = (env as { CALL_LEDGER?: unknown }).CALL_LEDGER;
-  if (!desk || !workflow || !ledger || !inv.platform) {
+  const { platform } = inv;
+  if (!desk || !workflow || !ledger || !platform) {
     log.error('approval_not_configured', {
       hint: 'bind APPROVAL_DESK, APPROVALS and CALL_LEDGER in wrangler.toml, export ApprovalDesk and ApprovalRequest from worker.ts, and pass platform to createWorker',
     });
@@ -159,6 +147,30 @@ export const requestApproval = async (
     log.warn('approval_team_opted_out', { hint: 'the team contact is on the opt-out list; nobody can be asked' });
     throw unavailable();
   }
+  return { desk, workflow, team, platform };
+};
+
+/**
+ * Asks the team to approve this call of `fn` with `args` (validated), and answers pending; a
+ * repeat of the same call in the conversation while it waits gets the same answer and asks nobody.
+ * @example return requestApproval(runtime, fn, inv, args)
+ */
+export const requestApproval = async (
+  runtime: ApprovalRuntime,
+  fn: RegisteredFunction,
+  inv: Call,
+  args: Record<string, unknown>,
+): Promise<ApprovalPendingAnswer | TaskCreated> => {
+  const approval = fn.definition.approval as NonNullable<RegisteredFunction['definition']['approval']>;
+  const { env, log, conversation, task } = inv;
+  // Under MCP a client that takes tasks follows the request as a task; nobody else could be told.
+  if (!conversation?.channel && !task) {
+    log.info('approval_refused', { reason: conversation ? 'no_channel' : 'no_conversation' });
+    throw notHere();
+  }
+  const to = conversation?.channel ? { ...conversation, channel: conversation.channel } : undefined;
+  const account = inv.account.name;
+  const { desk, workflow, team, platform } = await readyToAsk(runtime, inv);
   const waiting: ApprovalPendingAnswer = {
     status: 'pending_approval',
     message: approval.waiting ?? DEFAULT_WAITING,
@@ -216,7 +228,7 @@ export const requestApproval = async (
   const text = askText(ask, approvalLink(origin, token, account), code, expiresAt);
   const [created, asked] = await Promise.allSettled([
     workflow.create({ id, params }),
-    inv.platform(AbortSignal.timeout(10_000), log).messages.send({ ...team, text }),
+    platform(AbortSignal.timeout(10_000), log).messages.send({ ...team, text }),
   ]);
   if (created.status === 'rejected') {
     const error = created.reason as unknown;

@@ -68,6 +68,42 @@ const endOf = (kept: Kept): WorkEnd =>
 const textOf = <A>(message: string | ((args: A) => string), args: A): string =>
   typeof message === 'function' ? message(args) : message;
 
+/** An approval option of a function definition. */
+type ApprovalOption = NonNullable<RegisteredFunction['definition']['approval']>;
+
+/** What the customer is told of the one run: the function's own message of its result, else that it failed or is unconfirmed. */
+const toldOf = (kept: Kept, fn: RegisteredFunction, args: unknown): string =>
+  kept.work === 'done'
+    ? (fn.definition.approval as ApprovalOption).message(kept.value as never, args as never)
+    : kept.work === 'refused'
+      ? APPROVED_BUT_FAILED
+      : APPROVED_OUTCOME_UNKNOWN;
+
+/** An MCP task's outcome of the approved run, from what the ledger kept of it (undefined: the run failed). */
+const taskOutcomeOfRun = (keptJson: string | undefined): TaskOutcome => {
+  const kept = keptJson ? (JSON.parse(keptJson) as Kept) : undefined;
+  return kept?.work === 'done'
+    ? { ok: true, value: kept.value ?? null }
+    : kept?.work === 'refused'
+      ? {
+          ok: false,
+          status: kept.status ?? 422,
+          code: kept.code ?? 'refused',
+          message: kept.message ?? APPROVED_BUT_FAILED,
+        }
+      : { ok: false, failed: true };
+};
+
+/** An MCP task's outcome when nothing ran: denied, or expired with nobody deciding. */
+const taskOutcomeOfClosed = (denied: boolean): TaskOutcome => ({
+  ok: false,
+  status: 409,
+  code: denied ? 'approval_denied' : 'approval_expired',
+  message: denied
+    ? 'A colleague did not approve this, so nothing was done. Tell the customer it was not approved.'
+    : 'Nobody approved this in time, so nothing was done. Tell the customer, and that they may ask again.',
+});
+
 /** The workflow wrangler.toml binds as APPROVALS (class_name "ApprovalRequest"); export it from worker.ts. */
 export class ApprovalRequest extends WorkflowEntrypoint<Env, ApprovalParams> {
   override async run(event: WorkflowEvent<ApprovalParams>, step: WorkflowStep): Promise<ApprovalOutcome> {
@@ -127,100 +163,111 @@ export class ApprovalRequest extends WorkflowEntrypoint<Env, ApprovalParams> {
       ...outcome,
       task: { outcome: taskOutcome, finishedAt: Date.now() },
     });
-    // What the customer is told of the one run.
-    const told = (kept: Kept): string =>
-      kept.work === 'done'
-        ? approval.message(kept.value as never, args as never)
-        : kept.work === 'refused'
-          ? APPROVED_BUT_FAILED
-          : APPROVED_OUTCOME_UNKNOWN;
     let text: string;
     // The approved run's record, once the customer was told (a task's: once it ran).
     let run: { started: number; end: WorkEnd } | undefined;
     if (decided.state === 'approved') {
       const started = Date.now();
-      let failure: WorkEnd = { status: 500, code: 'function_failed' };
-      const done = await step
-        .do(
-          'work',
-          { retries: { limit: 3, delay: '5 seconds', backoff: 'exponential' }, timeout: fn.manifest.timeoutMs + 5_000 },
-          async (): Promise<WorkDone> => {
-            const kept = await this.runOnce(fn, runtime, from, event.payload, id, log).catch((error: unknown) => {
-              failure = failureOf(error);
-              throw error;
-            });
-            const end = endOf(kept);
-            // A task keeps the result for its client; a customer is told in words (computed again on a replay).
-            return task
-              ? { work: kept.work, end, kept: JSON.stringify(kept) }
-              : { work: kept.work, end, text: told(kept) };
-          },
-        )
-        .catch((error: unknown): WorkDone & { failed: true } => {
-          log.error('approval_work_failed', { error: error instanceof Error ? error.name : typeof error });
-          return { work: 'unknown', end: failure, text: APPROVED_BUT_FAILED, failed: true };
-        });
+      const done = await this.runApproved(step, fn, runtime, from, event.payload, id, log);
       outcome.work = 'failed' in done ? 'failed' : done.work;
       text = done.text ?? APPROVED_BUT_FAILED;
       run = { started, end: done.end };
       if (task) {
         await record('approval_run', started, done.end);
-        const kept = done.kept ? (JSON.parse(done.kept) as Kept) : undefined;
-        return finishTask(
-          kept?.work === 'done'
-            ? { ok: true, value: kept.value ?? null }
-            : kept?.work === 'refused'
-              ? {
-                  ok: false,
-                  status: kept.status ?? 422,
-                  code: kept.code ?? 'refused',
-                  message: kept.message ?? APPROVED_BUT_FAILED,
-                }
-              : { ok: false, failed: true },
-        );
+        return finishTask(taskOutcomeOfRun(done.kept));
       }
     } else if (task && (decided.state === 'denied' || decided.state === 'expired')) {
-      const denied = decided.state === 'denied';
-      return finishTask({
-        ok: false,
-        status: 409,
-        code: denied ? 'approval_denied' : 'approval_expired',
-        message: denied
-          ? 'A colleague did not approve this, so nothing was done. Tell the customer it was not approved.'
-          : 'Nobody approved this in time, so nothing was done. Tell the customer, and that they may ask again.',
-      });
+      return finishTask(taskOutcomeOfClosed(decided.state === 'denied'));
     } else if (decided.state === 'denied') {
       text = textOf(approval.denied, args as never);
     } else if (decided.state === 'expired') {
       text = textOf(approval.expired, args as never);
-      await step
-        .do('tell team', { retries: { limit: 3, delay: '5 seconds', backoff: 'exponential' } }, async () => {
-          const team = await runtime.teamContact(this.env, from.account);
-          if (!team) return 'none';
-          const text = expiredText(approval.ask(args as never), event.payload.code);
-          return sendFollowUp(runtime, this.env, log, `${id}-team`, from, team, text);
-        })
-        .catch((error: unknown) => {
-          log.error('approval_expiry_not_told', { error: error instanceof Error ? error.name : typeof error });
-        });
+      await this.tellTeam(step, runtime, from, approval, event.payload, id, log);
     } else {
       // Withdrawn: the call itself answered that approval was unavailable; nobody waits for a message.
       return outcome;
     }
-    if (conversation) {
-      try {
-        outcome.message = await step.do(
-          'message',
-          { retries: { limit: 5, delay: '5 seconds', backoff: 'exponential' } },
-          () => sendFollowUp(runtime, this.env, log, id, from, conversation, text),
-        );
-      } catch (error) {
-        outcome.message = 'failed';
-        log.error('follow_up_failed', { error: error instanceof Error ? error.name : typeof error });
-      }
-    }
+    if (conversation) outcome.message = await this.messageCustomer(step, runtime, from, conversation, id, log, text);
     if (run) await record('approval_run', run.started, run.end, outcome.message);
     return outcome;
+  }
+
+  /**
+   * The approved run as a durable step (retried, bounded by the function's time limit): what it did
+   * and what the customer is told, or a failure once every retry failed.
+   */
+  private runApproved(
+    step: WorkflowStep,
+    fn: RegisteredFunction,
+    runtime: ApprovalRuntime,
+    from: ResolvedAccount,
+    params: ApprovalParams,
+    id: string,
+    log: Logger,
+  ): Promise<WorkDone | (WorkDone & { failed: true })> {
+    let failure: WorkEnd = { status: 500, code: 'function_failed' };
+    return step
+      .do(
+        'work',
+        { retries: { limit: 3, delay: '5 seconds', backoff: 'exponential' }, timeout: fn.manifest.timeoutMs + 5_000 },
+        async (): Promise<WorkDone> => {
+          const kept = await this.runOnce(fn, runtime, from, params, id, log).catch((error: unknown) => {
+            failure = failureOf(error);
+            throw error;
+          });
+          const end = endOf(kept);
+          // A task keeps the result for its client; a customer is told in words (computed again on a replay).
+          return params.task
+            ? { work: kept.work, end, kept: JSON.stringify(kept) }
+            : { work: kept.work, end, text: toldOf(kept, fn, params.args) };
+        },
+      )
+      .catch((error: unknown): WorkDone & { failed: true } => {
+        log.error('approval_work_failed', { error: error instanceof Error ? error.name : typeof error });
+        return { work: 'unknown', end: failure, text: APPROVED_BUT_FAILED, failed: true };
+      });
+  }
+
+  /** On expiry, the account's team is told which request nobody decided (a durable step; a failure is logged). */
+  private async tellTeam(
+    step: WorkflowStep,
+    runtime: ApprovalRuntime,
+    from: ResolvedAccount,
+    approval: ApprovalOption,
+    params: ApprovalParams,
+    id: string,
+    log: Logger,
+  ): Promise<void> {
+    await step
+      .do('tell team', { retries: { limit: 3, delay: '5 seconds', backoff: 'exponential' } }, async () => {
+        const team = await runtime.teamContact(this.env, from.account);
+        if (!team) return 'none';
+        const text = expiredText(approval.ask(params.args as never), params.code);
+        return sendFollowUp(runtime, this.env, log, `${id}-team`, from, team, text);
+      })
+      .catch((error: unknown) => {
+        log.error('approval_expiry_not_told', { error: error instanceof Error ? error.name : typeof error });
+      });
+  }
+
+  /** The customer's one message of the outcome, as a durable step; 'failed' once every retry failed. */
+  private async messageCustomer(
+    step: WorkflowStep,
+    runtime: ApprovalRuntime,
+    from: ResolvedAccount,
+    conversation: NonNullable<ApprovalParams['conversation']>,
+    id: string,
+    log: Logger,
+    text: string,
+  ): Promise<ApprovalOutcome['message']> {
+    try {
+      return await step.do('message', { retries: { limit: 5, delay: '5 seconds', backoff: 'exponential' } }, () =>
+        sendFollowUp(runtime, this.env, log, id, from, conversation, text),
+      );
+    } catch (error) {
+      log.error('follow_up_failed', { error: error instanceof Error ? error.name : typeof error });
+      return 'failed';
+    }
   }
 
   /**

@@ -70,6 +70,79 @@ const TASK_RETENTION = { successRetention: TASK_TTL_MS, errorRetention: TASK_TTL
 export const instanceIdOf = (requestId: string): string => `call-${requestId}`;
 
 /**
+ * What a deferral claim (deferral.ts) means for this call: a repeat answers the interim while the
+ * first call's work goes on; no follow-up left or no verdict: the call answers itself; else undefined (defer it).
+ */
+const claimAnswer = (claim: DeferralClaim, inv: Call, settled: Promise<unknown>): 'interim' | 'itself' | undefined => {
+  if (claim.verdict === 'repeat') {
+    inv.stop(new DOMException('A repeat of a deferred call', 'AbortError'));
+    // Its record (src/record.ts): answered with the interim, the first call's work goes on.
+    if (inv.mark) {
+      inv.mark.deferred = true;
+      inv.mark.repeated = true;
+    }
+    settled.catch(() => {});
+    inv.log.info('call_deferred_repeat', { deferred: claim.instanceId });
+    return 'interim';
+  }
+  if (claim.verdict === 'no_follow_up') {
+    // This contact had its follow-ups for now: the call answers itself, and nobody is messaged.
+    inv.log.warn('later_off', { reason: 'follow_up_budget' });
+    return 'itself';
+  }
+  if (claim.verdict === 'undecided') {
+    // Nothing says whether another call defers it: no promise of a message, the call runs.
+    inv.log.info('later_off', { reason: claim.reason });
+    return 'itself';
+  }
+  return undefined;
+};
+
+/** The instance's parameters: a task's (`taskCreatedAt` set) keeps its outcome, a platform call's names its conversation. */
+const paramsOf = (
+  fn: RegisteredFunction,
+  inv: Call,
+  args: Record<string, unknown>,
+  taskCreatedAt: number | undefined,
+  to: DeferredParams['conversation'],
+): DeferredParams => ({
+  name: fn.name,
+  account: inv.account.name,
+  args: JSON.parse(JSON.stringify(args)) as Record<string, unknown>,
+  ...(taskCreatedAt !== undefined ? { task: { createdAt: taskCreatedAt } } : { conversation: to }),
+  requestId: inv.requestId,
+});
+
+/** Creates the workflow instance: when it was created, or undefined when it could not be (logged). */
+const createInstance = (
+  workflow: Workflow<DeferredParams>,
+  id: string,
+  params: DeferredParams,
+  retention: typeof DEFERRED_RETENTION | typeof TASK_RETENTION,
+  inv: Call,
+): Promise<number | undefined> =>
+  workflow.create({ id, params, retention }).then(
+    (instance) => {
+      disposeHandle(instance);
+      return Date.now();
+    },
+    (error: unknown) => {
+      // Nothing will finish the work later: the call keeps waiting for it, as any call does.
+      inv.log.error('later_unavailable', { error: error instanceof Error ? error.name : typeof error });
+      return undefined;
+    },
+  );
+
+/** Ends an instance whose work was answered in time after all, without holding up the answer. */
+const terminateInstance = (inv: Call, workflow: Workflow<DeferredParams>, id: string): void =>
+  inv.ctx.waitUntil(
+    workflow
+      .get(id)
+      .then((instance) => instance.terminate().finally(() => disposeHandle(instance)))
+      .catch(() => {}),
+  );
+
+/**
  * Runs `run` (the handler under its time limit), answering `interim` past answerWithinMs while the
  * work goes on in a workflow instance.
  * @example return runLater(fn, call, args, run)
@@ -117,67 +190,24 @@ export const runLater = async (
   if (!task && to) {
     // A first call still deciding does so just after its own due time: wait for it a little past ours.
     claim = await claimDeferral(fn, inv, to, args, dueAt - claimStart + REPEAT_GRACE_MS);
-    if (claim.verdict === 'repeat') {
-      inv.stop(new DOMException('A repeat of a deferred call', 'AbortError'));
-      // Its record (src/record.ts): answered with the interim, the first call's work goes on.
-      if (inv.mark) {
-        inv.mark.deferred = true;
-        inv.mark.repeated = true;
-      }
-      settled.catch(() => {});
-      inv.log.info('call_deferred_repeat', { deferred: claim.instanceId });
-      return pending();
-    }
-    if (claim.verdict === 'no_follow_up') {
-      // This contact had its follow-ups for now: the call answers itself, and nobody is messaged.
-      inv.log.warn('later_off', { reason: 'follow_up_budget' });
-      return done(await settled);
-    }
-    if (claim.verdict === 'undecided') {
-      // Nothing says whether another call defers it: no promise of a message, the call runs.
-      inv.log.info('later_off', { reason: claim.reason });
-      return done(await settled);
-    }
+    const answer = claimAnswer(claim, inv, settled);
+    if (answer === 'interim') return pending();
+    if (answer === 'itself') return done(await settled);
   }
   const first = claim?.verdict === 'first' ? claim : undefined;
   const now = Date.now();
-  let createMs = 0;
   // A task (MCP) keeps its outcome for its client; a platform call messages its contact.
   const taskId = task && newTaskId(now);
   const id = task && taskId ? await taskInstanceId(task.owner, taskId) : instanceIdOf(inv.requestId);
-  const params: DeferredParams = {
-    name: fn.name,
-    account: inv.account.name,
-    args: JSON.parse(JSON.stringify(args)) as Record<string, unknown>,
-    ...(taskId ? { task: { createdAt: now } } : { conversation: to }),
-    requestId: inv.requestId,
-  };
-  const retention = task ? TASK_RETENTION : DEFERRED_RETENTION;
-  const creating = workflow.create({ id, params, retention }).then(
-    (instance) => {
-      disposeHandle(instance);
-      createMs = Date.now() - now;
-      return true;
-    },
-    (error: unknown) => {
-      // Nothing will finish the work later: the call keeps waiting for it, as any call does.
-      inv.log.error('later_unavailable', { error: error instanceof Error ? error.name : typeof error });
-      return false;
-    },
-  );
+  const params = paramsOf(fn, inv, args, taskId ? now : undefined, to);
+  const creating = createInstance(workflow, id, params, task ? TASK_RETENTION : DEFERRED_RETENTION, inv);
   const inTime = await within(settled, dueAt - Date.now());
-  const created = await creating;
-  if (!created) {
+  const createdAt = await creating;
+  if (createdAt === undefined) {
     await first?.release().catch(() => {});
     return done(await settled);
   }
-  const terminate = () =>
-    inv.ctx.waitUntil(
-      workflow
-        .get(id)
-        .then((instance) => instance.terminate().finally(() => disposeHandle(instance)))
-        .catch(() => {}),
-    );
+  const terminate = () => terminateInstance(inv, workflow, id);
   if (inTime && task) {
     // Done in time after all: the answer itself (no one will read the task).
     terminate();
@@ -201,7 +231,7 @@ export const runLater = async (
     answerWithinMs,
     // The claim's and the create's round trips, and how long past its due time the interim left.
     claimMs: now - claimStart,
-    createMs,
+    createMs: createdAt - now,
     lateMs: Math.max(0, Date.now() - dueAt),
   });
   if (taskId) return new TaskCreated(taskId, now);

@@ -9,6 +9,7 @@ import type { CallSetup } from '../call.ts';
 import type { Env } from '../env.ts';
 import { FunctionError } from '../errors.ts';
 import { createLogger, type Logger } from '../log.ts';
+import type { RegisteredFunction } from '../registry.ts';
 import { type FollowUpOutcome, sendFollowUp } from './followUp.ts';
 import type { DeferredParams } from './params.ts';
 import { actingIn, deferredRuntimesFor } from './runtime.ts';
@@ -34,6 +35,44 @@ const refusalOf = (error: unknown): FunctionError | undefined =>
 
 /** Default retries of the work after its first attempt. */
 const DEFAULT_RETRIES = 4;
+
+/** The customer's message when the work fails: the author's (for this refusal, if a function), else the default. */
+const failureTextOf = (
+  later: NonNullable<NonNullable<RegisteredFunction['policy']>['later']>,
+  refusal?: { code: string; status: number },
+): string => (typeof later.failure === 'function' ? later.failure(refusal) : (later.failure ?? DEFAULT_FAILURE));
+
+/** One attempt of the work: what `ok` makes of its result, or what `refused` makes of a refusal. */
+type Attempt = <T>(ok: (value: unknown) => T, refused: (refusal: FunctionError) => T) => Promise<T>;
+
+/**
+ * A task's work as a durable step, kept as JSON as a tool result goes: what tasks/get reads is what
+ * a call would have answered; a failed task once every retry failed.
+ */
+const taskStep = async (
+  step: WorkflowStep,
+  options: Parameters<WorkflowStep['do']>[1],
+  attempt: Attempt,
+  log: Logger,
+): Promise<TaskOutcome> => {
+  const kept = await step
+    .do('work', options, async () =>
+      JSON.stringify(
+        await attempt<TaskOutcome>(
+          (value) => ({ ok: true, value: value ?? null }),
+          ({ status, code, message }) => ({ ok: false, status, code, message }),
+        ),
+      ),
+    )
+    .catch((error: unknown) => {
+      log.error('task_failed', {
+        error: error instanceof Error ? error.name : typeof error,
+        hint: 'the task ends failed; the instance keeps this outcome',
+      });
+      return JSON.stringify({ ok: false, failed: true });
+    });
+  return JSON.parse(kept) as TaskOutcome;
+};
 
 /** The workflow wrangler.toml binds as DEFERRED_CALLS (class_name "DeferredCall"); export it from worker.ts. */
 export class DeferredCall extends WorkflowEntrypoint<Env, DeferredParams> {
@@ -69,8 +108,6 @@ export class DeferredCall extends WorkflowEntrypoint<Env, DeferredParams> {
       await record({ status: 500, code: 'deferred_gone' });
       return { work: 'gone', message: 'none' };
     }
-    const failureText = (refusal?: { code: string; status: number }) =>
-      typeof later.failure === 'function' ? later.failure(refusal) : (later.failure ?? DEFAULT_FAILURE);
     const options = {
       retries: { limit: later.retries ?? DEFAULT_RETRIES, delay: '5 seconds', backoff: 'exponential' },
       timeout: fn.manifest.timeoutMs + 5_000,
@@ -78,7 +115,7 @@ export class DeferredCall extends WorkflowEntrypoint<Env, DeferredParams> {
     // How the last attempt failed, for the record (an error loses its class across a step).
     let failure: WorkEnd = { status: 500, code: 'function_failed' };
     /** One attempt of the work: what `ok` makes of its result, or what `refused` makes of a refusal. */
-    const attempt = async <T>(ok: (value: unknown) => T, refused: (refusal: FunctionError) => T): Promise<T> => {
+    const attempt: Attempt = async (ok, refused) => {
       try {
         const setup = this.setup(account, requestId, log);
         return ok(await runtime.execute(fn, setup, () => ({ args: structuredClone(args), conversation })));
@@ -90,24 +127,7 @@ export class DeferredCall extends WorkflowEntrypoint<Env, DeferredParams> {
       }
     };
     if (event.payload.task) {
-      // Kept as JSON, as a tool result goes: what tasks/get reads is what a call would have answered.
-      const kept = await step
-        .do('work', options, async () =>
-          JSON.stringify(
-            await attempt<TaskOutcome>(
-              (value) => ({ ok: true, value: value ?? null }),
-              ({ status, code, message }) => ({ ok: false, status, code, message }),
-            ),
-          ),
-        )
-        .catch((error: unknown) => {
-          log.error('task_failed', {
-            error: error instanceof Error ? error.name : typeof error,
-            hint: 'the task ends failed; the instance keeps this outcome',
-          });
-          return JSON.stringify({ ok: false, failed: true });
-        });
-      const outcome = JSON.parse(kept) as TaskOutcome;
+      const outcome = await taskStep(step, options, attempt, log);
       // Its status and code only: a refusal's message is the author's text, never recorded.
       await record(
         outcome.ok ? { status: 200 } : 'status' in outcome ? { status: outcome.status, code: outcome.code } : failure,
@@ -122,7 +142,7 @@ export class DeferredCall extends WorkflowEntrypoint<Env, DeferredParams> {
         attempt<{ text: string; refused?: string; status?: number }>(
           (value) => ({ text: later.message(value as never, args) }),
           (refusal) => ({
-            text: failureText({ code: refusal.code, status: refusal.status }),
+            text: failureTextOf(later, { code: refusal.code, status: refusal.status }),
             refused: refusal.code,
             status: refusal.status,
           }),
@@ -137,7 +157,7 @@ export class DeferredCall extends WorkflowEntrypoint<Env, DeferredParams> {
     } catch (error) {
       work = 'failed';
       end = failure;
-      text = failureText();
+      text = failureTextOf(later);
       log.error('deferred_failed', {
         error: error instanceof Error ? error.name : typeof error,
         hint: 'the customer gets the failure message; the instance keeps this outcome',
@@ -147,17 +167,29 @@ export class DeferredCall extends WorkflowEntrypoint<Env, DeferredParams> {
       await record(end);
       return { work, message: 'none' };
     }
-    let message: DeferredOutcome['message'];
-    try {
-      message = await step.do('message', { retries: { limit: 5, delay: '5 seconds', backoff: 'exponential' } }, () =>
-        sendFollowUp(runtime, this.env, log, event.instanceId, account, conversation, text),
-      );
-    } catch (error) {
-      message = 'failed';
-      log.error('follow_up_failed', { error: error instanceof Error ? error.name : typeof error });
-    }
+    const message = await this.messageCustomer(step, runtime, account, conversation, event.instanceId, log, text);
     await record(end, message);
     return { work, message };
+  }
+
+  /** The customer's one message, as a durable step; 'failed' once every retry failed. */
+  private async messageCustomer(
+    step: WorkflowStep,
+    runtime: Parameters<typeof sendFollowUp>[0],
+    account: ResolvedAccount,
+    conversation: NonNullable<DeferredParams['conversation']>,
+    id: string,
+    log: Logger,
+    text: string,
+  ): Promise<DeferredOutcome['message']> {
+    try {
+      return await step.do('message', { retries: { limit: 5, delay: '5 seconds', backoff: 'exponential' } }, () =>
+        sendFollowUp(runtime, this.env, log, id, account, conversation, text),
+      );
+    } catch (error) {
+      log.error('follow_up_failed', { error: error instanceof Error ? error.name : typeof error });
+      return 'failed';
+    }
   }
 
   /** What one attempt of the work runs under: no request (it was answered), the call's account and request id. */

@@ -129,34 +129,54 @@ const claimFollowUps = (causes: Cause[], messages: ShownMessage[], worker: Worke
   return claimed;
 };
 
-/**
- * The timeline, newest first.
- * @example mergeActivity(log.list(), await platformActivity())
- */
-export const mergeActivity = (
-  calls: LoggedCall[],
+/** The console's own calls, as causes. */
+const consoleCauses = (calls: LoggedCall[]): Cause[] =>
+  calls.map((call) => ({
+    kind: 'call',
+    source: 'console',
+    startedAt: call.startedAt,
+    endedAt: call.endedAt,
+    name: call.name,
+    arguments: call.arguments,
+    status: call.status,
+    durationMs: call.durationMs,
+    body: call.body,
+    messages: [],
+    contact: call.conversation?.contactId ?? contactOfCall(call.arguments),
+    ...(call.requestId ? { requestId: call.requestId } : {}),
+    ...(call.conversation ? { conversationId: call.conversation.conversationId } : {}),
+  }));
+
+type Delivery = Extract<ActivityItem, { kind: 'delivery' }>;
+
+/** One platform delivery as a cause, with the Worker's handling steps of it. */
+const deliveryCause = (
+  record: Exclude<ActivityAnswer['activity'][number], { kind: 'call' }>,
+  worker: WorkerLine[],
+): Delivery & { messages: ShownMessage[]; contact: string | undefined } => ({
+  kind: 'delivery' as const,
+  startedAt: record.startedAt,
+  endedAt: record.endedAt,
+  type: record.type,
+  contactId: record.contactId,
+  trigger: undefined,
+  deliveries: record.deliveries,
+  handling: worker.flatMap((line) =>
+    line.kind === 'handling' && record.eventId !== undefined && line.deliveryId === `id:${record.eventId}`
+      ? [{ event: line.event, at: line.at }]
+      : [],
+  ),
+  messages: [],
+  contact: record.contactId,
+});
+
+/** The platform's calls as the agent and its deliveries, as causes; `triggers` maps a message id to the delivery it caused. */
+const platformCauses = (
   platform: ActivityAnswer | undefined,
-  worker: WorkerLine[] = [],
-): ActivityItem[] => {
+  worker: WorkerLine[],
+  triggers: Map<string, Delivery>,
+) => {
   const causes: Cause[] = [];
-  for (const call of calls) {
-    causes.push({
-      kind: 'call',
-      source: 'console',
-      startedAt: call.startedAt,
-      endedAt: call.endedAt,
-      name: call.name,
-      arguments: call.arguments,
-      status: call.status,
-      durationMs: call.durationMs,
-      body: call.body,
-      messages: [],
-      contact: call.conversation?.contactId ?? contactOfCall(call.arguments),
-      ...(call.requestId ? { requestId: call.requestId } : {}),
-      ...(call.conversation ? { conversationId: call.conversation.conversationId } : {}),
-    });
-  }
-  const triggers = new Map<string, Extract<ActivityItem, { kind: 'delivery' }>>();
   for (const record of platform?.activity ?? []) {
     if (record.kind === 'call') {
       causes.push({
@@ -174,45 +194,70 @@ export const mergeActivity = (
         ...(record.requestId ? { requestId: record.requestId } : {}),
       });
     } else {
-      const delivery = {
-        kind: 'delivery' as const,
-        startedAt: record.startedAt,
-        endedAt: record.endedAt,
-        type: record.type,
-        contactId: record.contactId,
-        trigger: undefined,
-        deliveries: record.deliveries,
-        handling: worker.flatMap((line) =>
-          line.kind === 'handling' && record.eventId !== undefined && line.deliveryId === `id:${record.eventId}`
-            ? [{ event: line.event, at: line.at }]
-            : [],
-        ),
-        messages: [],
-        contact: record.contactId,
-      };
+      const delivery = deliveryCause(record, worker);
       causes.push(delivery);
       if (record.messageId) triggers.set(record.messageId, delivery);
     }
   }
-  // A call the Worker logged that neither the console nor the platform made: curl, an MCP client.
+  return causes;
+};
+
+/** Calls the Worker logged that neither the console nor the platform made: curl, an MCP client. */
+const workerOnlyCauses = (causes: Cause[], worker: WorkerLine[]): Cause[] => {
   const known = new Set(causes.flatMap((cause) => (cause.kind === 'call' && cause.requestId ? [cause.requestId] : [])));
-  for (const line of worker) {
-    if (line.kind !== 'invocation' || known.has(line.requestId)) continue;
-    causes.push({
-      kind: 'call',
-      source: 'worker',
-      requestId: line.requestId,
-      startedAt: line.at - line.durationMs,
-      endedAt: line.at,
-      name: line.name,
-      arguments: undefined,
-      status: line.status,
-      durationMs: line.durationMs,
-      body: '',
-      messages: [],
-      contact: undefined,
-    });
-  }
+  return worker.flatMap((line): Cause[] =>
+    line.kind !== 'invocation' || known.has(line.requestId)
+      ? []
+      : [
+          {
+            kind: 'call',
+            source: 'worker',
+            requestId: line.requestId,
+            startedAt: line.at - line.durationMs,
+            endedAt: line.at,
+            name: line.name,
+            arguments: undefined,
+            status: line.status,
+            durationMs: line.durationMs,
+            body: '',
+            messages: [],
+            contact: undefined,
+          },
+        ],
+  );
+};
+
+/**
+ * The cause a message belongs to: the follow-up that sent it, else the latest cause running then
+ * (of the same contact first), else the latest of its contact that ended shortly before.
+ */
+const ownerOf = (message: ShownMessage, causes: Cause[], followUps: Map<string, Cause>): Cause | undefined => {
+  const latest = (candidates: Cause[]) => candidates.toSorted((a, b) => b.startedAt - a.startedAt)[0];
+  const during = causes.filter((c) => c.startedAt - SLACK_MS <= message.at && message.at <= c.endedAt + SLACK_MS);
+  return (
+    followUps.get(message.id) ??
+    latest(during.filter((c) => c.contact === message.contactId)) ??
+    latest(during) ??
+    latest(
+      causes.filter(
+        (c) => c.contact === message.contactId && c.startedAt <= message.at && message.at - c.endedAt <= FOLLOW_UP_MS,
+      ),
+    )
+  );
+};
+
+/**
+ * The timeline, newest first.
+ * @example mergeActivity(log.list(), await platformActivity())
+ */
+export const mergeActivity = (
+  calls: LoggedCall[],
+  platform: ActivityAnswer | undefined,
+  worker: WorkerLine[] = [],
+): ActivityItem[] => {
+  const triggers = new Map<string, Delivery>();
+  const causes: Cause[] = [...consoleCauses(calls), ...platformCauses(platform, worker, triggers)];
+  causes.push(...workerOnlyCauses(causes, worker));
   const messages = (platform?.messages ?? []).map(shown);
   const followUps = claimFollowUps(causes, messages, worker);
   const loose: ActivityItem[] = [];
@@ -222,17 +267,7 @@ export const mergeActivity = (
       triggered.trigger = message;
       continue;
     }
-    const latest = (candidates: typeof causes) => candidates.toSorted((a, b) => b.startedAt - a.startedAt)[0];
-    const during = causes.filter((c) => c.startedAt - SLACK_MS <= message.at && message.at <= c.endedAt + SLACK_MS);
-    const owner =
-      followUps.get(message.id) ??
-      latest(during.filter((c) => c.contact === message.contactId)) ??
-      latest(during) ??
-      latest(
-        causes.filter(
-          (c) => c.contact === message.contactId && c.startedAt <= message.at && message.at - c.endedAt <= FOLLOW_UP_MS,
-        ),
-      );
+    const owner = ownerOf(message, causes, followUps);
     if (!owner) {
       loose.push({ kind: 'message', startedAt: message.at, message });
       continue;
