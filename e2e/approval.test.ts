@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildWorker } from '../bench/src/buildWorker.ts';
 import { VALID_BODY } from '../bench/src/invocation.ts';
 import { BENCH_SECRET, type ServedWorker, serveWorker } from '../bench/src/serveWorker.ts';
-import { type RunningEmulator, startEmulator } from '../scripts/emulator/emulator.ts';
+import { type RunningEmulator, startEmulator } from '../scripts/platform/emulator.ts';
 import { PROJECT_ROOT } from '../scripts/test/repo.ts';
 import { launchBrowser } from './browser.ts';
 

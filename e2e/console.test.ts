@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ConsoleFunction, type RunningConsole, startConsole } from '../scripts/dev/console/server.ts';
 import { createRecordStore, recordOf } from '../scripts/dev/records.ts';
 import { createWorkerLog } from '../scripts/dev/workerLog.ts';
-import { type RunningEmulator, startEmulator } from '../scripts/emulator/emulator.ts';
+import { type RunningEmulator, startEmulator } from '../scripts/platform/emulator.ts';
 import { PROJECT_ROOT } from '../scripts/test/repo.ts';
 import { launchBrowser, openConsole } from './browser.ts';
 

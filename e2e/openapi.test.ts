@@ -9,7 +9,7 @@ import { PassThrough } from 'node:stream';
 import { promisify } from 'node:util';
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type ManifestSource, main } from '../scripts/openapi.ts';
+import { type ManifestSource, main } from '../scripts/openapi/main.ts';
 import { functionNames } from '../scripts/project/generated.ts';
 import { PROJECT_ROOT } from '../scripts/test/repo.ts';
 import { agentFunctions, npmRunEnv } from './cli.ts';

@@ -35,25 +35,25 @@ export const COMMANDS: Record<string, Command> = {
   },
   accounts: {
     summary: 'add, list, remove or rotate the platform accounts (client keys in the account store)',
-    load: () => import('./accounts/cli.ts'),
+    load: () => import('./accounts/main.ts'),
   },
   secrets: {
     summary: 'list, check or put the secrets and vars the functions need',
-    load: () => import('./secrets/cli.ts'),
+    load: () => import('./secrets/main.ts'),
   },
-  tail: { summary: "follow the deployed Worker's logs, one line per call", load: () => import('./tail/cli.ts') },
+  tail: { summary: "follow the deployed Worker's logs, one line per call", load: () => import('./tail/main.ts') },
   stats: {
     summary: 'calls, outcomes, durations per account and function (npm run dev, or --env NAME)',
-    load: () => import('./stats/cli.ts'),
+    load: () => import('./stats/main.ts'),
   },
-  openapi: { summary: 'write the OpenAPI 3.1 document of the functions', load: () => import('./openapi.ts') },
+  openapi: { summary: 'write the OpenAPI 3.1 document of the functions', load: () => import('./openapi/main.ts') },
   generate: {
     summary: 'write the registries of functions/ and events/ (and --types: Env)',
-    load: () => import('./generate.ts'),
+    load: () => import('./generate/main.ts'),
   },
   platform: {
     summary: 'start the local platform, or play the agent against it',
-    load: () => import('./platform/cli.ts'),
+    load: () => import('./platform/main.ts'),
   },
   mcp: {
     summary: "list or revoke the OAuth clients of the deployed Worker's /mcp",

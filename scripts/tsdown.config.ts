@@ -18,10 +18,10 @@ const common = {
 } as const;
 
 const library = {
-  'platform/index': 'emulator/index.ts',
-  'platform/emulator': 'emulator/emulator.ts',
+  'platform/index': 'platform/index.ts',
+  'platform/emulator': 'platform/emulator.ts',
   'dev/index': 'dev/index.ts',
-  'lint/index': 'descriptions/index.ts',
+  'lint/index': 'lint/index.ts',
   vitestSetup: 'vitestSetup.ts',
 };
 

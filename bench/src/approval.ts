@@ -4,7 +4,7 @@
 // timed until the local platform holds the team's message (the call sends it before it answers).
 import { createPlatformClient } from 'agent-functions/platform';
 import { functionKey } from 'agent-functions/worker';
-import { startEmulator } from '../../scripts/emulator/emulator.ts';
+import { startEmulator } from '../../scripts/platform/emulator.ts';
 import type { BuiltWorker } from './buildWorker.ts';
 import { VALID_BODY } from './invocation.ts';
 import { type LoadResult, type LoadTarget, loadTest } from './loadTest.ts';

@@ -7,7 +7,7 @@
 // baselineDedupe.ts), served beside it and measured in the same rounds.
 import { createPlatformClient } from 'agent-functions/platform';
 import { functionKey } from 'agent-functions/worker';
-import { startEmulator } from '../../scripts/emulator/emulator.ts';
+import { startEmulator } from '../../scripts/platform/emulator.ts';
 import { ANSWER_WITHIN_MS, SLOW_WORK_MS } from '../workers/deferredTiming.ts';
 import { QUOTE_FUNCTION } from '../workers/quote.ts';
 import type { BuiltWorker } from './buildWorker.ts';

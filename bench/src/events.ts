@@ -6,7 +6,7 @@
 
 import { createPlatformClient, EVENTS_PATH } from 'agent-functions/platform';
 import { functionKey } from 'agent-functions/worker';
-import { startEmulator } from '../../scripts/emulator/emulator.ts';
+import { startEmulator } from '../../scripts/platform/emulator.ts';
 import { BENCH_EVENT_TYPE, EVENT_BODY } from '../workers/event.ts';
 import { QUOTE_FUNCTION } from '../workers/quote.ts';
 import type { BuiltWorker } from './buildWorker.ts';

@@ -4,8 +4,8 @@
 import type { AnyFunctionDefinition } from 'agent-functions';
 import { describeFunction } from 'agent-functions/worker';
 import { z } from 'zod';
-import { lintFunctions } from '../../scripts/descriptions/index.ts';
-import type { LintFunction, PromptSet } from '../../scripts/descriptions/types.ts';
+import { lintFunctions } from '../../scripts/lint/index.ts';
+import type { LintFunction, PromptSet } from '../../scripts/lint/types.ts';
 import { median } from './stats.ts';
 
 /** One run of the check: how long it took and what it found. */

@@ -4,7 +4,7 @@
 // are stored as `npm run accounts -- import` stores them (PUT /accounts/<name>, a few at once).
 import { join } from 'node:path';
 import { storeClient } from '../../scripts/project/accountStore.ts';
-import { pool } from '../../scripts/registration/pool.ts';
+import { pool } from '../../scripts/sync/pool.ts';
 
 /** Where the clients' keys are in a sync run. */
 export type KeysIn = 'variables' | 'store';

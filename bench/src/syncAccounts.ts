@@ -8,12 +8,12 @@
 // request then going through its relay (bench/src/storedKeys.ts).
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { startEmulator } from '../../scripts/emulator/emulator.ts';
-import type { AccountOptions } from '../../scripts/emulator/state.ts';
+import { startEmulator } from '../../scripts/platform/emulator.ts';
+import type { AccountOptions } from '../../scripts/platform/state.ts';
 import type { AccountsConfig } from '../../scripts/project/accounts.ts';
 import { eventTypes } from '../../scripts/project/generated.ts';
-import { accountApi } from '../../scripts/registration/accountApi.ts';
-import { runSync } from '../../scripts/registration/run.ts';
+import { accountApi } from '../../scripts/sync/accountApi.ts';
+import { runSync } from '../../scripts/sync/run.ts';
 import { type KeysIn, storedKeysWorker, storeKeys } from './storedKeys.ts';
 import { servedFunctions } from './syncBench.ts';
 

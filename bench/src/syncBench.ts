@@ -2,10 +2,10 @@
 // through the real sync code (scripts/sync) and the real emulator (scripts/platform).
 
 import type { FunctionRecord } from 'agent-functions/platform';
-import { startEmulator } from '../../scripts/emulator/emulator.ts';
+import { startEmulator } from '../../scripts/platform/emulator.ts';
 import { desiredFunctions, type ServedFunction } from '../../scripts/project/manifest.ts';
-import { accountApi } from '../../scripts/registration/accountApi.ts';
-import { syncAccount } from '../../scripts/registration/apply.ts';
+import { accountApi } from '../../scripts/sync/accountApi.ts';
+import { syncAccount } from '../../scripts/sync/apply.ts';
 import { loadBenchModules } from './benchModules.ts';
 
 const ORIGIN = 'https://bench.example.dev';

@@ -2,10 +2,10 @@
 // "Onboarding a client"): check its key with its platform, store it, record the account, sync that
 // account alone, and say what its agent can now call.
 import type { KeyPlacement } from 'agent-functions/platform';
-import type { ResolvedAccount } from '../project/accounts.ts';
-import { type AccountApi, accountApi } from '../registration/accountApi.ts';
-import { isOwnedUrl } from '../registration/plan.ts';
-import type { SyncIo } from '../registration/run.ts';
+import type { SyncAccount } from '../project/accounts.ts';
+import { type AccountApi, accountApi } from '../sync/accountApi.ts';
+import { isOwnedUrl } from '../sync/plan.ts';
+import type { SyncIo } from '../sync/run.ts';
 import { addAccountToFile } from './file.ts';
 import { type Run, readKey, syncOne, UsageError, verifyKey, workerOf } from './run.ts';
 
@@ -37,7 +37,7 @@ export const add = async (run: Run, name: string): Promise<number> => {
   // This run holds the key: sync with it directly (an in-process variable), not through the Worker's relay.
   const heldKey = 'AGENT_FUNCTIONS_ACCOUNTS_ADD_KEY';
   let api: AccountApi | undefined;
-  const createApi: SyncIo['createApi'] = (account: ResolvedAccount, options) => {
+  const createApi: SyncIo['createApi'] = (account: SyncAccount, options) => {
     api = io.createApi ? io.createApi(account, options) : accountApi({ ...account, ...options });
     return api;
   };

@@ -3,7 +3,7 @@
 // Never a key: the store answers names and dates, and a variable is said to be set, not shown.
 
 import { StoreError } from '../project/accountStore.ts';
-import { paintFor } from '../registration/paint.ts';
+import { paintFor } from '../sync/paint.ts';
 import { type Run, UsageError, workerOf } from './run.ts';
 
 /** The accounts of the file --filter (a name's start), --after and --limit select, in the file's order, and the next page's --after. */

@@ -7,7 +7,7 @@ import { createPlatformClient, type KeyPlacement } from 'agent-functions/platfor
 import type { CommandIo } from '../io.ts';
 import { storeClient } from '../project/accountStore.ts';
 import type { AccountsConfig } from '../project/accounts.ts';
-import { runSync, type SyncIo } from '../registration/run.ts';
+import { runSync, type SyncIo } from '../sync/run.ts';
 
 export interface AccountsIo extends CommandIo {
   /** Where the key is read from when --key-env is not given. */

@@ -3,8 +3,8 @@
 // agent calls, and the customer the console's agent speaks for in each account.
 import { createPlatformClient } from 'agent-functions/platform';
 import { functionUrl } from 'agent-functions/worker';
-import { findingsOf, lintFunctions } from '../descriptions/index.ts';
-import { loadPrompts, toLintFunction } from '../descriptions/load.ts';
+import { findingsOf, lintFunctions } from '../lint/index.ts';
+import { loadPrompts, toLintFunction } from '../lint/load.ts';
 import type { DevAccount } from '../local/accounts.ts';
 import { type ConsoleAccount, type ConsoleListing, type ConsoleOptions, maskKey } from './console/types.ts';
 import type { ManifestRead } from './workerManifest.ts';

@@ -1,7 +1,7 @@
 // Whether the local platform holds what the Worker serves: dev checks after every reload and sync,
 // so an edit no watcher saw, or a change made on the platform behind dev's back, is said and synced.
 import type { FunctionRecord, RemoteFunction } from 'agent-functions/platform';
-import { planSync } from '../registration/plan.ts';
+import { planSync } from '../sync/plan.ts';
 
 /**
  * One line per difference between the registrations of `origin` on the platform and `desired`, for

@@ -6,7 +6,7 @@ import { createPlatformClient } from 'agent-functions/platform';
 import type { DevAccount } from '../local/accounts.ts';
 import type { AccountsConfig } from '../project/accounts.ts';
 import { desiredFunctions, type ServedFunction, selectFunctions } from '../project/manifest.ts';
-import { runSync, type SyncRun } from '../registration/run.ts';
+import { runSync, type SyncRun } from '../sync/run.ts';
 import { driftLines } from './drift.ts';
 
 export interface RegisterOptions {

@@ -1,7 +1,7 @@
 // What dev prints of a sync after a save: the writes it made, in a line per change (the accounts
 // that got the same change named together), not the whole plan of every account (sync's report).
-import type { FieldChange } from '../registration/plan.ts';
-import type { AccountReport } from '../registration/report.ts';
+import type { FieldChange } from '../sync/plan.ts';
+import type { AccountReport } from '../sync/report.ts';
 
 const WEBHOOK_SUFFIX = ' (events webhook)';
 

@@ -4,9 +4,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs, parseEnv } from 'node:util';
-import { loadPrompts, servedFunctions } from '../descriptions/load.ts';
-import type { GoldenCall } from '../descriptions/types.ts';
 import type { LintSource } from '../lint/functions.ts';
+import { loadPrompts, servedFunctions } from '../lint/load.ts';
+import type { GoldenCall } from '../lint/types.ts';
 import { projectRoot } from '../project/paths.ts';
 import { askModel, type ModelChoice, type ModelConfig, toolsOf } from './model.ts';
 import { calledAsExpected, type FunctionScore, type PromptResult, scoreOf } from './passk.ts';

@@ -1,6 +1,6 @@
 // One question to an OpenAI-compatible chat-completions endpoint: the functions as tools, the
 // customer's words, and the tool call the model chose (if any). Time- and size-limited.
-import type { GoldenCall, LintFunction } from '../descriptions/types.ts';
+import type { GoldenCall, LintFunction } from '../lint/types.ts';
 import { redactSecret } from '../project/redact.ts';
 
 /** Why a fetch failed, as its system error says it (ECONNREFUSED, ENOTFOUND), else the error's name. */

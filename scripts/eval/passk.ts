@@ -1,6 +1,6 @@
 // pass^k: a prompt passes only when all k trials pass (a model that is right two times in three
 // fails it), averaged over a function's prompts. Also pass@1, the share of single trials passed.
-import { squash } from '../descriptions/words.ts';
+import { squash } from '../lint/words.ts';
 import type { ModelChoice } from './model.ts';
 
 /** Whether the model's value for an argument is the expected one (strings compared by letters and digits). */

@@ -1,11 +1,11 @@
 // `agent-functions lint functions [--json]`: the description linter on the project's registered form.
 import { styleText } from 'node:util';
-import { formatReport, lintFunctions } from '../descriptions/index.ts';
-import { loadPrompts, PromptsError, servedFunctions } from '../descriptions/load.ts';
-import type { LintFunction, LintReport, PromptSet } from '../descriptions/types.ts';
 import { ManifestError } from '../project/manifest.ts';
 import { projectRoot } from '../project/paths.ts';
 import { envTypeGaps } from './envTypes.ts';
+import { formatReport, lintFunctions } from './index.ts';
+import { loadPrompts, PromptsError, servedFunctions } from './load.ts';
+import type { LintFunction, LintReport, PromptSet } from './types.ts';
 
 /** Where the functions and prompts come from (tests give their own). */
 export interface LintSource {

@@ -5,7 +5,7 @@
 // from the first's (a white-label tenant's base url, or a variable of its own) gets its own local
 // address, the others share the first's and are told apart by key.
 
-import { type AccountOptions, accountPath, DEV_ACCOUNT, PLANS, type SeededAccount } from '../emulator/state.ts';
+import { type AccountOptions, accountPath, DEV_ACCOUNT, PLANS, type SeededAccount } from '../platform/state.ts';
 import type { AccountConfig, AccountsConfig } from '../project/accounts.ts';
 
 /** One account of the accounts file as dev plays it locally. */

@@ -4,7 +4,7 @@
 // contact to write to, say) its dev.config.ts creates.
 import { join } from 'node:path';
 import { createPlatformClient } from 'agent-functions/platform';
-import { DEFAULT_PORT, type RunningEmulator, startEmulator } from '../emulator/emulator.ts';
+import { DEFAULT_PORT, type RunningEmulator, startEmulator } from '../platform/emulator.ts';
 import { ACCOUNTS_FILE, type AccountsConfig, loadAccountsConfig } from '../project/accounts.ts';
 import { projectRoot } from '../project/paths.ts';
 import { type DevAccount, devAccountOptions, devAccountsOf } from './accounts.ts';

@@ -225,7 +225,7 @@ export const workerAccounts = (
 };
 
 /** An account ready to sync: its address and key read from the environment. */
-export interface ResolvedAccount {
+export interface SyncAccount {
   name: string;
   /** Where its events webhook delivers (eventsPathOf). */
   eventsPath: string;
@@ -272,7 +272,7 @@ export const resolveSync = async (
   config: AccountsConfig,
   env: Env,
   selected?: readonly string[],
-): Promise<{ accounts: ResolvedAccount[]; sync: SyncEnv; problems: string[]; runProblems: string[] }> => {
+): Promise<{ accounts: SyncAccount[]; sync: SyncEnv; problems: string[]; runProblems: string[] }> => {
   const problems: string[] = [];
   const reported = new Set<string>();
   const read = (name: string, meaning: string, url = false, own?: string[]): string => {
@@ -314,7 +314,7 @@ export const resolveSync = async (
   const accounts = config.accounts
     .map((account, i) => ({ account, first: i === 0 }))
     .filter(({ account }) => !selected || selected.includes(account.name))
-    .map(({ account, first }): ResolvedAccount => {
+    .map(({ account, first }): SyncAccount => {
       const own: string[] = [];
       // No variable: the key is in the account store, reached through the Worker's relay.
       if (!account.apiKeyEnv) {

@@ -1,7 +1,7 @@
 // How `npm run stats` prints its rows: a table for a person (colours only on a terminal; the
 // columns of figures that are all zero are left out), or CSV with every figure (an invoice's
 // usage table with --by account). JSON is the answer itself (docs/platform-contract.md §11).
-import type { Paint } from '../registration/paint.ts';
+import type { Paint } from '../sync/paint.ts';
 import { FIGURE_NAMES, type Figure, type Grouping, PERCENTILES, type StatsAnswer, type StatsRow } from './figures.ts';
 
 /** The top codes of a row, most frequent first: `timeout 3, not_found 1`. */

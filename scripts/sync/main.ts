@@ -3,8 +3,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { projectRoot } from '../project/paths.ts';
-import { parseSyncArgs } from '../registration/args.ts';
-import { runSync } from '../registration/run.ts';
+import { parseSyncArgs } from './args.ts';
+import { runSync } from './run.ts';
 
 /** The variables file of an environment: .env for production, .env.NAME for --env NAME (never both). */
 export const dotenvOf = (argv: string[], root = projectRoot()): string => {

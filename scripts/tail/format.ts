@@ -7,7 +7,7 @@ import { printable } from 'agent-functions/platform';
 import type { CallRecord } from 'agent-functions/worker';
 
 /** One call, as the tail shows it: its record's fields, undefined where the Worker made none. */
-export interface Call {
+export interface TailedCall {
   time: string;
   /** The function called, or undefined for a request that reached no function (the manifest, a 404). */
   function: string | undefined;
@@ -47,7 +47,7 @@ const structured = (logs: unknown): Json[] =>
  * The call a tail event records, or undefined when it is not a request (a cron, an alarm).
  * @example callOf(JSON.parse(eventText))?.function // 'lookup_warranty'
  */
-export const callOf = (event: unknown): Call | undefined => {
+export const callOf = (event: unknown): TailedCall | undefined => {
   if (!isObject(event) || !isObject(event.event) || !isObject(event.event.request)) return undefined;
   const { request, response } = event.event as { request: Json; response?: Json };
   const url = typeof request.url === 'string' && URL.canParse(request.url) ? new URL(request.url) : undefined;
@@ -83,7 +83,7 @@ export interface TailFilter {
 }
 
 /** Whether a call passes the filter. */
-export const matches = (call: Call, filter: TailFilter): boolean => {
+export const matches = (call: TailedCall, filter: TailFilter): boolean => {
   if (filter.accounts?.length && !(call.account && filter.accounts.includes(call.account))) return false;
   if (filter.functions?.length && !(call.function && filter.functions.includes(call.function))) return false;
   if (filter.statuses?.length) {
@@ -101,7 +101,7 @@ type Colour = (style: 'green' | 'yellow' | 'red' | 'dim', text: string) => strin
  * The call as one line (and an indented line per problem):
  * `2026-11-22T04:20:01.123Z  200 lookup_warranty  12 ms  req 5f0c…`.
  */
-export const formatCall = (call: Call, colour: Colour = (_style, text) => text): string => {
+export const formatCall = (call: TailedCall, colour: Colour = (_style, text) => text): string => {
   const style = call.outcome === 'ok' ? 'green' : call.outcome === 'refused' ? 'yellow' : 'red';
   const what = call.function ?? `${call.method} ${call.path}`;
   const parts = [

@@ -3,7 +3,7 @@
 // command or subpath added in one place and forgotten in a README or in init's scripts fails here.
 // (docs/api.md's sections are held to the exports by api.test.ts; `agent-functions/internal` is the
 // CLI's, not a project's, and is listed in neither.)
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { COMMANDS } from '../commands.ts';
@@ -37,6 +37,12 @@ describe('the commands', () => {
     expect(Object.keys(rootScripts).filter((script) => !listed.includes(script))).toEqual([]);
     expect(listed.filter((script) => !(script in rootScripts))).toEqual([]);
     expect(USER_SCRIPTS.filter((script) => (REPOSITORY_SCRIPTS as readonly string[]).includes(script))).toEqual([]);
+  });
+
+  it('each has its folder, named for it, with its entry main.ts', () => {
+    expect(names.filter((name) => !existsSync(join(PROJECT_ROOT, 'scripts', name, 'main.ts')))).toEqual([]);
+    const table = read('scripts/commands.ts');
+    expect(names.filter((name) => !table.includes(`import('./${name}/main.ts')`))).toEqual([]);
   });
 
   it("the README's command table has a row for every script init gives a project that runs a command", () => {

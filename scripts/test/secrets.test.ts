@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runSecrets, type SecretsIo } from '../secrets/cli.ts';
+import { runSecrets, type SecretsIo } from '../secrets/main.ts';
 import { settingsOf } from '../secrets/settings.ts';
 import { copyProject } from './project.ts';
 

@@ -8,8 +8,8 @@
 // wrangler's output) add the calls made straight to it (curl, an MCP client), what its handler made
 // of each delivery, and what became of a deferred call's work and follow-up.
 import type { CallRecord } from 'agent-functions/worker';
-import type { ActivityAnswer, ActivityMessage } from '../../emulator/routes/activity.ts';
-import type { DeliveryActivity } from '../../emulator/state.ts';
+import type { ActivityAnswer, ActivityMessage } from '../../platform/routes/activity.ts';
+import type { DeliveryActivity } from '../../platform/state.ts';
 import type { DeferredEvent, WorkerLine } from '../workerLog.ts';
 import type { LoggedCall } from './calls.ts';
 

@@ -1,6 +1,6 @@
 // The console's one timeline: every account's side of the local platform (its calls as the agent,
 // deliveries, messages) merged with the console's own calls and what the Worker logged.
-import type { ActivityAnswer } from '../../emulator/routes/activity.ts';
+import type { ActivityAnswer } from '../../platform/routes/activity.ts';
 import type { WorkerLine } from '../workerLog.ts';
 import { type ConsoleItem, mergeActivity } from './activity.ts';
 import type { LoggedCall } from './calls.ts';

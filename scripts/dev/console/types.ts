@@ -1,6 +1,6 @@
 // What the local console of `npm run dev` is given and what it shows: its options, the functions
 // and accounts it lists, and the running console dev holds.
-import type { Finding } from '../../descriptions/types.ts';
+import type { Finding } from '../../lint/types.ts';
 import type { StoredRecord } from '../../stats/aggregate.ts';
 import type { WorkerLine } from '../workerLog.ts';
 

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ActivityItem } from '../../dev/console/activity.ts';
 import { type RunningConsole, startConsole } from '../../dev/console/server.ts';
 import { createWorkerLog } from '../../dev/workerLog.ts';
-import { type RunningEmulator, startEmulator } from '../../emulator/emulator.ts';
+import { type RunningEmulator, startEmulator } from '../../platform/emulator.ts';
 
 let emulator: RunningEmulator;
 let consoleServer: RunningConsole;

@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConsoleItem } from '../../dev/console/activity.ts';
 import { type ConsoleAccount, type RunningConsole, startConsole } from '../../dev/console/server.ts';
 import { createWorkerLog } from '../../dev/workerLog.ts';
-import { type RunningEmulator, startEmulator } from '../../emulator/emulator.ts';
-import { accountPath } from '../../emulator/state.ts';
+import { type RunningEmulator, startEmulator } from '../../platform/emulator.ts';
+import { accountPath } from '../../platform/state.ts';
 
 let emulator: RunningEmulator;
 let consoleServer: RunningConsole;

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { leaveOutUnwritten } from '../../dev/drafts.ts';
 import type { ServedFunction } from '../../project/manifest.ts';
 import { PLACEHOLDER_DESCRIPTION } from '../../project/templates.ts';
-import { runSync } from '../../registration/run.ts';
+import { runSync } from '../../sync/run.ts';
 import { capture } from '../capture.ts';
 import { emulatorPerTest, keyOf, ORIGIN, SECRET } from '../sync/helpers.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createRouter, lintFunctions, reachable } from '../../descriptions/index.ts';
+import { createRouter, lintFunctions, reachable } from '../../lint/index.ts';
 import { registered } from './registered.ts';
 
 const calm = { readOnlyHint: false, destructiveHint: false, idempotentHint: true };

@@ -5,10 +5,10 @@
 
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { authorText, lintFunctions } from '../../descriptions/index.ts';
-import { WHEN } from '../../descriptions/patterns.ts';
-import type { LintFunction, PromptSet } from '../../descriptions/types.ts';
-import { sentences } from '../../descriptions/words.ts';
+import { authorText, lintFunctions } from '../../lint/index.ts';
+import { WHEN } from '../../lint/patterns.ts';
+import type { LintFunction, PromptSet } from '../../lint/types.ts';
+import { sentences } from '../../lint/words.ts';
 import { fixtureProject, registered } from './registered.ts';
 
 /** The registered form of `fn` with another author's text (the parameter list as the Worker writes it). */

@@ -3,8 +3,8 @@ import { readFileSync } from 'node:fs';
 import type { Effect, FunctionDefinition } from 'agent-functions';
 import { describeFunction } from 'agent-functions/worker';
 import { z } from 'zod';
-import { toLintFunction } from '../../descriptions/load.ts';
-import type { LintFunction, PromptSet } from '../../descriptions/types.ts';
+import { toLintFunction } from '../../lint/load.ts';
+import type { LintFunction, PromptSet } from '../../lint/types.ts';
 import type { ServedFunction } from '../../project/manifest.ts';
 
 type Definition = Pick<FunctionDefinition, 'description' | 'parameters' | 'annotations' | 'effect'>;

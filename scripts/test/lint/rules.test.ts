@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { lintFunctions } from '../../descriptions/index.ts';
-import { RULES } from '../../descriptions/ruleList.ts';
-import type { LintFunction } from '../../descriptions/types.ts';
+import { lintFunctions } from '../../lint/index.ts';
+import { RULES } from '../../lint/ruleList.ts';
+import type { LintFunction } from '../../lint/types.ts';
 import { PROJECT_ROOT } from '../repo.ts';
 import { goodDefinition, registered } from './registered.ts';
 

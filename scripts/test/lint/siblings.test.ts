@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { confusableSiblings, lintFunctions } from '../../descriptions/index.ts';
+import { confusableSiblings, lintFunctions } from '../../lint/index.ts';
 import { fixtureProject, registered } from './registered.ts';
 
 const write = { readOnlyHint: false, destructiveHint: false, idempotentHint: true };

@@ -6,8 +6,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createPlatformClient } from 'agent-functions/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPlatform } from '../../emulator/platform.ts';
-import { accountPath } from '../../emulator/state.ts';
+import { createPlatform } from '../../platform/platform.ts';
+import { accountPath } from '../../platform/state.ts';
 import { fnInput, raw, useEmulator } from './helpers.ts';
 
 const AGENCY = 'key-of-the-agency';

@@ -5,7 +5,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ActivityAnswer } from '../../emulator/routes/activity.ts';
+import type { ActivityAnswer } from '../../platform/routes/activity.ts';
 import { clientOf, keyOf, raw, useEmulator } from './helpers.ts';
 
 const emulator = useEmulator({ deliveryRetryDelayMs: 1 });

@@ -3,7 +3,7 @@
 
 import { createPlatformClient, verifyWebhook } from 'agent-functions/platform';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type RunningEmulator, startEmulator } from '../../emulator/emulator.ts';
+import { type RunningEmulator, startEmulator } from '../../platform/emulator.ts';
 import { type Received, startReceiver } from './receiver.ts';
 
 let emulator: RunningEmulator;

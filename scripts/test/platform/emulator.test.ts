@@ -1,8 +1,8 @@
 // The emulator's own rules: every field of the spec's tables validated (4xx, a clear message, nothing
 // changed), the three key placements, 401, 403, per-key 429, channels, and the sub-account caps.
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { RunningEmulator } from '../../emulator/emulator.ts';
-import type { EmulatorState } from '../../emulator/state.ts';
+import type { RunningEmulator } from '../../platform/emulator.ts';
+import type { EmulatorState } from '../../platform/state.ts';
 import { fnInput, keyOf, raw, useEmulator } from './helpers.ts';
 
 /** Everything the emulator holds, comparable before and after a refused request. */

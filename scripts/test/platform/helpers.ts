@@ -3,8 +3,8 @@ import { createServer } from 'node:net';
 import type { FunctionRecord, RequestInfo } from 'agent-functions/platform';
 import { createPlatformClient, type PlatformClientOptions } from 'agent-functions/platform';
 import { afterAll, beforeAll } from 'vitest';
-import { type EmulatorOptions, type RunningEmulator, startEmulator } from '../../emulator/emulator.ts';
-import type { Plan } from '../../emulator/state.ts';
+import { type EmulatorOptions, type RunningEmulator, startEmulator } from '../../platform/emulator.ts';
+import type { AccountPlan } from '../../platform/state.ts';
 
 /** Starts one emulator for the file's tests and stops it after them. */
 export const useEmulator = (options: EmulatorOptions = {}): { readonly current: RunningEmulator } => {
@@ -17,14 +17,17 @@ export const useEmulator = (options: EmulatorOptions = {}): { readonly current: 
 };
 
 /** The seeded key of a plan's account. */
-export const keyOf = (emulator: RunningEmulator, plan: Plan = 'business'): string => {
+export const keyOf = (emulator: RunningEmulator, plan: AccountPlan = 'business'): string => {
   const account = emulator.accounts.find((candidate) => candidate.plan === plan);
   if (!account) throw new Error(`no ${plan} account`);
   return account.apiKey;
 };
 
 /** A client of the emulator with fast retries, recording every attempt. */
-export const clientOf = (emulator: RunningEmulator, options: Partial<PlatformClientOptions> & { plan?: Plan } = {}) => {
+export const clientOf = (
+  emulator: RunningEmulator,
+  options: Partial<PlatformClientOptions> & { plan?: AccountPlan } = {},
+) => {
   const attempts: RequestInfo[] = [];
   const { plan, ...rest } = options;
   const client = createPlatformClient({

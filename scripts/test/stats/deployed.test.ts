@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { recordColumn } from 'agent-functions/internal';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { aggregate } from '../../stats/aggregate.ts';
-import { runStats } from '../../stats/cli.ts';
+import { runStats } from '../../stats/main.ts';
 import { capture } from '../capture.ts';
 import { record, twoClients } from './records.ts';
 import { pointOf, startSqlApi } from './sqlApiDouble.ts';

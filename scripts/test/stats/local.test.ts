@@ -10,7 +10,7 @@ import { createRecordStore, recordOf } from '../../dev/records.ts';
 import { createWorkerLog } from '../../dev/workerLog.ts';
 import { writeDevState } from '../../project/devState.ts';
 import { aggregate } from '../../stats/aggregate.ts';
-import { runStats } from '../../stats/cli.ts';
+import { runStats } from '../../stats/main.ts';
 import { capture } from '../capture.ts';
 import { record, twoClients } from './records.ts';
 

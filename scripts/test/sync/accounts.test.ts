@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningEmulator } from '../../emulator/emulator.ts';
+import type { RunningEmulator } from '../../platform/emulator.ts';
 import {
   ConfigError,
   DEFAULT_CONFIG,

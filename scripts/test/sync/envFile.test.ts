@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runSync } from '../../registration/run.ts';
+import { runSync } from '../../sync/run.ts';
 import { capture } from '../capture.ts';
 import { emulatorPerTest, ORIGIN, sync } from './helpers.ts';
 

@@ -2,10 +2,10 @@
 // and an in-process run of the command whose output is captured.
 import { Writable } from 'node:stream';
 import { afterEach } from 'vitest';
-import { type EmulatorOptions, type RunningEmulator, startEmulator } from '../../emulator/emulator.ts';
+import { type EmulatorOptions, type RunningEmulator, startEmulator } from '../../platform/emulator.ts';
 import type { ServedFunction } from '../../project/manifest.ts';
-import { accountApi } from '../../registration/accountApi.ts';
-import { runSync, type SyncIo } from '../../registration/run.ts';
+import { accountApi } from '../../sync/accountApi.ts';
+import { runSync, type SyncIo } from '../../sync/run.ts';
 
 export const SECRET = 'sync-test-functions-secret';
 export const ORIGIN = 'https://fns.example.dev';

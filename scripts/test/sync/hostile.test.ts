@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { RunningEmulator } from '../../emulator/emulator.ts';
+import type { RunningEmulator } from '../../platform/emulator.ts';
 import type { ServedFunction } from '../../project/manifest.ts';
 import { endlessList, type HostileAnswer, json, startHostile } from '../platform/hostile.ts';
 import { keyOf, ORIGIN, platform, recordsOf, sync } from './helpers.ts';

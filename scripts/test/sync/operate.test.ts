@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ServedFunction } from '../../project/manifest.ts';
-import { accountApi } from '../../registration/accountApi.ts';
+import { accountApi } from '../../sync/accountApi.ts';
 import { dotenvOf } from '../../sync/main.ts';
 import { closedPort } from '../platform/helpers.ts';
 import { emulatorPerTest, keyOf, ORIGIN, recordsOf, sync, writesIn } from './helpers.ts';

@@ -5,7 +5,7 @@ import { functionKey, functionUrl } from 'agent-functions/worker';
 import { describe, expect, it } from 'vitest';
 import type { AccountsConfig } from '../../project/accounts.ts';
 import type { ServedFunction } from '../../project/manifest.ts';
-import { accountApi } from '../../registration/accountApi.ts';
+import { accountApi } from '../../sync/accountApi.ts';
 import { emulatorPerTest, keyOf, ORIGIN, recordsOf, SECRET, sync, writesIn } from './helpers.ts';
 
 const served: ServedFunction[] = ['alpha_one', 'beta_two'].map((name) => ({

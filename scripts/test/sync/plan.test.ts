@@ -1,6 +1,6 @@
 import type { FunctionRecord, RemoteFunction } from 'agent-functions/platform';
 import { describe, expect, it } from 'vitest';
-import { belongsToAccount, hasChanges, isOwnedUrl, planSync, urlAccount } from '../../registration/plan.ts';
+import { belongsToAccount, hasChanges, isOwnedUrl, planSync, urlAccount } from '../../sync/plan.ts';
 
 const ORIGIN = 'https://fns.example.dev';
 

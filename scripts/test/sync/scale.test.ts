@@ -2,10 +2,10 @@
 // account's outage, refused key or missing plan neither stops nor delays the others; each is
 // reported on its own, in --json too, and faults under concurrency still create each function once.
 import { describe, expect, it } from 'vitest';
-import type { RunningEmulator } from '../../emulator/emulator.ts';
+import type { RunningEmulator } from '../../platform/emulator.ts';
 import type { AccountsConfig } from '../../project/accounts.ts';
 import type { ServedFunction } from '../../project/manifest.ts';
-import { accountApi } from '../../registration/accountApi.ts';
+import { accountApi } from '../../sync/accountApi.ts';
 import { capture, platform, sync } from './helpers.ts';
 
 const served: ServedFunction[] = ['alpha_one', 'beta_two', 'gamma_three'].map((name) => ({

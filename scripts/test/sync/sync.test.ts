@@ -5,10 +5,10 @@
 import type { AnyFunctionDefinition } from 'agent-functions';
 import { describeFunction, functionUrl } from 'agent-functions/worker';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { RunningEmulator } from '../../emulator/emulator.ts';
+import type { RunningEmulator } from '../../platform/emulator.ts';
 import { parseManifest, type ServedFunction } from '../../project/manifest.ts';
 import { PLACEHOLDER_DESCRIPTION } from '../../project/templates.ts';
-import { accountApi } from '../../registration/accountApi.ts';
+import { accountApi } from '../../sync/accountApi.ts';
 import { FIXTURE_NAMES } from '../project.ts';
 import { emulatorPerTest, keyOf, ORIGIN, recordsOf, SECRET, sync, writesIn } from './helpers.ts';
 

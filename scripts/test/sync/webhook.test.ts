@@ -3,7 +3,7 @@
 // updated when the set changes, pruned only when ours, and never created twice under faults
 // (docs/platform-contract.md §7).
 import { afterEach, describe, expect, it } from 'vitest';
-import type { RunningEmulator } from '../../emulator/emulator.ts';
+import type { RunningEmulator } from '../../platform/emulator.ts';
 import { keyOf, ORIGIN, platform, sync, writesIn } from './helpers.ts';
 
 const TYPES = ['appointment.booked', 'message.received'];

@@ -1,12 +1,12 @@
-// The webhook step of one account's sync on its own (scripts/registration/account.ts): when the
+// The webhook step of one account's sync on its own (scripts/sync/account.ts): when the
 // run touches the webhook, when its report is kept, and the step itself against the emulator.
 import { describe, expect, it } from 'vitest';
-import { type RunContext, syncWebhook, webhookInScope, webhookReported } from '../../registration/account.ts';
-import { accountApi } from '../../registration/accountApi.ts';
-import { parseSyncArgs } from '../../registration/args.ts';
-import { plain } from '../../registration/paint.ts';
-import { createProgress } from '../../registration/progress.ts';
-import { emptyReport } from '../../registration/report.ts';
+import { type RunContext, syncWebhook, webhookInScope, webhookReported } from '../../sync/account.ts';
+import { accountApi } from '../../sync/accountApi.ts';
+import { parseSyncArgs } from '../../sync/args.ts';
+import { plain } from '../../sync/paint.ts';
+import { createProgress } from '../../sync/progress.ts';
+import { emptyReport } from '../../sync/report.ts';
 import { capture, emulatorPerTest, keyOf, ORIGIN, SECRET } from './helpers.ts';
 
 const start = emulatorPerTest();

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { manifestKey } from 'agent-functions/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseManifest, type ServedFunction } from '../../project/manifest.ts';
-import { checkWorker } from '../../registration/workerCheck.ts';
+import { checkWorker } from '../../sync/workerCheck.ts';
 import { PROJECT_ROOT } from '../repo.ts';
 import { emulatorPerTest, sync } from './helpers.ts';
 

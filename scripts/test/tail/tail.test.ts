@@ -2,8 +2,8 @@
 // call from the Worker's own `invocation` log line, filtered by function and status.
 import { Readable, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { HELP, runTail } from '../../tail/cli.ts';
 import { callOf, formatCall } from '../../tail/format.ts';
+import { HELP, runTail } from '../../tail/main.ts';
 import { jsonSplitter } from '../../tail/split.ts';
 
 const logLine = (fields: Record<string, unknown>) => ({

@@ -6,7 +6,7 @@ import { webhookHeaders } from 'agent-functions/platform';
 const ANSWER_LIMIT = 1024 * 1024;
 
 /** What came back from one outbound request. */
-export interface Outcome {
+export interface OutboundOutcome {
   url: string;
   status: number | null;
   durationMs: number;
@@ -42,7 +42,7 @@ export const postJson = async (
   url: string,
   body: unknown,
   options: { secret?: string | undefined; timeoutMs: number },
-): Promise<Outcome> => {
+): Promise<OutboundOutcome> => {
   const raw = JSON.stringify(body);
   const headers: Record<string, string> = {
     'content-type': 'application/json',

@@ -3,7 +3,7 @@
 import { parseArgs, styleText } from 'node:util';
 import type { CommandIo } from '../io.ts';
 import { envFlags, environmentOf, spawnWrangler } from '../wrangler.ts';
-import { type Call, callOf, formatCall, matches, type TailFilter } from './format.ts';
+import { callOf, formatCall, matches, type TailedCall, type TailFilter } from './format.ts';
 import { jsonSplitter } from './split.ts';
 
 export const HELP = `Usage: npm run tail -- [options]
@@ -105,7 +105,8 @@ export const runTail = async (argv: string[], io: TailIo): Promise<number> => {
   const source = io.source?.(args) ?? (args.stdin ? process.stdin : wranglerTail(args, io.stderr));
   const colour = (style: Parameters<typeof styleText>[0], text: string) =>
     styleText(style, text, { stream: io.stdout, validateStream: true });
-  const print = (call: Call) => io.stdout.write(`${args.json ? JSON.stringify(call) : formatCall(call, colour)}\n`);
+  const print = (call: TailedCall) =>
+    io.stdout.write(`${args.json ? JSON.stringify(call) : formatCall(call, colour)}\n`);
   const split = jsonSplitter();
   for await (const chunk of source) {
     for (const text of split.push(String(chunk))) {

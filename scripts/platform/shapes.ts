@@ -4,7 +4,7 @@
 import type {
   AccountState,
   ContactRecord,
-  FunctionRecord,
+  CustomFunctionRecord,
   MessageRecord,
   SubAccountRecord,
   WebhookRecord,
@@ -56,7 +56,7 @@ export const signingSecretShape = (webhook: WebhookRecord): Body => ({
 /** The answer to DELETE of anything. */
 export const deletedShape = (id: string): Body => ({ id, deleted: true });
 
-export const functionShape = (fn: FunctionRecord): Body => ({
+export const functionShape = (fn: CustomFunctionRecord): Body => ({
   id: fn.id,
   name: fn.name,
   description: fn.description,

@@ -7,8 +7,8 @@ import { dirname, relative, resolve } from 'node:path';
 import { parseArgs, styleText } from 'node:util';
 import { type DocumentedFunction, openApiDocument } from 'agent-functions/openapi';
 import { normalizeOrigin } from 'agent-functions/worker';
-import { parseManifest, readFromWorker, type WorkerAnswer } from './project/manifest.ts';
-import { projectRoot } from './project/paths.ts';
+import { parseManifest, readFromWorker, type WorkerAnswer } from '../project/manifest.ts';
+import { projectRoot } from '../project/paths.ts';
 
 /** npm run dev's origin: the server of a document written before anything is deployed. */
 const LOCAL_ORIGIN = 'http://127.0.0.1:8787';

@@ -5,17 +5,17 @@
 import { existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { RetryInfo } from 'agent-functions/platform';
-import { lintFunctions } from '../descriptions/index.ts';
-import { toLintFunction } from '../descriptions/load.ts';
-import type { LintReport } from '../descriptions/types.ts';
 import type { CommandIo } from '../io.ts';
+import { lintFunctions } from '../lint/index.ts';
+import { toLintFunction } from '../lint/load.ts';
+import type { LintReport } from '../lint/types.ts';
 import {
   type AccountsConfig,
   accountsFileFor,
   ConfigError,
   loadAccountsConfig,
-  type ResolvedAccount,
   resolveSync,
+  type SyncAccount,
 } from '../project/accounts.ts';
 import { eventTypes } from '../project/generated.ts';
 import { readManifest, type ServedFunction } from '../project/manifest.ts';
@@ -44,11 +44,11 @@ export interface SyncIo extends CommandIo {
   readManifest?: (secret: string) => Promise<ServedFunction[]>;
   /** The platform API of one account (default: the platform client with real fetch). */
   createApi?: (
-    account: ResolvedAccount,
+    account: SyncAccount,
     options: { maxResponseBytes: number; onRetry: (info: RetryInfo) => void },
   ) => AccountApi;
   /**
-   * GETs the deployed Worker's manifest after applying (default: global fetch; scripts/registration/workerCheck.ts);
+   * GETs the deployed Worker's manifest after applying (default: global fetch; scripts/sync/workerCheck.ts);
    * false skips the check (dev, whose Worker in development mode serves its manifest to anyone).
    */
   fetchWorker?: typeof fetch | false;
@@ -160,12 +160,7 @@ export const servedProblems = (
  * limit, so one slow or failing account holds up no other. What one account prints is kept
  * together and printed when it ends; the result keeps the accounts file's order.
  */
-const syncAccounts = async (
-  run: RunContext,
-  accounts: ResolvedAccount[],
-  stdout: NodeJS.WritableStream,
-  json: boolean,
-) => {
+const syncAccounts = async (run: RunContext, accounts: SyncAccount[], stdout: NodeJS.WritableStream, json: boolean) => {
   const { progress } = run;
   const results: AccountResult[] = [];
   await pool(accounts, run.args.accountConcurrency, async (account, index) => {

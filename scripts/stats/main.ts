@@ -8,7 +8,7 @@ import { parseArgs } from 'node:util';
 import type { CommandIo } from '../io.ts';
 import { readDevState } from '../project/devState.ts';
 import { projectRoot } from '../project/paths.ts';
-import { paintFor } from '../registration/paint.ts';
+import { paintFor } from '../sync/paint.ts';
 import { environmentOf, readWranglerConfig } from '../wrangler.ts';
 import type { StatsQuery } from './aggregate.ts';
 import { datasetOf, deployedStats, StatsProblem, sqlApiOf } from './deployed.ts';

@@ -1,7 +1,7 @@
 // The platform's side of events: every webhook of the account subscribed to a type gets a POST
 // signed with its own secret (a fresh timestamp and signature on every attempt), retried when it
 // fails, and lost or sent twice when the fault switches say so (docs/platform-contract.md §7).
-import { type Outcome, postJson } from './outbound.ts';
+import { type OutboundOutcome, postJson } from './outbound.ts';
 import type { RouteSettings } from './route.ts';
 import { eventShape } from './shapes.ts';
 import { type AccountState, type DeliveryActivity, nextId, recordActivity } from './state.ts';
@@ -9,7 +9,7 @@ import { type AccountState, type DeliveryActivity, nextId, recordActivity } from
 /** What became of one event at one webhook: the last answer, how many POSTs it took, or why none. */
 export type DeliveryReport =
   | { webhookId: string; eventId?: string; skipped: string }
-  | (Outcome & { webhookId: string; eventId: string; attempts: number; delivered: boolean; duplicated?: true });
+  | (OutboundOutcome & { webhookId: string; eventId: string; attempts: number; delivered: boolean; duplicated?: true });
 
 // Runtime-agnostic like the rest of the platform (it also runs in workerd tests): no node: imports.
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -20,11 +20,16 @@ const eventIdOf = (reports: DeliveryReport[]): { eventId?: string } => {
   return eventId === undefined ? {} : { eventId };
 };
 
-const ok = (outcome: Outcome) => outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
+const ok = (outcome: OutboundOutcome) => outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
 
 /** POSTs until a 2xx or the attempts run out, pausing longer each time. */
-const attempt = async (url: string, event: unknown, secret: string, settings: RouteSettings): Promise<Outcome[]> => {
-  const outcomes: Outcome[] = [];
+const attempt = async (
+  url: string,
+  event: unknown,
+  secret: string,
+  settings: RouteSettings,
+): Promise<OutboundOutcome[]> => {
+  const outcomes: OutboundOutcome[] = [];
   let delay = settings.deliveryRetryDelayMs;
   for (let i = 0; i < settings.deliveryAttempts; i++) {
     if (i > 0) {
@@ -119,7 +124,7 @@ const deliverToWebhooks = (
       if (fault === 'drop') return { webhookId: webhook.id, eventId: event.id, skipped: 'dropped (fault)' };
       const attempts = await attempt(webhook.url, event, webhook.secret, settings);
       if (fault === 'duplicate') attempts.push(...(await attempt(webhook.url, event, webhook.secret, settings)));
-      const last = attempts.at(-1) as Outcome;
+      const last = attempts.at(-1) as OutboundOutcome;
       return {
         webhookId: webhook.id,
         eventId: event.id,

@@ -8,7 +8,7 @@ import { ConnectionDropped, createPlatform, type Platform, type PlatformOptions 
 
 export type { FaultOptions } from './faults.ts';
 export type { LoggedRequest } from './platform.ts';
-export type { AccountOptions, Plan, SeededAccount } from './state.ts';
+export type { AccountOptions, AccountPlan, SeededAccount } from './state.ts';
 
 /** The default port (docs/platform-contract.md §2). */
 export const DEFAULT_PORT = 8788;

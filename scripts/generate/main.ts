@@ -1,8 +1,8 @@
 // `agent-functions generate`: writes the registries the Worker imports (src of it: the project
 // model's generated.ts), and with --types or --check the Env type of wrangler.toml.
 import { join } from 'node:path';
-import { eventTypes, generateForBuild, generateTypes } from './project/generated.ts';
-import { projectRoot } from './project/paths.ts';
+import { eventTypes, generateForBuild, generateTypes } from '../project/generated.ts';
+import { projectRoot } from '../project/paths.ts';
 
 export const HELP = `Usage: agent-functions generate [--types | --check]
 

@@ -2,7 +2,7 @@
 // the same plan and apply (webhook.ts). What the whole run decided once (flags, served functions,
 // event types) comes in as a `RunContext`; what the account prints goes to `out`.
 import type { RetryInfo } from 'agent-functions/platform';
-import type { ResolvedAccount } from '../project/accounts.ts';
+import type { SyncAccount } from '../project/accounts.ts';
 import { desiredFunctions, type ServedFunction, selectFunctions } from '../project/manifest.ts';
 import { type AccountApi, accountApi } from './accountApi.ts';
 import { type SyncAccountOptions, syncAccount } from './apply.ts';
@@ -18,10 +18,7 @@ export interface RunContext {
   args: SyncArgs;
   stderr: NodeJS.WritableStream;
   createApi:
-    | ((
-        account: ResolvedAccount,
-        options: { maxResponseBytes: number; onRetry: (info: RetryInfo) => void },
-      ) => AccountApi)
+    | ((account: SyncAccount, options: { maxResponseBytes: number; onRetry: (info: RetryInfo) => void }) => AccountApi)
     | undefined;
   maxRounds: number | undefined;
   roundDelayMs: number | undefined;
@@ -45,7 +42,7 @@ export interface AccountResult {
 }
 
 /** Why an account cannot be synced at all (its own problems, or functions it names that are not served), if any. */
-export const accountProblem = (account: ResolvedAccount, names: Set<string>): string | undefined => {
+export const accountProblem = (account: SyncAccount, names: Set<string>): string | undefined => {
   if (account.problems.length > 0) return account.problems.join(' ');
   const missing = (account.functions ?? []).filter((name) => !names.has(name));
   return missing.length > 0
@@ -93,7 +90,7 @@ const keep = (
 /** The functions step: the account's desired functions planned and applied against its API. */
 const syncFunctions = async (
   run: RunContext,
-  account: ResolvedAccount,
+  account: SyncAccount,
   api: AccountApi['api'],
   say: (text: string) => void,
   out: (text: string) => void,
@@ -121,7 +118,7 @@ const syncFunctions = async (
 /** The webhook step: one events webhook at the account's events path, subscribed to the run's event types. */
 export const syncWebhook = (
   run: RunContext,
-  account: ResolvedAccount,
+  account: SyncAccount,
   webhooks: NonNullable<AccountApi['webhooks']>,
   say: (text: string) => void,
   out: (text: string) => void,
@@ -149,7 +146,7 @@ export const syncWebhook = (
 /** One account: its functions, then its events webhook; what it prints goes to `out`. */
 export const syncOne = async (
   run: RunContext,
-  account: ResolvedAccount,
+  account: SyncAccount,
   out: (text: string) => void,
 ): Promise<AccountResult> => {
   const result: AccountResult = { reports: [], documents: [] };

@@ -2,20 +2,20 @@
 import { randomBytes } from 'node:crypto';
 import process from 'node:process';
 import { parseArgs, styleText } from 'node:util';
-import { DEFAULT_PORT, type EmulatorOptions, startEmulator } from '../emulator/emulator.ts';
-import type { FaultOptions } from '../emulator/faults.ts';
+import { readDevState } from '../project/devState.ts';
+import { projectRoot } from '../project/paths.ts';
+import { DEFAULT_PORT, type EmulatorOptions, startEmulator } from './emulator.ts';
+import type { FaultOptions } from './faults.ts';
+import { answeredFromLedger, REPEAT_LINE } from './repeat.ts';
 import {
   type AccountOptions,
+  type AccountPlan,
   DEFAULT_CHANNELS,
   DEV_ACCOUNT,
   defaultKey,
   PLAN_NAMES,
   PLANS,
-  type Plan,
-} from '../emulator/state.ts';
-import { readDevState } from '../project/devState.ts';
-import { projectRoot } from '../project/paths.ts';
-import { answeredFromLedger, REPEAT_LINE } from './repeat.ts';
+} from './state.ts';
 
 const HELP = `The local platform: an in-memory emulator of the messaging platform's REST API.
 
@@ -60,16 +60,16 @@ const fail = (message: string): never => {
   process.exit(2);
 };
 
-const isPlan = (value: string): value is Plan => (PLANS as readonly string[]).includes(value);
+const isPlan = (value: string): value is AccountPlan => (PLANS as readonly string[]).includes(value);
 
 /** Keys from PLATFORM_EMULATOR_KEYS and --key, as plan -> key. */
-const keysOf = (flags: string[]): Map<Plan, string> => {
-  const keys = new Map<Plan, string>();
+const keysOf = (flags: string[]): Map<AccountPlan, string> => {
+  const keys = new Map<AccountPlan, string>();
   const entries = [...(process.env.PLATFORM_EMULATOR_KEYS ?? '').split(','), ...flags].filter((entry) => entry.trim());
   for (const entry of entries) {
     const [plan = '', key = ''] = entry.trim().split(/=(.*)/s);
     if (!isPlan(plan) || !key) fail(`--key wants <plan>=<key> with a plan among ${PLANS.join(', ')}, not "${entry}".`);
-    keys.set(plan as Plan, key);
+    keys.set(plan as AccountPlan, key);
   }
   return keys;
 };
@@ -167,13 +167,13 @@ const emulatorCall = async (
     );
   }
   const byKey = (values.key as string[] | undefined)?.[0];
-  const key = byKey ?? played?.apiKey ?? keysOf([]).get(account as Plan) ?? defaultKey(account as Plan);
+  const key = byKey ?? played?.apiKey ?? keysOf([]).get(account as AccountPlan) ?? defaultKey(account as AccountPlan);
   // Named in every refusal, so "no contact ... in this account" says which one was asked.
   const whose = byKey
     ? 'the account of --key'
     : played
       ? `the account "${played.name}"`
-      : `the ${PLAN_NAMES[account as Plan]} account`;
+      : `the ${PLAN_NAMES[account as AccountPlan]} account`;
   // Without --url: the platform of a running `npm run dev` of this project, wherever it listens.
   const base =
     (values.url as string | undefined) ??

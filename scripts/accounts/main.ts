@@ -11,7 +11,7 @@ import { StoreError } from '../project/accountStore.ts';
 import { accountsFileFor, ConfigError, loadAccountsConfig } from '../project/accounts.ts';
 import { projectRoot } from '../project/paths.ts';
 import { assertSettings } from '../project/settingsSchema.ts';
-import { paintFor } from '../registration/paint.ts';
+import { paintFor } from '../sync/paint.ts';
 import { add } from './add.ts';
 import { importAccounts } from './import.ts';
 import { list } from './list.ts';

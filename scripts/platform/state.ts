@@ -3,19 +3,19 @@
 // (docs/platform-contract.md §10).
 
 /** The spec's plans, plus an older one without API access (answers 403). */
-export type Plan = 'business' | 'agency' | 'agency_unlimited' | 'legacy';
+export type AccountPlan = 'business' | 'agency' | 'agency_unlimited' | 'legacy';
 
-export const PLANS: readonly Plan[] = ['business', 'agency', 'agency_unlimited', 'legacy'];
+export const PLANS: readonly AccountPlan[] = ['business', 'agency', 'agency_unlimited', 'legacy'];
 
 /** Sub-accounts a plan includes (spec, Limits 2): Agency 10, Agency Unlimited no cap; others none (A). */
-export const INCLUDED_SUB_ACCOUNTS: Record<Plan, number> = {
+export const INCLUDED_SUB_ACCOUNTS: Record<AccountPlan, number> = {
   business: 0,
   agency: 10,
   agency_unlimited: Number.POSITIVE_INFINITY,
   legacy: 0,
 };
 
-export const PLAN_NAMES: Record<Plan, string> = {
+export const PLAN_NAMES: Record<AccountPlan, string> = {
   business: 'Business',
   agency: 'Agency',
   agency_unlimited: 'Agency Unlimited',
@@ -59,7 +59,7 @@ export interface WebhookRecord {
   createdAt: string;
 }
 
-export interface FunctionRecord {
+export interface CustomFunctionRecord {
   id: string;
   /** Creation order; the list's cursor, so deletions never shift a page. */
   seq: number;
@@ -136,7 +136,7 @@ export const ACTIVITY_LIMIT = 500;
 export interface AccountState {
   id: string;
   name: string;
-  plan: Plan;
+  plan: AccountPlan;
   apiKey: string;
   channels: string[];
   /** Its own address under the emulator (a white-label tenant's), e.g. `/accounts/client-acme`; else none. */
@@ -146,7 +146,7 @@ export interface AccountState {
   contacts: Map<string, ContactRecord>;
   messages: Map<string, MessageRecord>;
   webhooks: Map<string, WebhookRecord>;
-  functions: Map<string, FunctionRecord>;
+  functions: Map<string, CustomFunctionRecord>;
   subAccounts: Map<string, SubAccountRecord>;
   /** The emulator's own calls and deliveries, for the dev console (GET /_emulator/activity). */
   activity: ActivityRecord[];
@@ -154,7 +154,7 @@ export interface AccountState {
 
 /** What a caller may set of one seeded account. */
 export interface AccountOptions {
-  plan: Plan;
+  plan: AccountPlan;
   apiKey?: string;
   name?: string;
   channels?: string[];
@@ -166,7 +166,7 @@ export interface AccountOptions {
 export interface SeededAccount {
   id: string;
   name: string;
-  plan: Plan;
+  plan: AccountPlan;
   apiKey: string;
   channels: string[];
   /** Its own address under the emulator, when it has one: its base url is the emulator's url plus this. */
@@ -184,10 +184,10 @@ export const accountPath = (name: string): string => `/accounts/${name}`;
  * The account `npm run dev` registers every function on, seeds through dev.config.ts and gives the
  * Worker (scripts/dev/platform.ts); `npm run platform -- call|inbound|emit` use it by default.
  */
-export const DEV_ACCOUNT: Plan = 'agency';
+export const DEV_ACCOUNT: AccountPlan = 'agency';
 
 /** The well-known key of a plan's seeded account: local only, shown at start, never a real key. */
-export const defaultKey = (plan: Plan): string => `local-${plan.replaceAll('_', '-')}-key`;
+export const defaultKey = (plan: AccountPlan): string => `local-${plan.replaceAll('_', '-')}-key`;
 
 export interface EmulatorState {
   accounts: AccountState[];

@@ -5,4 +5,4 @@ export { contactsOf, messagesOf, PLATFORM_KEY, PLATFORM_URL, seedContact, usePla
 export type { FaultOptions } from './faults.ts';
 export type { LoggedRequest, Platform, PlatformOptions } from './platform.ts';
 export { ConnectionDropped, createPlatform } from './platform.ts';
-export type { AccountOptions, ContactRecord, MessageRecord, Plan, SeededAccount } from './state.ts';
+export type { AccountOptions, AccountPlan, ContactRecord, MessageRecord, SeededAccount } from './state.ts';

@@ -5,7 +5,7 @@ import { CONVERSATION_KEYS, EVENT_NAME, FUNCTION_NAME } from 'agent-functions/pl
 import { z } from 'zod';
 import { deliverEvent } from '../deliver.ts';
 import { EmulatorError } from '../http.ts';
-import { type Outcome, postJson } from '../outbound.ts';
+import { type OutboundOutcome, postJson } from '../outbound.ts';
 import type { Route, RouteContext } from '../route.ts';
 import { found, validBody } from '../route.ts';
 import { messageReceivedData, messageShape } from '../shapes.ts';
@@ -140,7 +140,7 @@ export const emulatorRoutes: Route[] = [
         return outcome;
       };
       const first = send();
-      let reissued: Promise<Outcome[]> | undefined;
+      let reissued: Promise<OutboundOutcome[]> | undefined;
       if (input.reissue) {
         const { afterMs, count } = input.reissue;
         reissued = wait(afterMs).then(() => Promise.all(Array.from({ length: count }, send)));

@@ -5,7 +5,7 @@ import { EmulatorError } from '../http.ts';
 import type { Route } from '../route.ts';
 import { found, paginate, validBody } from '../route.ts';
 import { deletedShape, functionShape, pageShape } from '../shapes.ts';
-import { type AccountState, type FunctionRecord, nextId } from '../state.ts';
+import { type AccountState, type CustomFunctionRecord, nextId } from '../state.ts';
 
 const ONE = '/v1/custom-functions/:id';
 
@@ -37,7 +37,7 @@ export const customFunctionRoutes: Route[] = [
       nameTaken(account, input.name);
       const { id, seq } = nextId(account, 'cf');
       const now = new Date().toISOString();
-      const fn: FunctionRecord = { id, seq, ...input, createdAt: now, updatedAt: now };
+      const fn: CustomFunctionRecord = { id, seq, ...input, createdAt: now, updatedAt: now };
       account.functions.set(id, fn);
       return { status: 201, body: functionShape(fn) };
     },
