@@ -29,16 +29,6 @@ export interface DevAccount {
 /** The local key of a non-first account of the accounts file. */
 export const devAccountKey = (name: string): string => `local-${name}-account-key`;
 
-/**
- * Under `npm run dev`, the variable that holds the local key of an account whose key is in the
- * account store when deployed (no apiKeyEnv): dev's build of the registries names it as that
- * account's apiKeyEnv (scripts/project/generated.ts), and dev wires it, so the local Worker needs
- * neither the store nor ACCOUNTS_SECRET. Never in a deployed build.
- * @example localKeyEnv('client-x') // 'AGENT_FUNCTIONS_LOCAL_KEY_CLIENT_X'
- */
-export const localKeyEnv = (name: string): string =>
-  `AGENT_FUNCTIONS_LOCAL_KEY_${name.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`;
-
 const addressOf = (account: AccountConfig | undefined): string =>
   account?.baseUrl ?? `$${account?.baseUrlEnv ?? 'PLATFORM_BASE_URL'}`;
 

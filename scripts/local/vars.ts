@@ -8,8 +8,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseEnv } from 'node:util';
 import { weakSecretProblem } from 'agent-functions/internal';
-import { ACCOUNTS_FILE, loadAccountsConfig } from '../project/accounts.ts';
-import { type DevAccount, localKeyEnv } from './accounts.ts';
+import { ACCOUNTS_FILE, loadAccountsConfig, localKeyEnv } from '../project/accounts.ts';
+import type { DevAccount } from './accounts.ts';
 
 /** What dev runs itself: the local platform, and the settings of the project's stand-ins (dev.config.ts). */
 export interface LocalServices {

@@ -362,3 +362,13 @@ export const resolveSync = async (
   }
   return { accounts, sync, problems, runProblems };
 };
+
+/**
+ * Under `npm run dev`, the variable that holds the local key of an account whose key is in the
+ * account store when deployed (no apiKeyEnv): dev's build of the registries names it as that
+ * account's apiKeyEnv (scripts/project/generated.ts), and dev wires it, so the local Worker needs
+ * neither the store nor ACCOUNTS_SECRET. Never in a deployed build.
+ * @example localKeyEnv('client-x') // 'AGENT_FUNCTIONS_LOCAL_KEY_CLIENT_X'
+ */
+export const localKeyEnv = (name: string): string =>
+  `AGENT_FUNCTIONS_LOCAL_KEY_${name.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`;
