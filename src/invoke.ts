@@ -222,12 +222,14 @@ export const execute = async (
   feature?: CallFeature,
 ): Promise<unknown> => {
   const deadline = setup.arrivedAt + fn.manifest.timeoutMs;
-  // Only a function that declares settings pays for the check (configured.ts), once per isolate.
-  if (fn.definition.secrets || fn.definition.vars) checkConfigured(fn, setup.env, setup.log);
   // Most functions have no limit: skip the await rather than pay for it on every call. Deferred
   // work was counted when it was called.
   if (fn.definition.rateLimit && setup.request && !setup.deferred) await checkRateLimit(fn, setup.request, setup.env);
+  // The source checks a signed call's signature as it reads the body: a caller it refuses (401)
+  // learns nothing of the function's settings.
   const read = await source(deadline);
+  // Only a function that declares settings pays for the check (configured.ts), once per isolate.
+  if (fn.definition.secrets || fn.definition.vars) checkConfigured(fn, setup.env, setup.log);
   const readyAt = Date.now();
   const raw = coerceArguments(read.args, fn.parameters, fn.dates);
   const args = await validateArguments(fn.definition.parameters, raw, fn.parameters);

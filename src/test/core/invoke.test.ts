@@ -248,6 +248,20 @@ describe('the Worker answers each status of docs/platform-contract.md §4', () =
     expect(await set.json()).toEqual({ keyLength: 5 });
   });
 
+  it("refuses a call it cannot trust (401) before saying a function's setting is unset", async () => {
+    const unsigned = await request(
+      'discount',
+      { body: '{}' },
+      env({
+        DISCOUNT_REGION: 'eu',
+        DISCOUNT_API_KEY: '',
+        PLATFORM_SIGNING_SECRET: 'signing-secret-for-this-test',
+        PLATFORM_SIGNATURE_REQUIRED: 'true',
+      } as Partial<Env>),
+    );
+    expect(unsigned.status).toBe(401);
+  });
+
   it('in local development only, logs what a throwing handler threw: its message and where', async () => {
     const logged = async (env: Partial<Env>, query = '') => {
       const lines: Record<string, unknown>[] = [];
