@@ -163,7 +163,10 @@ describe.each([
     const init = run(bin, ['init', dir, ...args], work, 1);
     expect(init.status, init.output).toBe(0);
     expect(init.stdout).toContain(`cd ${dir} && npm install && npm test && npm run dev`);
-    written = new Map(filesUnder(dir).map((path) => [path, readFileSync(join(dir, path), 'utf8')]));
+    // init makes the project a git repository with a first commit (outside any other): its .git is git's, not the template's.
+    expect(filesUnder(dir).some((path) => path === '.git/HEAD')).toBe(true);
+    const ownFiles = filesUnder(dir).filter((path) => !path.startsWith('.git/'));
+    written = new Map(ownFiles.map((path) => [path, readFileSync(join(dir, path), 'utf8')]));
     // The framework and the CLI from the tarballs; everything else from the registry.
     const pkg = JSON.parse(written.get('package.json') as string);
     pkg.dependencies['agent-functions'] = `file:${tarball('agent-functions')}`;
