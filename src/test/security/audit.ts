@@ -18,7 +18,7 @@ export const FEATURE_REFUSALS: Readonly<Record<string, number>> = {
   outcome_unknown: 409,
   approval_needs_conversation: 409,
   approval_unavailable: 503,
-  // What a function declares, answered for it: its `rateLimit` spent (refund_payment's), and a
+  // What a function declares, answered for it: its `rateLimit` spent (a shipped refund's), and a
   // `secrets`/`vars` setting the env leaves unset (the e2e tier gives the shipped functions no
   // platform or store address, so no call leaves the machine).
   rate_limited: 429,
