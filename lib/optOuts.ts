@@ -17,9 +17,6 @@ export const consentOf = (text: string): 'stop' | 'start' | undefined => {
   return STOP_WORDS.has(word) ? 'stop' : START_WORDS.has(word) ? 'start' : undefined;
 };
 
-/** The account of a record made without one (an event without an account name). */
-export const DEFAULT_ACCOUNT = 'default';
-
 /**
  * What one customer of one platform account said (wrangler.toml binds it as OPT_OUTS): the same
  * contact id in two accounts is two customers, so each account keeps its own answer. An instance
@@ -44,11 +41,17 @@ const listOf = (env: Env, name: string) => {
   return env.OPT_OUTS.getByName(name);
 };
 
-/** Where one account's customer's consent lives. */
-const nameOf = (account: string | undefined, contactId: string) => `${account ?? DEFAULT_ACCOUNT}/${contactId}`;
+/**
+ * Where one account's customer's consent lives. The framework names every call's and event's account
+ * (the first account's own name for a url or delivery that names none), so no account is assumed here.
+ */
+const nameOf = (account: string | undefined, contactId: string) => {
+  if (!account) throw new Error('No account to keep consent in: the Worker resolved none for this message.');
+  return `${account}/${contactId}`;
+};
 
 /** Records that `contactId` of `account` opted out (`true`) or back in (`false`). */
-export const recordConsent = (env: Env, account: string | undefined, contactId: string, optedOut: boolean) =>
+export const recordConsent = async (env: Env, account: string | undefined, contactId: string, optedOut: boolean) =>
   listOf(env, nameOf(account, contactId)).set(optedOut);
 
 /**

@@ -2,6 +2,7 @@
 // test double (agent-functions-cli/platform) holding the contacts, messages and webhook they use.
 import { env } from 'cloudflare:workers';
 import type { Env } from 'agent-functions';
+import { serveAccounts } from 'agent-functions/accounts';
 import type { EventsService } from 'agent-functions/events';
 import { EVENTS_URL, eventsWorker, mockOutbound, type Outbound, queued, withEnv } from 'agent-functions/testing';
 import {
@@ -61,8 +62,12 @@ export const eventsPlatform = (outbound: Outbound = mockOutbound()) => {
   };
 };
 
-/** The project's own events (generated/events.ts) served by a Worker of their own, with the platform env. */
+/**
+ * The project's own events (generated/events.ts) served by a Worker of their own over the project's
+ * accounts (generated/accounts.ts, as worker.ts serves them), with the platform env: a delivery to
+ * /events or queued without an account acts in FIRST_ACCOUNT, whatever it is named.
+ */
 export const servedEvents = () => {
   if (!generated) throw new Error('events/ has no files, so there is nothing to serve');
-  return { ...eventsWorker(generated as EventsService, () => platformEnv()), queued };
+  return { ...eventsWorker(generated as EventsService, () => platformEnv(), serveAccounts(accounts)), queued };
 };

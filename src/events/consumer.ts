@@ -102,7 +102,9 @@ const contextFor = (
     signal,
     waitUntil: (promise) => ctx.waitUntil(promise),
     deliveryId: delivery.deliveryId,
-    account: delivery.account,
+    // The account's own name, resolved: a delivery queued without one is the first account's,
+    // named as the accounts file names it (never assumed to be "default").
+    account: 'resolved' in acting ? acting.resolved.account.name : delivery.account,
     attempt,
     // Lazy: a handler that never calls the platform needs neither secret.
     get platform() {

@@ -15,7 +15,11 @@ export interface EventContext {
    * with `signal`; created on first use, throwing when either is unset (the delivery is then retried).
    */
   readonly platform: PlatformClient;
-  /** The accounts-file name of the account whose webhook delivered the event, e.g. "default". */
+  /**
+   * The accounts-file name of the account whose webhook delivered the event (the first account's
+   * name for a delivery queued without one), e.g. "client-acme"; undefined only for a delivery
+   * naming none when the Worker resolves no first account.
+   */
   account: string | undefined;
   /** Fires when the handler's time limit passes: pass it to fetch() and other slow work. */
   signal: AbortSignal;

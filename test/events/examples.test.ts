@@ -5,7 +5,7 @@ import { createPlatformClient } from 'agent-functions/platform';
 import { forgetSigningSecrets, queued, signedDelivery } from 'agent-functions/testing';
 import { PLATFORM_URL as PLATFORM } from 'agent-functions-cli/platform';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { DEFAULT_ACCOUNT, isOptedOut, sendToCustomer } from '../../lib/optOuts.ts';
+import { isOptedOut, sendToCustomer } from '../../lib/optOuts.ts';
 import { eventsPlatform, FIRST_ACCOUNT, servedEvents } from '../helpers.ts';
 
 const served = servedEvents();
@@ -64,17 +64,20 @@ describe('the example events', () => {
     });
   });
 
-  // A delivery queued here names no account: its handler keeps consent under lib/optOuts.ts's
-  // DEFAULT_ACCOUNT. One through the endpoint (the last test) acts in the first account.
+  // A delivery queued here names no account, as one to /events (the last test): both act in the
+  // first account, under its own name (FIRST_ACCOUNT), whatever platform.accounts.json names it.
   describe('message.received', () => {
     it('records a customer who writes STOP, and nothing then messages them', async () => {
       const booked = appointment();
       await served.consume([queued('message.received', inbound(booked.contactId, ' Stop! '))]);
-      expect(await isOptedOut(env as Env, DEFAULT_ACCOUNT, booked.contactId)).toBe(true);
+      expect(await isOptedOut(env as Env, FIRST_ACCOUNT.name, booked.contactId)).toBe(true);
       await served.consume([queued('appointment.booked', { appointment: booked })]);
       const client = createPlatformClient({ baseUrl: PLATFORM, apiKey: 'k' });
       expect(
-        await sendToCustomer({ env: env as Env, platform: client }, { ...booked, channel: 'whatsapp', text: 'Offer!' }),
+        await sendToCustomer(
+          { env: env as Env, platform: client, account: FIRST_ACCOUNT },
+          { ...booked, channel: 'whatsapp', text: 'Offer!' },
+        ),
       ).toEqual({
         sent: false,
         reason: 'opted_out',
@@ -114,17 +117,17 @@ describe('the example events', () => {
       const legacy = (env as Env).OPT_OUTS?.getByName(booked.contactId);
       if (!legacy) throw new Error('wrangler.toml binds no OPT_OUTS');
       await runInDurableObject(legacy, (_, state) => state.storage.put('optedOut', Date.now()));
-      expect(await isOptedOut(env as Env, DEFAULT_ACCOUNT, booked.contactId)).toBe(true);
+      expect(await isOptedOut(env as Env, FIRST_ACCOUNT.name, booked.contactId)).toBe(true);
       expect(await isOptedOut(env as Env, 'other', booked.contactId)).toBe(true);
       await served.consume([queued('message.received', inbound(booked.contactId, 'START'))]);
-      expect(await isOptedOut(env as Env, DEFAULT_ACCOUNT, booked.contactId)).toBe(false);
+      expect(await isOptedOut(env as Env, FIRST_ACCOUNT.name, booked.contactId)).toBe(false);
       expect(await isOptedOut(env as Env, 'other', booked.contactId)).toBe(true);
     });
 
     it('leaves a customer who merely mentions stopping alone', async () => {
       const contactId = appointment().contactId;
       await served.consume([queued('message.received', inbound(contactId, 'Can I stop by tomorrow?'))]);
-      expect(await isOptedOut(env as Env, DEFAULT_ACCOUNT, contactId)).toBe(false);
+      expect(await isOptedOut(env as Env, FIRST_ACCOUNT.name, contactId)).toBe(false);
     });
   });
 

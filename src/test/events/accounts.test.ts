@@ -168,4 +168,13 @@ describe('events from several accounts', () => {
     expect(result.retryMessages).toEqual([{ msgId: 'msg-2' }]);
     expect(outbound.requests.filter((r) => r.url.includes('/v1/contacts') && r.method === 'GET')).toHaveLength(2);
   });
+
+  it('names the first account to the handler of a delivery queued without one, whatever the first is named', async () => {
+    runs.length = 0;
+    await api(KEYS.agency, 'POST', '/v1/contacts', { name: 'Ada', phone: '+447700900001', channel: 'whatsapp' });
+    // Queued before deliveries carried their account: it came to the first account's endpoint.
+    const result = await worker.consume([queuedDelivery('contact.created', {}, 'evt_unnamed')], workerEnv);
+    expect(result.explicitAcks).toEqual(['msg-0']);
+    expect(runs).toEqual([{ account: 'agency', contacts: 1 }]);
+  });
 });
