@@ -2,9 +2,10 @@
 // packages are on the registry (docs/publishing.md), a project made from a clone installs this
 // checkout's agent-functions and agent-functions-cli, packed with `npm pack` into its packages/
 // folder and named as `file:` dependencies. Its package-lock.json is the checkout's, less the
-// workspace's own packages, so everything else installs at the versions the checkout installed,
-// from npm's cache, with no network (`npm install --offline`).
+// workspace's own packages, plus the two tarballs themselves, so everything installs at the
+// versions the checkout installed, from npm's cache, with no network (`npm install --offline`).
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -94,27 +95,77 @@ interface ProjectPackage {
   engines?: Record<string, string>;
 }
 
+/** A lockfile entry of one package, as npm writes it (the fields this file reads or writes). */
+type LockEntry = { name?: string; version?: string; link?: boolean } & Record<string, unknown>;
+
+/** What a lockfile entry of an installed package carries of its package.json (npm's own choice of fields). */
+const INSTALLED_FIELDS = [
+  'license',
+  'dependencies',
+  'optionalDependencies',
+  'peerDependencies',
+  'peerDependenciesMeta',
+  'bin',
+  'engines',
+  'os',
+  'cpu',
+] as const;
+
+/**
+ * The lockfile entries of the packed tarballs the project depends on (`file:packages/...`), from
+ * the checkout's entries of its workspace packages: version, the tarball and its integrity, the
+ * package's dependencies and peers. Without them npm resolves each tarball at install and fetches
+ * the full registry document of every peer it names (zod, vitest), which an install from a lockfile
+ * never caches: offline, that failed as `ERESOLVE ... Found: zod@undefined`.
+ */
+const packedEntries = (
+  dir: string,
+  project: ProjectPackage,
+  workspaces: Record<string, LockEntry>,
+): Record<string, LockEntry> => {
+  const entries: Record<string, LockEntry> = {};
+  const specs = { ...project.devDependencies, ...project.dependencies };
+  for (const [name, spec] of Object.entries(specs)) {
+    if (!spec.startsWith(`file:${PACKAGES_DIR}/`)) continue;
+    const own = Object.values(workspaces).find((entry) => entry.name === name);
+    if (!own) throw new Error(`The checkout's package-lock.json has no workspace package ${name}.`);
+    const tarball = readFileSync(join(dir, spec.slice('file:'.length)));
+    const entry: LockEntry = {
+      version: own.version,
+      resolved: spec,
+      integrity: `sha512-${createHash('sha512').update(tarball).digest('base64')}`,
+    };
+    if (!project.dependencies?.[name]) entry.dev = true;
+    for (const field of INSTALLED_FIELDS) if (own[field] !== undefined) entry[field] = own[field];
+    entries[`node_modules/${name}`] = entry;
+  }
+  return entries;
+};
+
 /**
  * Writes `<dir>/package-lock.json` from the checkout's: the same registry packages at the same
  * versions and integrity, without the workspace's own packages (src, scripts, bench, e2e) and their
- * links, and with the project's package.json as its root. npm then resolves the two `file:`
- * tarballs itself and needs the registry for nothing the checkout's install already cached.
- * Nothing is written when the checkout has no lockfile.
+ * links, with the packed tarballs in packages/ in their place (packedEntries), and with the
+ * project's package.json as its root. npm then resolves nothing and needs the registry for nothing
+ * the checkout's install already cached. Nothing is written when the checkout has no lockfile.
  * @example writeLocalLockfile('/home/ada/my-agent', JSON.parse(readFileSync('/home/ada/my-agent/package.json', 'utf8')))
  */
 export const writeLocalLockfile = (dir: string, project: ProjectPackage, checkout = checkoutRoot()): void => {
   const source = checkout && join(checkout, 'package-lock.json');
   if (!source || !existsSync(source)) return;
-  const lock = JSON.parse(readFileSync(source, 'utf8')) as {
-    packages?: Record<string, { link?: boolean }>;
-  } & Record<string, unknown>;
+  const lock = JSON.parse(readFileSync(source, 'utf8')) as { packages?: Record<string, LockEntry> } & Record<
+    string,
+    unknown
+  >;
   const workspace = /^(src|scripts|bench|e2e)(\/|$)/;
+  const all = Object.entries(lock.packages ?? {});
   const packages = Object.fromEntries(
-    Object.entries(lock.packages ?? {}).filter(
+    all.filter(
       ([path, entry]) =>
         path !== '' && !workspace.test(path) && !entry.link && !/^node_modules\/agent-functions(-cli)?$/.test(path),
     ),
   );
+  const workspaces = Object.fromEntries(all.filter(([path]) => /^(src|scripts|bench|e2e)$/.test(path)));
   const root = {
     name: project.name,
     version: project.version,
@@ -122,6 +173,8 @@ export const writeLocalLockfile = (dir: string, project: ProjectPackage, checkou
     ...(project.devDependencies ? { devDependencies: project.devDependencies } : {}),
     ...(project.engines ? { engines: project.engines } : {}),
   };
-  const written = { ...lock, name: project.name, version: project.version, packages: { '': root, ...packages } };
+  const installed = { ...packages, ...packedEntries(dir, project, workspaces) };
+  const sortedPaths = Object.fromEntries(Object.entries(installed).sort(([a], [b]) => a.localeCompare(b)));
+  const written = { ...lock, name: project.name, version: project.version, packages: { '': root, ...sortedPaths } };
   writeFileSync(join(dir, 'package-lock.json'), `${JSON.stringify(written, null, 2)}\n`);
 };
