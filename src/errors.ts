@@ -58,6 +58,10 @@ export const NOT_FIXABLE =
 export const unauthorized = (): FunctionError =>
   new FunctionError(401, 'unauthorized', `The function key is missing or wrong. ${NOT_FIXABLE}`);
 
+/** The 404 of a path the Worker serves nothing at (the router's, and a dev-only path deployed). */
+export const notServedHere = (): FunctionError =>
+  new FunctionError(404, 'not_found', 'Nothing is served here. Functions live under /functions/<name>.');
+
 /** The 503 of a function whose setup is incomplete (`what` is not configured), failing closed. */
 export const notConfigured = (what: string): FunctionError =>
   new FunctionError(

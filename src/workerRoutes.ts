@@ -4,7 +4,7 @@
 import { bearerToken } from './bearerToken.ts';
 import type { Pipeline } from './call.ts';
 import { type Env, isDevelopment, type WithProcess } from './env.ts';
-import { FunctionError } from './errors.ts';
+import { FunctionError, notServedHere } from './errors.ts';
 import { isManifestKey } from './keys.ts';
 import type { Registry } from './registry.ts';
 import { errorResponse, jsonResponse, newRequestId } from './respond.ts';
@@ -110,7 +110,7 @@ export const routerOf =
       for (const [pattern, handler, method] of routes) {
         if ((!method || method === request.method) && matches(pattern, path)) return await handler(routed, env, ctx);
       }
-      throw new FunctionError(404, 'not_found', 'Nothing is served here. Functions live under /functions/<name>.');
+      throw notServedHere();
     } catch (error) {
       return errorResponse(error, routed.requestId);
     }

@@ -1,15 +1,12 @@
 // What `npm run secrets` reads and writes through: its environment, streams, and the parts tests
 // replace (the Worker's functions, wrangler, the accounts, what dev supplies, the account check).
+import type { CommandIo } from '../io.ts';
 import type { AccountCheck } from '../project/accountCheck.ts';
 import type { AccountsConfig } from '../project/accounts.ts';
 import type { ServedFunction } from '../project/manifest.ts';
 import type { runWrangler } from '../wrangler.ts';
 
-export interface SecretsIo {
-  env: Record<string, string | undefined>;
-  stdout: NodeJS.WritableStream;
-  stderr: NodeJS.WritableStream;
-  root?: string;
+export interface SecretsIo extends CommandIo {
   /** What the Worker serves (default: start it locally and read its manifest). */
   readFunctions?: () => Promise<Pick<ServedFunction, 'name' | 'secrets' | 'vars'>[]>;
   /** Runs wrangler (default: the project's own). */

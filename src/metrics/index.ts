@@ -3,7 +3,7 @@
 // without it bundles none of this.
 import type { AccountEntry, AccountResolver } from '../accounts/resolve.ts';
 import { type Env, isDevelopment, type WithProcess } from '../env.ts';
-import { FunctionError } from '../errors.ts';
+import { notServedHere } from '../errors.ts';
 import { setRecordSink } from '../record.ts';
 import { jsonResponse } from '../respond.ts';
 import type { FeatureRoute } from '../route.ts';
@@ -45,7 +45,7 @@ const devScheduled =
   (evaluate: (env: Env, at: number) => Promise<unknown>): FeatureRoute[1] =>
   async (request, env) => {
     if ((globalThis as WithProcess).process?.env.NODE_ENV === 'production' || !isDevelopment(env)) {
-      throw new FunctionError(404, 'not_found', 'Nothing is served here. Functions live under /functions/<name>.');
+      throw notServedHere();
     }
     await evaluate(env, Date.now());
     return jsonResponse({ evaluated: true }, 200, request.requestId);
