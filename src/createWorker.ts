@@ -76,9 +76,10 @@ export interface WorkerOptions {
    */
   accountStore?: AccountStoreService;
   /**
-   * Figures of every call per account and function in Workers Analytics Engine, and alerts on the
-   * platform when a client's function fails, evaluated on the Worker's cron trigger
-   * (docs/observability.md); leave it out and none of it is bundled.
+   * Figures of every call per account and function in Workers Analytics Engine, alerts on the
+   * platform when a client's function fails, evaluated on the Worker's cron trigger, and the
+   * records' description versions and span attributes (docs/observability.md); leave it out and
+   * none of it is bundled.
    * @example createWorker({ functions, metrics: callMetrics({ accounts }) }) // callMetrics from agent-functions/metrics
    */
   metrics?: MetricsService;
@@ -97,7 +98,7 @@ export interface AgentWorker {
  * @example export default createWorker({ functions }) satisfies ExportedHandler<Env>;
  */
 export const createWorker = (options: WorkerOptions): AgentWorker => {
-  const registry = createRegistry(options.functions, options.conversations?.check);
+  const registry = createRegistry(options.functions, options.conversations?.check, options.metrics?.version);
   const served = options.accounts ?? ONE_ACCOUNT;
   const accounts = served.resolver(options.platform);
   // The account of a url without one: the first of the accounts file.
@@ -155,7 +156,7 @@ export const createWorker = (options: WorkerOptions): AgentWorker => {
   // The features' own paths (approvals' pages, the events endpoints, the account store, the metrics'
   // evaluation under dev); events resolve each delivery's account as calls do: one resolver for all.
   const events = options.events?.serve(accounts, firstAccount);
-  const metrics = options.metrics?.(accounts);
+  const metrics = options.metrics?.serve(accounts);
   const opted = [options.conversations, events, options.accountStore, metrics];
   for (const served of opted) routes.push(...(served?.routes ?? []));
 

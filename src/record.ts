@@ -106,12 +106,23 @@ export const closeRecord = (
 /** The log event whose fields are a CallRecord: one line per record. */
 export const RECORD_EVENT = 'invocation';
 
+/**
+ * The context of the call or delivery a record is of: its waitUntil, and the runtime's tracing when
+ * Workers traces are on (`ExecutionContext.tracing`), which the metrics option attaches the record to.
+ */
+export interface RecordContext {
+  waitUntil(promise: Promise<unknown>): void;
+  readonly tracing?: { getActiveSpan(): RecordSpan | undefined } | undefined;
+}
+
+/** The runtime's span of an invocation, as much of it as a record needs (workers-types' `Span`). */
+export interface RecordSpan {
+  readonly isTraced: boolean;
+  setAttributes(attributes: Record<string, string | undefined>): unknown;
+}
+
 /** Where records go besides the log (the metrics option's writer); set once by createWorker. */
-export type RecordSink = (
-  record: CallRecord,
-  env: unknown,
-  ctx: { waitUntil(promise: Promise<unknown>): void } | undefined,
-) => void;
+export type RecordSink = (record: CallRecord, env: unknown, ctx: RecordContext | undefined) => void;
 
 let sink: RecordSink | undefined;
 
@@ -123,57 +134,17 @@ export const setRecordSink = (next: RecordSink | undefined): RecordSink | undefi
 };
 
 /**
- * The observation point: logs `record` as the `invocation` line on `log` and hands it to the sink.
- * A sink that throws never changes the call. Nothing may change `record` after this.
+ * The observation point: hands `record` to the sink, then logs it as the `invocation` line on
+ * `log`. A sink that throws never changes the call. Nothing may change `record` after this.
  * @example observe(log, { account: 'default', function: 'lookup_warranty', transport: 'http', kind: 'call', outcome: 'ok', status: 200, durationMs: 3, requestId }, env, ctx)
  */
-export const observe = (
-  log: Logger,
-  record: CallRecord,
-  env?: unknown,
-  ctx?: { waitUntil(promise: Promise<unknown>): void },
-): void => {
-  log.info(RECORD_EVENT, record);
-  if (!sink) return;
+export const observe = (log: Logger, record: CallRecord, env?: unknown, ctx?: RecordContext): void => {
   try {
-    sink(record, env, ctx);
+    sink?.(record, env, ctx);
   } catch {
     // The sink logs its own failures once per isolate; a record is never worth a failed call.
   }
-};
-
-/** The runtime's span of an invocation, as much of it as a record needs (workers-types' `Span`). */
-export interface RecordSpan {
-  readonly isTraced: boolean;
-  setAttributes(attributes: Record<string, string | undefined>): unknown;
-}
-
-/** A handler's context that may carry the runtime's tracing (`ExecutionContext.tracing`, Workers traces on). */
-export interface TracedContext {
-  readonly tracing?: { getActiveSpan(): RecordSpan | undefined } | undefined;
-}
-
-/** The record's fields a span carries, each as `agent_functions.<field>`, in this order. */
-const TRACED = ['account', 'function', 'transport', 'kind', 'outcome', 'code', 'version'] as const;
-
-/**
- * Attaches the record's account, function, transport, kind, outcome, code and version to the
- * invocation's span when the runtime traces it (docs/observability.md "Traces"): never arguments,
- * never anything a record does not hold. For a call over HTTP or MCP only, one per request; a
- * batch of queue messages or a workflow's steps share one span. Never changes the call.
- * @example traceRecord(record, ctx)
- */
-export const traceRecord = (record: CallRecord, ctx: TracedContext | undefined): void => {
-  try {
-    const span = ctx?.tracing?.getActiveSpan();
-    // Checked first: an untraced request costs no attributes object.
-    if (!span?.isTraced) return;
-    const attributes: Record<string, string | undefined> = {};
-    for (const field of TRACED) attributes[`agent_functions.${field}`] = record[field] ?? undefined;
-    span.setAttributes(attributes);
-  } catch {
-    // A runtime without tracing, or one that refuses the attributes: the call is what matters.
-  }
+  log.info(RECORD_EVENT, record);
 };
 
 /**

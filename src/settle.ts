@@ -4,7 +4,7 @@
 import { type Env, isDevelopment, type WithProcess } from './env.ts';
 import { FunctionError } from './errors.ts';
 import type { Logger } from './log.ts';
-import { type CallRecord, closeRecord, observe, type TracedContext, traceRecord } from './record.ts';
+import { type CallRecord, closeRecord, observe, type RecordContext } from './record.ts';
 import { asFunctionError } from './respond.ts';
 
 /**
@@ -38,7 +38,7 @@ export const settle = async (
   /** The Worker's env: under npm run dev, a handler's error is logged with its message and where it was thrown. */
   env?: Env,
   /** The handler's context: its waitUntil for the record's sink, and its span when the runtime traces the call. */
-  ctx?: { waitUntil(promise: Promise<unknown>): void } & TracedContext,
+  ctx?: RecordContext,
 ): Promise<Outcome> => {
   const { requestId } = record;
   let outcome: Outcome;
@@ -62,6 +62,5 @@ export const settle = async (
   if (outcome.ok) closeRecord(record, 200, undefined, started);
   else closeRecord(record, outcome.error.status, outcome.error.code, started);
   observe(logOf(), record, env, ctx);
-  traceRecord(record, ctx);
   return outcome;
 };

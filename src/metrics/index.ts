@@ -7,8 +7,10 @@ import { notServedHere } from '../errors.ts';
 import { setRecordSink } from '../record.ts';
 import { jsonResponse } from '../respond.ts';
 import type { FeatureRoute } from '../route.ts';
+import { descriptionVersion, type RegisteredDescription } from '../version.ts';
 import { runAlerts } from './alerts.ts';
 import { createMetricsSink } from './sink.ts';
+import { traceRecord } from './trace.ts';
 import { type AlertConfig, type AlertSettings, cleanSettings, DEFAULT_THRESHOLDS } from './thresholds.ts';
 
 export { FunctionHealth } from './health.ts';
@@ -51,8 +53,13 @@ const devScheduled =
     return jsonResponse({ evaluated: true }, 200, request.requestId);
   };
 
-/** createWorker's `metrics` option: installs the record sink, and answers the cron with the resolver of the Worker's accounts. */
-export type MetricsService = (accounts: AccountResolver) => MetricsHandlers;
+/** createWorker's `metrics` option. */
+export interface MetricsService {
+  /** The description version of each function, stamped on its records (src/version.ts). */
+  version(description: RegisteredDescription): string;
+  /** Installs the record sink, and answers the cron with the resolver of the Worker's accounts. */
+  serve(accounts: AccountResolver): MetricsHandlers;
+}
 
 /** The rules' settings of `options`: the project's over the defaults, and each account's own. */
 export const alertConfigOf = (options: MetricsOptions): AlertConfig => {
@@ -66,21 +73,30 @@ export const alertConfigOf = (options: MetricsOptions): AlertConfig => {
 };
 
 /**
- * createWorker's `metrics` option: every record is written to Workers Analytics Engine
- * (CALL_RECORDS) and counted for the alert rules (FUNCTION_HEALTH), which the Worker's cron
+ * createWorker's `metrics` option: every record carries its function's description version, is
+ * attached to the call's span when Workers traces it, is written to Workers Analytics Engine
+ * (CALL_RECORDS) and is counted for the alert rules (FUNCTION_HEALTH), which the Worker's cron
  * evaluates, sending an alert to ALERTS_CONTACT_ID in the first account.
  * @example createWorker({ functions, metrics: callMetrics({ accounts, alerts: { errorRate: 0.5 } }) })
  */
 export const callMetrics = (options: MetricsOptions = {}): MetricsService => {
   const config = alertConfigOf(options);
-  return (accounts) => {
-    setRecordSink(createMetricsSink().sink);
-    const evaluate = (env: Env, at: number) => runAlerts(env, at, config, accounts);
-    return {
-      scheduled: async (controller, env) => {
-        await evaluate(env, controller.scheduledTime);
-      },
-      routes: [['/__scheduled', devScheduled(evaluate), 'GET']],
-    };
+  return {
+    version: descriptionVersion,
+    serve: (accounts) => {
+      const { sink } = createMetricsSink();
+      // The record on the call's span too (traces), before its data point.
+      setRecordSink((record, env, ctx) => {
+        traceRecord(record, ctx);
+        sink(record, env, ctx);
+      });
+      const evaluate = (env: Env, at: number) => runAlerts(env, at, config, accounts);
+      return {
+        scheduled: async (controller, env) => {
+          await evaluate(env, controller.scheduledTime);
+        },
+        routes: [['/__scheduled', devScheduled(evaluate), 'GET']],
+      };
+    },
   };
 };

@@ -9,6 +9,7 @@ import { defineFunction } from '../../define.ts';
 import type { Env } from '../../env.ts';
 import { FunctionError } from '../../errors.ts';
 import { createPlatformClient } from '../../platform/client/client.ts';
+import { callMetrics } from '../../metrics/index.ts';
 import { type CallRecord, setRecordSink } from '../../record.ts';
 import { withEnv } from '../../testing/call.ts';
 import { conversation, settleDeferred } from '../../testing/conversations.ts';
@@ -48,6 +49,8 @@ const worker = createWorker({
     }),
   },
   platform: (_env, signal) => createPlatformClient({ baseUrl: PLATFORM, apiKey: 'k', signal }),
+  // Its versioner stamps the records; the tests' sink below takes the place of its own.
+  metrics: callMetrics(),
 });
 const { call } = withEnv(worker, env as Env);
 

@@ -11,12 +11,30 @@ import { defineFunction } from '../../define.ts';
 import type { Env } from '../../env.ts';
 import { manifestKey } from '../../keys.ts';
 import { setLogSink } from '../../log.ts';
+import { callMetrics } from '../../metrics/index.ts';
 import { type CallRecord, setRecordSink } from '../../record.ts';
 import { withEnv } from '../../testing/call.ts';
 import { descriptionVersion } from '../../version.ts';
 import { call, FIXTURE_FUNCTIONS, fixture, send } from '../fixture.ts';
 import { env, through } from '../helpers.ts';
 import { connect, loadMcp, MCP_IMPORT_TIMEOUT_MS, staticToken } from '../mcp/helpers.ts';
+
+/**
+ * The fixture's functions served with the metrics option, whose versioner stamps each record with
+ * the description version; made before the tests' own sink replaces the option's (so no figures
+ * are written).
+ */
+const metered = createWorker({
+  functions: FIXTURE_FUNCTIONS,
+  mcp: () => import('../../mcp/index.ts'),
+  metrics: callMetrics(),
+});
+const meteredFetch = async (request: Request): Promise<Response> => {
+  const ctx = createExecutionContext();
+  const response = await metered.fetch(request, env as Env, ctx);
+  await waitOnExecutionContext(ctx);
+  return response;
+};
 
 const records: CallRecord[] = [];
 const lines: Array<Record<string, unknown>> = [];
@@ -60,7 +78,7 @@ const quoteVersion = () => descriptionVersion(registered.quote_plan as (typeof r
 
 describe('the record of an HTTP call', () => {
   it('names the account, function, transport, kind, outcome, status, duration and version of a call that ran', async () => {
-    const response = await call('quote_plan', { plan: 'growth', seats: 3 });
+    const response = await through({ fetch: meteredFetch }).call('quote_plan', { plan: 'growth', seats: 3 });
     expect(response.status).toBe(200);
     expect(onlyRecord()).toEqual({
       account: 'default',
@@ -74,6 +92,12 @@ describe('the record of an HTTP call', () => {
       requestId: response.headers.get('x-request-id'),
     });
     expect(quoteVersion()).toMatch(/^[0-9a-f]{8}$/);
+  });
+
+  it('has no version without the metrics option, which brings the versioner', async () => {
+    const response = await call('quote_plan', { plan: 'growth', seats: 3 });
+    expect(response.status).toBe(200);
+    expect(onlyRecord()).toMatchObject({ function: 'quote_plan', outcome: 'ok', version: undefined });
   });
 
   it('says refused with the code of a refusal after validation', async () => {
@@ -182,7 +206,7 @@ describe('the record of an MCP call', () => {
   });
 
   it('names the account the call acted in, with transport mcp', async () => {
-    client = await connect(await staticToken());
+    client = await connect(await staticToken(), meteredFetch);
     records.length = 0;
     lines.length = 0;
     const result = await client.callTool({ name: 'quote_plan', arguments: { plan: 'growth', seats: 3 } });
@@ -226,32 +250,45 @@ describe('the description version', () => {
   });
 });
 
-describe("the call's trace (Workers traces)", () => {
-  /** A Worker whose context carries a span that records what is attached to it. */
-  const traced = (isTraced: boolean) => {
-    const attached: Array<Record<string, string | undefined>> = [];
-    const span = {
-      isTraced,
-      setAttributes: (attributes: Record<string, string | undefined>) => attached.push(attributes),
-    };
-    const worker = createWorker({ functions: FIXTURE_FUNCTIONS });
-    const caller = through({
-      fetch: async (request) => {
-        const inner = createExecutionContext();
-        const ctx = Object.assign(Object.create(inner) as ExecutionContext, {
-          waitUntil: (promise: Promise<unknown>) => inner.waitUntil(promise),
-          tracing: { getActiveSpan: () => span },
-        });
-        const response = await worker.fetch(request, env as Env, ctx);
-        await waitOnExecutionContext(inner);
-        return response;
-      },
-    });
-    return { attached, caller };
+/** `worker` with a context carrying a span (`isTraced` or not) that records what is attached to it. */
+const traced = (isTraced: boolean, worker: () => ReturnType<typeof createWorker>) => {
+  const attached: Array<Record<string, string | undefined>> = [];
+  const span = {
+    isTraced,
+    setAttributes: (attributes: Record<string, string | undefined>) => attached.push(attributes),
   };
+  const caller = through({
+    fetch: async (request) => {
+      const inner = createExecutionContext();
+      const ctx = Object.assign(Object.create(inner) as ExecutionContext, {
+        waitUntil: (promise: Promise<unknown>) => inner.waitUntil(promise),
+        tracing: { getActiveSpan: () => span },
+      });
+      // Without the metrics bindings: the span is the option's, whatever becomes of the figures.
+      const response = await worker().fetch(
+        request,
+        { ...(env as Env), CALL_RECORDS: undefined, FUNCTION_HEALTH: undefined } as Env,
+        ctx,
+      );
+      await waitOnExecutionContext(inner);
+      return response;
+    },
+  });
+  return { attached, caller };
+};
+
+describe("the call's trace (Workers traces)", () => {
+  // Made while no sink is set, so the option's own sink (the span, then the figures) serves these calls.
+  let tracing: ReturnType<typeof createWorker>;
+  let testSink: ReturnType<typeof setRecordSink>;
+  beforeAll(() => {
+    testSink = setRecordSink(undefined);
+    tracing = createWorker({ functions: FIXTURE_FUNCTIONS, metrics: callMetrics() });
+  });
+  afterAll(() => setRecordSink(testSink));
 
   it("gets the record's account, function, outcome, code and version on the call's span, and never an argument", async () => {
-    const { attached, caller } = traced(true);
+    const { attached, caller } = traced(true, () => tracing);
     await caller.call('quote_plan', { plan: 'growth', seats: 'nine-thousand-and-one' });
     expect(attached).toEqual([
       {
@@ -268,8 +305,18 @@ describe("the call's trace (Workers traces)", () => {
   });
 
   it('attaches nothing to a request the runtime does not trace', async () => {
-    const { attached, caller } = traced(false);
+    const { attached, caller } = traced(false, () => tracing);
     expect((await caller.call('quote_plan', { plan: 'growth', seats: 2 })).status).toBe(200);
+    expect(attached).toEqual([]);
+  });
+});
+
+describe('without the metrics option', () => {
+  it("attaches nothing to the call's span: the span is the option's, which a Worker opts in to", async () => {
+    const plain = createWorker({ functions: FIXTURE_FUNCTIONS });
+    const { attached, caller } = traced(true, () => plain);
+    expect((await caller.call('quote_plan', { plan: 'growth', seats: 2 })).status).toBe(200);
+    expect(onlyRecord()).toMatchObject({ function: 'quote_plan', outcome: 'ok' });
     expect(attached).toEqual([]);
   });
 });

@@ -12,11 +12,11 @@ export const MCP_URL = new URL('/mcp', ORIGIN);
 /** The static bearer token of `/mcp` under the test secret. */
 export const staticToken = () => mcpKey(SECRET);
 
-/** The official SDK client, connected to the Worker's `/mcp` with `token`. */
-export const connect = async (token: string): Promise<Client> => {
+/** The official SDK client, connected to the Worker's `/mcp` (the fixture's, or `fetch`'s) with `token`. */
+export const connect = async (token: string, fetch: (request: Request) => Promise<Response> = workerFetch): Promise<Client> => {
   const client = new Client({ name: 'agent-functions-test', version: '1.0.0' });
   const transport = new StreamableHTTPClientTransport(MCP_URL, {
-    fetch: workerFetch,
+    fetch: (input, init) => fetch(new Request(input, init)),
     requestInit: { headers: { authorization: `Bearer ${token}` } },
   });
   await client.connect(transport);

@@ -17,6 +17,7 @@ import { defineEvent } from '../../events/define.ts';
 import { functionKey, mcpKey } from '../../keys.ts';
 import { setLogSink } from '../../log.ts';
 import { createPlatformClient } from '../../platform/client/client.ts';
+import { callMetrics } from '../../metrics/index.ts';
 import { type CallRecord, setRecordSink } from '../../record.ts';
 import { ORIGIN, through } from '../../testing/call.ts';
 import { settleDeferred } from '../../testing/conversations.ts';
@@ -41,6 +42,8 @@ const worker = createWorker({
   conversations: withApproval(conversationFeatures, { teamContact: () => TEAM }),
   mcp: () => import('../../mcp/index.ts'),
   platform: (_env, signal) => createPlatformClient({ baseUrl: PLATFORM, apiKey: 'k', signal }),
+  // The span's attributes and the figures are the metrics option's: its sink stays, beside the test's.
+  metrics: callMetrics(),
   functions: {
     privacy_profile: defineFunction({
       description: 'Saves a profile for the privacy test: a write, so a repeat is answered from the ledger.',
@@ -119,7 +122,10 @@ let previousLog: ReturnType<typeof setLogSink>;
 let previousSink: ReturnType<typeof setRecordSink>;
 beforeAll(async () => {
   previousLog = setLogSink((line) => lines.push(line));
-  previousSink = setRecordSink((record) => records.push(record));
+  previousSink = setRecordSink((record, recordEnv, ctx) => {
+    previousSink?.(record, recordEnv, ctx);
+    records.push(record);
+  });
   outbound = mockOutbound().on('POST', `${PLATFORM}/v1/messages`, async (request) => {
     const { contactId, text } = (await request.clone().json()) as { contactId: string; text: string };
     if (contactId === TEAM.contactId) teamTexts.push(text);
