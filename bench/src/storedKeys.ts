@@ -1,7 +1,10 @@
 // The shape agencies deploy (docs/sync-and-accounts.md "Hundreds of clients"): the clients' keys in
 // the account store of a running Worker, which sync reaches through its relay. The Worker is the
-// project's own (worker.ts, wrangler.toml) under wrangler's dev server, in production mode; the keys
-// are stored as `npm run accounts -- import` stores them (PUT /accounts/<name>, a few at once).
+// project's own (worker.ts, wrangler.toml) under wrangler's dev server, in development mode as
+// `npm run dev` runs it: the bench's platform answers over http on this machine, an address the
+// store accepts only there (docs/security.md "Stored accounts' addresses"); FUNCTIONS_SECRET is set,
+// so every request is keyed as deployed. The keys are stored as `npm run accounts -- import` stores
+// them (PUT /accounts/<name>, a few at once).
 import { join } from 'node:path';
 import { storeClient } from '../../scripts/project/accountStore.ts';
 import { pool } from '../../scripts/sync/pool.ts';
@@ -24,7 +27,7 @@ export const storedKeysWorker = async (secret: string): Promise<{ origin: string
     workers: [
       {
         configPath: './wrangler.toml',
-        vars: { AGENT_FUNCTIONS_MODE: 'production' },
+        vars: { AGENT_FUNCTIONS_MODE: 'development' },
         secrets: { FUNCTIONS_SECRET: secret, ACCOUNTS_SECRET },
       },
     ],
