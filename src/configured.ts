@@ -14,7 +14,9 @@ import type { RegisteredFunction } from './registry.ts';
  */
 export const checkConfigured = (fn: RegisteredFunction, env: Env, log: Logger): void => {
   const values = env as unknown as Record<string, unknown>;
-  const missing = [...fn.manifest.secrets, ...fn.manifest.vars].filter((name) => values[name] === undefined || values[name] === '');
+  const missing = [...fn.manifest.secrets, ...fn.manifest.vars].filter(
+    (name) => values[name] === undefined || values[name] === '',
+  );
   if (missing.length === 0) return;
   log.error('setting_missing', {
     function: fn.name,

@@ -78,21 +78,13 @@ export interface ResolvedAccount {
   account: CallAccount;
   /** Its platform client over createWorker's platform option; undefined without that option. */
   platform: AccountPlatform | undefined;
-  /** Its address and key, for a feature that makes its own client (the events endpoint's signing secrets). */
-  access: AccountAccess;
+  /**
+   * Its address and key, for a feature that makes its own client (the events endpoint's signing
+   * secrets); absent for the one account of a Worker without the accounts option, whose are
+   * PLATFORM_BASE_URL's and PLATFORM_API_KEY's (src/accounts/access.ts `defaultAccess`).
+   */
+  access?: AccountAccess | undefined;
 }
-
-/** The access of `baseUrl` and `apiKey`, naming `baseUrlName` and `keyName` when one is empty. */
-export const accessOf = (access: PlatformAccess, baseUrlName: string, keyName: string): AccountAccess => {
-  const missing = [...(access.baseUrl ? [] : [baseUrlName]), ...(access.apiKey ? [] : [keyName])];
-  if (missing.length > 0) return { ok: false, missing };
-  return {
-    ok: true,
-    baseUrl: access.baseUrl,
-    apiKey: access.apiKey,
-    ...(access.keyPlacement ? { keyPlacement: access.keyPlacement } : {}),
-  };
-};
 
 /** Finds the account of a call: `name` from its url, undefined for the first account's urls; a 401 for an unknown one. */
 export type AccountResolver = (
@@ -121,12 +113,9 @@ export const ONE_ACCOUNT: AccountsService = {
     (platform) =>
     (env, name = DEFAULT_ACCOUNT, log) => {
       if (name !== DEFAULT_ACCOUNT) refuseUnknown(log);
-      const baseUrl = readVar(env, 'PLATFORM_BASE_URL');
-      const apiKey = readVar(env, 'PLATFORM_API_KEY');
       return {
         account: { name, first: true, settings: NO_SETTINGS, secret: (key) => readVar(env, key) || undefined },
         platform: platform && ((signal, callLog) => platform(env, signal, undefined, callLog)),
-        access: accessOf({ baseUrl, apiKey }, 'PLATFORM_BASE_URL', 'PLATFORM_API_KEY'),
       };
     },
 };

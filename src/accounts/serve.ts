@@ -5,12 +5,12 @@ import type { AccountPlatform, AccountSettings, CallAccount } from '../account.t
 import { type Env, readVar } from '../env.ts';
 import { accountNotConfigured, unauthorized } from '../errors.ts';
 import type { Logger } from '../log.ts';
+import { accessOf } from './access.ts';
 import { addressProblem } from './address.ts';
 import {
   type AccountResolver,
   type AccountsOption,
   type AccountsService,
-  accessOf,
   type PlatformFactory,
   type ResolvedAccount,
   refuseUnknown,

@@ -3,7 +3,7 @@
 // Worker's one account resolver (src/accounts/): the accounts file's entry or the account store's
 // record. An account stored while the Worker runs (`npm run accounts -- add`) has its events at
 // once, with no redeploy, and nothing here grows with the number of accounts.
-import type { AccountResolver, ResolvedAccount } from '../accounts/resolve.ts';
+import type { AccessibleAccount, AccessibleResolver } from '../accounts/access.ts';
 import type { Env } from '../env.ts';
 import { FunctionError } from '../errors.ts';
 import type { Logger } from '../log.ts';
@@ -25,12 +25,12 @@ const notServed = (): FunctionError =>
  * @example const { resolved } = await eventsAccountOf(accounts, 'agency', env, '/events/client-acme', log)
  */
 export const eventsAccountOf = async (
-  accounts: AccountResolver,
+  accounts: AccessibleResolver,
   first: string | undefined,
   env: Env,
   path: string,
   log: Logger,
-): Promise<{ resolved: ResolvedAccount; path: string }> => {
+): Promise<{ resolved: AccessibleAccount; path: string }> => {
   const named = path === EVENTS_PATH ? undefined : path.slice(EVENTS_PATH.length + 1);
   // The first account's webhook is at EVENTS_PATH only; a name is one path segment.
   if (named !== undefined && (named === first || !ACCOUNT_NAME.test(named))) throw notServed();

@@ -4,7 +4,7 @@
 // queue's max_retries the delivery goes to the dead-letter queue (wrangler.toml). Each run makes
 // one record (src/record.ts) of the delivery: its event type, its account and how it ended.
 
-import type { AccountResolver, ResolvedAccount } from '../accounts/resolve.ts';
+import type { AccessibleAccount, AccessibleResolver } from '../accounts/access.ts';
 import { FunctionError } from '../errors.ts';
 import { createLogger, type Logger } from '../log.ts';
 import { createPlatformClient, type PlatformClient } from '../platform/client/client.ts';
@@ -54,11 +54,11 @@ class KeyBusy extends Error {
 }
 
 /** What a delivery's account resolved to: the account, or why there is none. */
-type Acting = { resolved: ResolvedAccount } | { refused: string };
+type Acting = { resolved: AccessibleAccount } | { refused: string };
 
 /** Resolves the account a delivery came from (the first for one queued without a name), as a call's is. */
 const actingFor = async (
-  accounts: AccountResolver,
+  accounts: AccessibleResolver,
   env: Env,
   name: string | undefined,
   log: Logger,
@@ -160,7 +160,7 @@ const consumeOne = async (
   env: Env,
   ctx: ExecutionContext,
   definitions: ReadonlyMap<string, AnyEventDefinition>,
-  accounts: AccountResolver,
+  accounts: AccessibleResolver,
   first: string | undefined,
 ): Promise<void> => {
   const started = Date.now();
@@ -235,7 +235,7 @@ const handle = async (
     env: Env;
     ctx: ExecutionContext;
     log: Logger;
-    accounts: AccountResolver;
+    accounts: AccessibleResolver;
     timeoutMs: number;
     leaseMs: number;
     end: (status: number, code?: string) => void;
@@ -280,7 +280,7 @@ export const consumeDeliveries = async (
   env: Env,
   ctx: ExecutionContext,
   definitions: ReadonlyMap<string, AnyEventDefinition>,
-  accounts: AccountResolver,
+  accounts: AccessibleResolver,
   /** The first account's name: a delivery queued without one came to its endpoint (its record names it). */
   first?: string,
 ): Promise<void> => {

@@ -3,7 +3,7 @@
 // any handler is looked at; one that verifies is answered as soon as the queue holds it, so a slow
 // handler never makes the platform deliver it again.
 
-import type { ResolvedAccount } from '../accounts/resolve.ts';
+import type { AccessibleAccount } from '../accounts/access.ts';
 import { readBody } from '../args.ts';
 import { DEFAULT_BODY_LIMIT } from '../define.ts';
 import { FunctionError } from '../errors.ts';
@@ -39,7 +39,7 @@ const unavailable = (log: Logger, error: unknown): never => {
 const verified = async (
   request: Request,
   env: Env,
-  account: ResolvedAccount,
+  account: AccessibleAccount,
   path: string,
   body: string,
   log: Logger,
@@ -91,7 +91,7 @@ export const refuseUndeliverable = (request: Request, log: Logger): void => {
 export const receiveDelivery = async (
   request: Request,
   env: Env,
-  options: { types: ReadonlySet<string>; account: ResolvedAccount; path: string; log: Logger; requestId: string },
+  options: { types: ReadonlySet<string>; account: AccessibleAccount; path: string; log: Logger; requestId: string },
 ): Promise<Response> => {
   const { account, path, log, requestId } = options;
   const body = await readBody(request, DEFAULT_BODY_LIMIT, Date.now() + BODY_DEADLINE_MS);

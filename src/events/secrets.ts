@@ -11,7 +11,7 @@
 //   the key works again (SecretsUnavailable): nothing can be verified;
 // - it cannot be reached: a secret read before keeps verifying, logged, for UNREACHABLE_GRACE_MS
 //   after the last good read at most.
-import type { ResolvedAccount } from '../accounts/resolve.ts';
+import type { AccessibleAccount } from '../accounts/access.ts';
 import type { Logger } from '../log.ts';
 import { createPlatformClient } from '../platform/client/client.ts';
 import { AuthenticationError, NotFoundError, PlanError } from '../platform/client/errors.ts';
@@ -78,7 +78,7 @@ const usable = (entry: Cached, now: number): string[] => [
 ];
 
 const lookUp = async (
-  { account, access }: ResolvedAccount,
+  { account, access }: AccessibleAccount,
   eventsUrl: string,
   before: Cached | undefined,
 ): Promise<Cached> => {
@@ -152,7 +152,7 @@ export interface SigningSecrets {
  * @example const { secrets } = await signingSecrets(resolved, 'https://fns.example.dev/events', { log })
  */
 export const signingSecrets = async (
-  resolved: ResolvedAccount,
+  resolved: AccessibleAccount,
   eventsUrl: string,
   options: { refresh?: boolean; log?: Logger } = {},
 ): Promise<SigningSecrets> => {

@@ -2,6 +2,7 @@
 // routes of every account's events endpoint for fetch and the consumer for queue. Only the
 // generated events registry imports this, and only when events/ has files, so a project without
 // events bundles none of it.
+import { withAccess } from '../accounts/access.ts';
 import type { AccountResolver } from '../accounts/resolve.ts';
 import type { Env } from '../env.ts';
 import { createLogger } from '../log.ts';
@@ -53,7 +54,9 @@ export const serveEvents = (definitions: Record<string, AnyEventDefinition>): Ev
   const types = new Set(byType.keys());
   return {
     types: () => [...types].sort(),
-    serve: (accounts, first) => {
+    serve: (resolver, first) => {
+      // The default account's access where the resolver leaves it out (src/accounts/access.ts).
+      const accounts = withAccess(resolver);
       const endpoint: EventsRoute[1] = async (request, env) => {
         const path = new URL(request.url).pathname.replace(/\/+$/, '');
         const base = { route: 'events', requestId: request.requestId };

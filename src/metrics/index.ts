@@ -10,8 +10,8 @@ import type { FeatureRoute } from '../route.ts';
 import { descriptionVersion, type RegisteredDescription } from '../version.ts';
 import { runAlerts } from './alerts.ts';
 import { createMetricsSink } from './sink.ts';
-import { traceRecord } from './trace.ts';
 import { type AlertConfig, type AlertSettings, cleanSettings, DEFAULT_THRESHOLDS } from './thresholds.ts';
+import { traceRecord } from './trace.ts';
 
 export { FunctionHealth } from './health.ts';
 export type { Incident, Notice, SendOutcome } from './incidents.ts';

@@ -4,7 +4,7 @@
 // new-secret delivery into a 401 (docs/platform-contract.md §7).
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import type { ResolvedAccount } from '../../accounts/resolve.ts';
+import type { AccessibleAccount } from '../../accounts/access.ts';
 import { defineEvent } from '../../events/define.ts';
 import type { QueuedDelivery } from '../../events/delivery.ts';
 import {
@@ -138,7 +138,7 @@ describe('a revoked or unreadable signing secret', () => {
     }
     expect(secretCacheEntries()).toBe(20);
     // Past the bound, the oldest go: one look-up per url named, none of them remembered for ever.
-    const unconfigured: ResolvedAccount = {
+    const unconfigured: AccessibleAccount = {
       account: { name: 'default', settings: {}, secret: () => undefined },
       platform: undefined,
       access: { ok: false, missing: ['PLATFORM_API_KEY'] },

@@ -13,7 +13,10 @@ export const MCP_URL = new URL('/mcp', ORIGIN);
 export const staticToken = () => mcpKey(SECRET);
 
 /** The official SDK client, connected to the Worker's `/mcp` (the fixture's, or `fetch`'s) with `token`. */
-export const connect = async (token: string, fetch: (request: Request) => Promise<Response> = workerFetch): Promise<Client> => {
+export const connect = async (
+  token: string,
+  fetch: (request: Request) => Promise<Response> = workerFetch,
+): Promise<Client> => {
   const client = new Client({ name: 'agent-functions-test', version: '1.0.0' });
   const transport = new StreamableHTTPClientTransport(MCP_URL, {
     fetch: (input, init) => fetch(new Request(input, init)),
