@@ -84,7 +84,7 @@ export const authorise = async (
   name: string,
   registry: Registry,
   inv: FunctionRequest,
-  record?: Pick<CallRecord, 'function' | 'version'>,
+  record: Pick<CallRecord, 'function' | 'version'>,
 ): Promise<{ fn: RegisteredFunction; account: string | undefined }> => {
   const account = inv.url.searchParams.get(ACCOUNT_QUERY) ?? undefined;
   await checkKey(name, account, inv);
@@ -110,10 +110,8 @@ export const authorise = async (
       'This function is no longer deployed. Do not call it again; help the customer another way.',
     );
   }
-  if (record) {
-    record.function = fn.name;
-    record.version = fn.version;
-  }
+  record.function = fn.name;
+  record.version = fn.version;
   const { method } = inv.request;
   if (method !== 'GET' && method !== 'POST') {
     throw new FunctionError(

@@ -62,8 +62,9 @@ export type CallMark = Pick<CallRecord, 'kind' | 'repeated' | 'deferred'>;
 
 /**
  * A record being built for a call that just arrived: no account or function yet (the transport
- * fills them in once they are known), every field present so its shape never changes. The
- * outcome, status and duration are the call's end's (`closeRecord`).
+ * fills them in once they are known). The outcome, status and duration are the call's end's
+ * (`closeRecord`); the optional fields are set only when they say something, so a Worker's records
+ * cost no more than they hold.
  * @example const record = openRecord('http', requestId)
  */
 export const openRecord = (transport: Transport, requestId: string, kind: RecordKind = 'call'): CallRecord => ({
@@ -73,12 +74,7 @@ export const openRecord = (transport: Transport, requestId: string, kind: Record
   kind,
   outcome: 'ok',
   status: 200,
-  code: undefined,
   durationMs: 0,
-  version: undefined,
-  repeated: undefined,
-  deferred: undefined,
-  followUp: undefined,
   requestId,
 });
 
@@ -98,7 +94,7 @@ export const closeRecord = (
 ): CallRecord => {
   record.outcome = outcomeOf(status);
   record.status = status;
-  record.code = code;
+  if (code !== undefined) record.code = code;
   record.durationMs = Date.now() - started;
   return record;
 };

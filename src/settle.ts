@@ -59,8 +59,8 @@ export const settle = async (
     outcome = { ok: false, error: asFunctionError(error, requestId) };
   }
   // A refusal's code says which one (not_configured, invalid_arguments, ...) without reading the answer.
-  if (outcome.ok) closeRecord(record, 200, undefined, started);
-  else closeRecord(record, outcome.error.status, outcome.error.code, started);
+  const failed = outcome.ok ? undefined : outcome.error;
+  closeRecord(record, failed?.status ?? 200, failed?.code, started);
   observe(logOf(), record, env, ctx);
   return outcome;
 };
