@@ -23,7 +23,7 @@ import { ORIGIN, through } from '../../testing/call.ts';
 import { settleDeferred } from '../../testing/conversations.ts';
 import { mockOutbound, type Outbound } from '../../testing/outbound.ts';
 import { eventsWorker, queued } from '../events/helpers.ts';
-import { env, SECRET } from '../helpers.ts';
+import { env, restoreRecordSinkAfterAll, SECRET } from '../helpers.ts';
 
 /** A customer's data, as the platform's agent passes it on. */
 const PERSONAL = {
@@ -38,6 +38,7 @@ const PLATFORM = 'https://platform.privacy.test';
 const TEAM = { contactId: 'ct_team_privacy', channel: 'whatsapp' };
 
 const personal = z.object({ email: z.string(), phone: z.string(), name: z.string(), note: z.string() });
+restoreRecordSinkAfterAll();
 const worker = createWorker({
   conversations: withApproval(conversationFeatures, { teamContact: () => TEAM }),
   mcp: () => import('../../mcp/index.ts'),
