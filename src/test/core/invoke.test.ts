@@ -69,6 +69,24 @@ const fetchTest = createWorker({
           keyLength: (env as unknown as Record<string, string>).DISCOUNT_API_KEY?.length,
         }),
       }),
+      context_parts: defineFunction({
+        description: 'Takes its context apart, as handlers do, and says what it found.',
+        parameters: z.object({}),
+        handler: (_args, context) => {
+          const { env: handlerEnv, requestId, signal, waitUntil, request: raw, log, account, deferred } = context;
+          waitUntil(Promise.resolve());
+          log.info('context_parts', {});
+          return {
+            env: Boolean(handlerEnv),
+            requestId,
+            aborted: signal.aborted,
+            method: raw?.method,
+            account: account.name,
+            deferred: deferred ?? false,
+            keys: Object.keys({ ...context }).sort(),
+          };
+        },
+      }),
       input_echo: defineFunction({
         description: 'Declares a parameter named like an envelope key.',
         parameters: z.object({ input: z.string().describe('Free text') }),
@@ -93,6 +111,22 @@ describe('the Worker answers each status of docs/platform-contract.md §4', () =
     expect(res.status).toBe(200);
     expect(res.headers.get('x-request-id')).toMatch(/^[\w-]{8,}$/);
     expect(await res.json()).toMatchObject({ plan: 'growth', seats: 3, totalCents: 8700, currency: 'USD' });
+  });
+
+  it('hands the handler a context it can take apart: env, request id, signal, waitUntil, request, log and account', async () => {
+    const response = await request('context_parts', { body: '{}' });
+    expect(response.status).toBe(200);
+    const found = (await response.json()) as Record<string, unknown>;
+    expect(found).toMatchObject({
+      env: true,
+      requestId: response.headers.get('x-request-id'),
+      aborted: false,
+      method: 'POST',
+      account: 'default',
+      deferred: false,
+    });
+    // Spread, it keeps its plain fields; signal and platform are made on first use.
+    expect(found.keys).toEqual(expect.arrayContaining(['account', 'env', 'log', 'request', 'requestId', 'waitUntil']));
   });
 
   it('answers 400 for a body that is not JSON', async () => {
@@ -428,7 +462,7 @@ describe('the manifest at GET /functions', () => {
       createExecutionContext(),
     );
     expect(res.status).toBe(200);
-    expect(((await res.json()) as { functions: unknown[] }).functions).toHaveLength(6);
+    expect(((await res.json()) as { functions: unknown[] }).functions).toHaveLength(7);
   });
 });
 
