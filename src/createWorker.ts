@@ -98,7 +98,7 @@ export interface AgentWorker {
  * @example export default createWorker({ functions }) satisfies ExportedHandler<Env>;
  */
 export const createWorker = (options: WorkerOptions): AgentWorker => {
-  const registry = createRegistry(options.functions, options.conversations?.check, options.metrics?.version);
+  const registry = createRegistry(options.functions, options.conversations?.check);
   const served = options.accounts ?? ONE_ACCOUNT;
   const accounts = served.resolver(options.platform);
   // The account of a url without one: the first of the accounts file.
@@ -156,7 +156,7 @@ export const createWorker = (options: WorkerOptions): AgentWorker => {
   // The features' own paths (approvals' pages, the events endpoints, the account store, the metrics'
   // evaluation under dev); events resolve each delivery's account as calls do: one resolver for all.
   const events = options.events?.serve(accounts, firstAccount);
-  const metrics = options.metrics?.serve(accounts);
+  const metrics = options.metrics?.serve(accounts, registry);
   const opted = [options.conversations, events, options.accountStore, metrics];
   for (const served of opted) routes.push(...(served?.routes ?? []));
 

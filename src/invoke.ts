@@ -76,15 +76,15 @@ const checkKey = async (name: string, account: string | undefined, { request, ur
  * first account's url): 401 alike for every name, account and method without that name's key for
  * that account, then 404 for a name no longer deployed (503 under npm run dev, where that is a
  * file that does not build), then 405 for a method other than GET or POST
- * (docs/platform-contract.md §4, §10). No message quotes the name. `record` gets the function and
- * its version once the name is found served: never a name the Worker does not serve.
+ * (docs/platform-contract.md §4, §10). No message quotes the name. `record` gets the function
+ * once the name is found served: never a name the Worker does not serve.
  * @example const { fn, account } = await authorise(url.pathname.slice('/functions/'.length), registry, req, record)
  */
 export const authorise = async (
   name: string,
   registry: Registry,
   inv: FunctionRequest,
-  record: Pick<CallRecord, 'function' | 'version'>,
+  record: Pick<CallRecord, 'function'>,
 ): Promise<{ fn: RegisteredFunction; account: string | undefined }> => {
   const account = inv.url.searchParams.get(ACCOUNT_QUERY) ?? undefined;
   await checkKey(name, account, inv);
@@ -111,7 +111,6 @@ export const authorise = async (
     );
   }
   record.function = fn.name;
-  record.version = fn.version;
   const { method } = inv.request;
   if (method !== 'GET' && method !== 'POST') {
     throw new FunctionError(

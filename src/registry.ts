@@ -7,7 +7,6 @@ import type { CallPolicy } from './policy.ts';
 import { type FunctionManifest, translateFunction, withoutConversations } from './schema/describe.ts';
 import type { ParameterInfo } from './schema/parameters.ts';
 import { isUnbuilt } from './unbuilt.ts';
-import type { RegisteredDescription } from './version.ts';
 
 /** A definition with what the runtime derives from it. */
 export interface RegisteredFunction {
@@ -17,11 +16,6 @@ export interface RegisteredFunction {
   /** Top-level fields that are z.date(), coerced from ISO strings. */
   dates: Set<string>;
   manifest: FunctionManifest;
-  /**
-   * Its description version (src/version.ts), stamped on each of its records: computed once, with
-   * the manifest, by the metrics option's versioner; absent without that option.
-   */
-  version?: string | undefined;
   /** Read or write, how repeats are recognised, whether it may finish later: with the conversations feature only. */
   policy?: CallPolicy;
 }
@@ -45,8 +39,6 @@ export const createRegistry = (
   definitions: Record<string, AnyFunctionDefinition>,
   /** The conversations feature's policy of each definition (src/conversations/check.ts), when it is on. */
   policyOf?: (definition: AnyFunctionDefinition, parameterNames: readonly string[]) => CallPolicy,
-  /** The metrics option's `descriptionVersion`, when it is on: a Worker without it bundles no hash. */
-  versionOf?: (description: RegisteredDescription) => string,
 ): Registry => {
   const compiled = new Map<string, RegisteredFunction>();
   return {
@@ -61,7 +53,6 @@ export const createRegistry = (
         name,
         definition,
         ...translated,
-        version: versionOf?.(translated.manifest),
       };
       compiled.set(name, entry);
       return entry;

@@ -338,9 +338,12 @@ const printResults = (args: BenchArgs, results: BenchResults, metrics: MetricsRe
       `${JSON.stringify({ ...results, ...metricsPart, targets: targetVerdicts(results) }, null, 2)}\n`,
     );
   } else if (args.markdown) {
-    process.stdout.write(
-      `${measuredLine(results, args.quick)}\n\n${renderMarkdown(resultsTable(results), { title: false })}\n`,
-    );
+    // Part 1f has its own table (its rows are not ratios against the baselines): it follows.
+    const tables = [
+      renderMarkdown(resultsTable(results), { title: false }),
+      ...(metrics ? [renderMarkdown(metricsTable(metrics))] : []),
+    ];
+    process.stdout.write(`${measuredLine(results, args.quick)}\n\n${tables.join('\n\n')}\n`);
   } else {
     process.stdout.write(`agent-functions benchmark. ${measuredLine(results, args.quick)}\n\n`);
     const tables = [...allTables(results), ...(metrics ? [metricsTable(metrics)] : [])];

@@ -118,7 +118,7 @@ export class ApprovalRequest extends WorkflowEntrypoint<Env, ApprovalParams> {
     const approval = fn?.definition.approval;
     const desk = deskOf(this.env, account);
     // The records of its decision and of the approved run (src/record.ts), each once.
-    const of: WorkOf = { account, function: name, version: fn?.version, requestId };
+    const of: WorkOf = { account, function: name, requestId };
     const record = (
       kind: 'approval_decision' | 'approval_run',
       started: number,

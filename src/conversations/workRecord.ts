@@ -9,11 +9,10 @@ import type { Logger } from '../log.ts';
 import { type CallRecord, closeRecord, observe, openRecord, type RecordKind } from '../record.ts';
 import type { FollowUpOutcome } from './followUp.ts';
 
-/** What a work record names: the call's account, function (its version while deployed) and request id. */
+/** What a work record names: the call's account, function and request id. */
 export interface WorkOf {
   account: string | null;
   function: string;
-  version: string | undefined;
   requestId: string;
 }
 
@@ -50,7 +49,6 @@ export const recordWork = (
       const record = openRecord('workflow', work.of.requestId, work.kind);
       record.account = work.of.account;
       record.function = work.of.function;
-      record.version = work.of.version;
       record.followUp = work.followUp;
       observe(log, closeRecord(record, work.end.status, work.end.code, work.started), env, ctx);
       return true;

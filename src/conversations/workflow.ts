@@ -92,7 +92,7 @@ export class DeferredCall extends WorkflowEntrypoint<Env, DeferredParams> {
     const fn = runtime?.registry.get(name);
     const later = fn?.policy?.later;
     // The work's one record (src/record.ts), once it ended: from the instance's start.
-    const of: WorkOf = { account: accountName ?? null, function: name, version: fn?.version, requestId };
+    const of: WorkOf = { account: accountName ?? null, function: name, requestId };
     const record = (end: WorkEnd, message: DeferredOutcome['message'] = 'none') =>
       recordWork(
         step,

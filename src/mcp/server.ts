@@ -47,7 +47,6 @@ const serverFor = (
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${params.name.slice(0, 64)}`);
     }
     record.function = fn.name;
-    record.version = fn.version;
     // MCP calls act in the first account of the accounts file (docs/mcp.md "Accounts"); the logger
     // names it once resolved, as an HTTP call's does.
     let log = createLogger({ function: fn.name, requestId });

@@ -4,10 +4,11 @@
 import type { AccountEntry, AccountResolver } from '../accounts/resolve.ts';
 import { type Env, isDevelopment, type WithProcess } from '../env.ts';
 import { notServedHere } from '../errors.ts';
-import { setRecordSink } from '../record.ts';
+import { type CallRecord, setRecordSink } from '../record.ts';
+import type { RegisteredFunction, Registry } from '../registry.ts';
 import { jsonResponse } from '../respond.ts';
 import type { FeatureRoute } from '../route.ts';
-import { descriptionVersion, type RegisteredDescription } from '../version.ts';
+import { descriptionVersion } from '../version.ts';
 import { runAlerts } from './alerts.ts';
 import { createMetricsSink } from './sink.ts';
 import { type AlertConfig, type AlertSettings, cleanSettings, DEFAULT_THRESHOLDS } from './thresholds.ts';
@@ -55,11 +56,36 @@ const devScheduled =
 
 /** createWorker's `metrics` option. */
 export interface MetricsService {
-  /** The description version of each function, stamped on its records (src/version.ts). */
-  version(description: RegisteredDescription): string;
-  /** Installs the record sink, and answers the cron with the resolver of the Worker's accounts. */
-  serve(accounts: AccountResolver): MetricsHandlers;
+  /**
+   * Installs the record sink (each record's description version and span attributes, then its
+   * figures), and answers the cron with the resolver of the Worker's accounts.
+   */
+  serve(accounts: AccountResolver, registry: Registry): MetricsHandlers;
 }
+
+/**
+ * The description version of a record's function (src/version.ts), worked out once per function
+ * and isolate from the manifest sync registers; none for an event, a name the Worker does not
+ * serve, or a definition that does not translate (its calls are still counted).
+ */
+const versionsOf = (registry: Registry) => {
+  const versions = new WeakMap<RegisteredFunction, string>();
+  return (record: CallRecord): string | undefined => {
+    if (record.kind === 'event' || record.function === null) return undefined;
+    try {
+      const fn = registry.get(record.function);
+      if (!fn) return undefined;
+      let version = versions.get(fn);
+      if (version === undefined) {
+        version = descriptionVersion(fn.manifest);
+        versions.set(fn, version);
+      }
+      return version;
+    } catch {
+      return undefined;
+    }
+  };
+};
 
 /** The rules' settings of `options`: the project's over the defaults, and each account's own. */
 export const alertConfigOf = (options: MetricsOptions): AlertConfig => {
@@ -82,11 +108,12 @@ export const alertConfigOf = (options: MetricsOptions): AlertConfig => {
 export const callMetrics = (options: MetricsOptions = {}): MetricsService => {
   const config = alertConfigOf(options);
   return {
-    version: descriptionVersion,
-    serve: (accounts) => {
+    serve: (accounts, registry) => {
       const { sink } = createMetricsSink();
-      // The record on the call's span too (traces), before its data point.
+      const versionOf = versionsOf(registry);
+      // Before the log line (src/record.ts `observe`): the version, the span (traces), the figures.
       setRecordSink((record, env, ctx) => {
+        record.version ??= versionOf(record);
         traceRecord(record, ctx);
         sink(record, env, ctx);
       });

@@ -9,15 +9,17 @@ import { conversationFeatures } from '../../conversations/features.ts';
 import { createWorker } from '../../createWorker.ts';
 import { defineFunction } from '../../define.ts';
 import type { Env } from '../../env.ts';
+import { callMetrics } from '../../metrics/index.ts';
 import { createPlatformClient } from '../../platform/client/client.ts';
 import { type CallRecord, setRecordSink } from '../../record.ts';
 import { ORIGIN, withEnv } from '../../testing/call.ts';
 import { mockOutbound, type Outbound } from '../../testing/outbound.ts';
-import { env } from '../helpers.ts';
+import { env, restoreRecordSinkAfterAll } from '../helpers.ts';
 
 const PLATFORM = 'https://platform.approval-records.test';
 const TEAM = { contactId: 'ct_team_rec', channel: 'whatsapp' };
 
+restoreRecordSinkAfterAll();
 const worker = createWorker({
   conversations: withApproval(conversationFeatures, { teamContact: () => TEAM }),
   functions: {
@@ -34,8 +36,11 @@ const worker = createWorker({
     }),
   },
   platform: (_env, signal) => createPlatformClient({ baseUrl: PLATFORM, apiKey: 'k', signal }),
+  // Its sink stamps the records' versions; the tests' sink below runs after it.
+  metrics: callMetrics(),
 });
-const { call, send } = withEnv(worker, env as Env);
+// Without the figures' bindings: the option's sink stamps the version, and flushes nothing.
+const { call, send } = withEnv(worker, { ...(env as Env), CALL_RECORDS: undefined, FUNCTION_HEALTH: undefined } as Env);
 
 const records: CallRecord[] = [];
 const teamTexts: string[] = [];
@@ -43,7 +48,11 @@ let previous: ReturnType<typeof setRecordSink>;
 let outbound: Outbound;
 let workflows: WorkflowIntrospector;
 beforeAll(() => {
-  previous = setRecordSink((record) => records.push(record));
+  // After the metrics option's own sink, which stamps each record's version.
+  previous = setRecordSink((record, recordEnv, ctx) => {
+    previous?.(record, recordEnv, ctx);
+    records.push(record);
+  });
 });
 afterAll(() => setRecordSink(previous));
 beforeEach(async () => {
@@ -100,6 +109,7 @@ describe('the records of an approval', () => {
       outcome: 'ok',
       requestId: response.headers.get('x-request-id'),
     });
+    expect(asked?.version).toMatch(/^[0-9a-f]{8}$/);
     expect(ofKind('approval_decision')).toEqual([
       expect.objectContaining({
         account: 'default',

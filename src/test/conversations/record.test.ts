@@ -50,16 +50,21 @@ const worker = createWorker({
     }),
   },
   platform: (_env, signal) => createPlatformClient({ baseUrl: PLATFORM, apiKey: 'k', signal }),
-  // Its versioner stamps the records; the tests' sink below takes the place of its own.
+  // Its sink stamps the records' versions; the tests' sink below runs after it.
   metrics: callMetrics(),
 });
-const { call } = withEnv(worker, env as Env);
+// Without the figures' bindings: the option's sink stamps the version, and flushes nothing.
+const { call } = withEnv(worker, { ...(env as Env), CALL_RECORDS: undefined, FUNCTION_HEALTH: undefined } as Env);
 
 const records: CallRecord[] = [];
 let previous: ReturnType<typeof setRecordSink>;
 let outbound: Outbound;
 beforeAll(() => {
-  previous = setRecordSink((record) => records.push(record));
+  // After the metrics option's own sink, which stamps each record's version.
+  previous = setRecordSink((record, recordEnv, ctx) => {
+    previous?.(record, recordEnv, ctx);
+    records.push(record);
+  });
 });
 afterAll(() => setRecordSink(previous));
 beforeEach(() => {

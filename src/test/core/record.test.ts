@@ -22,33 +22,38 @@ import { connect, loadMcp, MCP_IMPORT_TIMEOUT_MS, staticToken } from '../mcp/hel
 restoreRecordSinkAfterAll();
 
 /**
- * The fixture's functions served with the metrics option, whose versioner stamps each record with
- * the description version; made before the tests' own sink replaces the option's (so no figures
- * are written).
+ * The fixture's functions served with the metrics option, whose sink stamps each record with its
+ * description version (and its span, and its figures). The option installs its sink for the whole
+ * isolate: the tests' own sink below hands it only the records of calls through `meteredFetch`
+ * (their environment tells them apart).
  */
 const metered = createWorker({
   functions: FIXTURE_FUNCTIONS,
   mcp: () => import('../../mcp/index.ts'),
   metrics: callMetrics(),
 });
+/** The environment of calls through `meteredFetch`: without the figures' bindings, so nothing is flushed. */
+const meteredEnv = { ...(env as Env), CALL_RECORDS: undefined, FUNCTION_HEALTH: undefined } as Env;
 const meteredFetch = async (request: Request): Promise<Response> => {
   const ctx = createExecutionContext();
-  const response = await metered.fetch(request, env as Env, ctx);
+  const response = await metered.fetch(request, meteredEnv, ctx);
   await waitOnExecutionContext(ctx);
   return response;
 };
 
 const records: CallRecord[] = [];
 const lines: Array<Record<string, unknown>> = [];
-let previousSink: ReturnType<typeof setRecordSink>;
+let metricsSink: ReturnType<typeof setRecordSink>;
 let previousLog: ReturnType<typeof setLogSink>;
 beforeAll(async () => {
-  previousSink = setRecordSink((record) => records.push(record));
+  metricsSink = setRecordSink((record, recordEnv, ctx) => {
+    if (recordEnv === meteredEnv) metricsSink?.(record, recordEnv, ctx);
+    records.push(record);
+  });
   previousLog = setLogSink((line) => lines.push(JSON.parse(line)));
   await loadMcp();
 }, MCP_IMPORT_TIMEOUT_MS);
 afterAll(() => {
-  setRecordSink(previousSink);
   setLogSink(previousLog);
 });
 afterEach(() => {
