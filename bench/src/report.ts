@@ -418,7 +418,8 @@ const groupVerdicts = (runs: SyncAccountsResult[], keys: SyncAccountsResult['key
   const slowest = Math.max(...runs.map((r) => r.latencyMs));
   const find = (scenario: SyncAccountsResult['scenario']) =>
     runs.find((r) => r.scenario === scenario && r.accounts === largest && r.latencyMs === slowest);
-  const label = keys === 'store' ? ', keys in the store' : '';
+  // What each group is: the store, the shape agencies deploy, or Worker variables, that of a few accounts.
+  const label = keys === 'store' ? ', keys in the store' : ', keys in Worker variables (a few accounts)';
   const noopLimitS = largest >= 5000 ? 300 : 60;
   const noop = find('no-op');
   if (noop) {

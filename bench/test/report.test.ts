@@ -211,7 +211,7 @@ describe('bench report', () => {
     ];
     expect(targetVerdicts(results({ syncAccounts: bad })).map((v) => v.met)).toEqual([false, false, false]);
     expect(targetVerdicts(results({ syncAccounts: good })).map((v) => v.target)[2]).toBe(
-      'first sync, answers lost, 429s, 5xx, of 500 accounts: each function created exactly once',
+      'first sync, answers lost, 429s, 5xx, of 500 accounts, keys in Worker variables (a few accounts): each function created exactly once',
     );
     const table = allTables(results({ syncAccounts: good })).find((t) => t.title.startsWith('3b.'));
     expect(table?.rows[2]).toEqual([
