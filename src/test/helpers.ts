@@ -1,7 +1,8 @@
 // What the framework's tests share: the testing helpers a project gets, and the test secret.
 import { env } from 'cloudflare:workers';
-import { afterAll } from 'vitest';
-import { setRecordSink } from '../record.ts';
+import { afterAll, beforeAll } from 'vitest';
+import type { Env } from '../env.ts';
+import { type CallRecord, setRecordSink } from '../record.ts';
 
 export { bareContext, call, errorOf, keyOf, ORIGIN, send, through } from '../testing/index.ts';
 
@@ -20,5 +21,26 @@ export const restoreRecordSinkAfterAll = (): void => {
   setRecordSink(found);
   afterAll(() => {
     setRecordSink(found);
+  });
+};
+
+/** The test env without the metrics option's bindings: its sink still stamps each record, and flushes nothing. */
+export const envWithoutFigures = (): Env =>
+  ({ ...(env as Env), CALL_RECORDS: undefined, FUNCTION_HEALTH: undefined }) as Env;
+
+/**
+ * Collects every record into `records` while the file's tests run, after the sink already set (the
+ * metrics option's, which stamps each record's version), and puts that sink back after them.
+ */
+export const collectRecords = (records: CallRecord[]): void => {
+  let before: ReturnType<typeof setRecordSink>;
+  beforeAll(() => {
+    before = setRecordSink((record, recordEnv, ctx) => {
+      before?.(record, recordEnv, ctx);
+      records.push(record);
+    });
+  });
+  afterAll(() => {
+    setRecordSink(before);
   });
 };

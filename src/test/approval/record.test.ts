@@ -2,7 +2,7 @@
 // record; its workflow records the decision (approved, denied or expired) and, when approved, the
 // run with the customer's follow-up, each once.
 import { introspectWorkflow, type WorkflowIntrospector } from 'cloudflare:test';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { withApproval } from '../../approval/feature.ts';
 import { conversationFeatures } from '../../conversations/features.ts';
@@ -11,10 +11,10 @@ import { defineFunction } from '../../define.ts';
 import type { Env } from '../../env.ts';
 import { callMetrics } from '../../metrics/index.ts';
 import { createPlatformClient } from '../../platform/client/client.ts';
-import { type CallRecord, setRecordSink } from '../../record.ts';
+import type { CallRecord } from '../../record.ts';
 import { ORIGIN, withEnv } from '../../testing/call.ts';
 import { mockOutbound, type Outbound } from '../../testing/outbound.ts';
-import { env, restoreRecordSinkAfterAll } from '../helpers.ts';
+import { collectRecords, env, envWithoutFigures, restoreRecordSinkAfterAll } from '../helpers.ts';
 
 const PLATFORM = 'https://platform.approval-records.test';
 const TEAM = { contactId: 'ct_team_rec', channel: 'whatsapp' };
@@ -40,21 +40,13 @@ const worker = createWorker({
   metrics: callMetrics(),
 });
 // Without the figures' bindings: the option's sink stamps the version, and flushes nothing.
-const { call, send } = withEnv(worker, { ...(env as Env), CALL_RECORDS: undefined, FUNCTION_HEALTH: undefined } as Env);
+const { call, send } = withEnv(worker, envWithoutFigures());
 
 const records: CallRecord[] = [];
 const teamTexts: string[] = [];
-let previous: ReturnType<typeof setRecordSink>;
 let outbound: Outbound;
 let workflows: WorkflowIntrospector;
-beforeAll(() => {
-  // After the metrics option's own sink, which stamps each record's version.
-  previous = setRecordSink((record, recordEnv, ctx) => {
-    previous?.(record, recordEnv, ctx);
-    records.push(record);
-  });
-});
-afterAll(() => setRecordSink(previous));
+collectRecords(records);
 beforeEach(async () => {
   records.length = 0;
   teamTexts.length = 0;

@@ -1,20 +1,19 @@
 // The records of the conversation features (src/record.ts): a write answered from the ledger and a
 // deferred call are marked on the call's one record; the deferred work makes one record of its own
 // in its workflow, with its follow-up sent or failed.
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { conversationFeatures } from '../../conversations/features.ts';
 import { createWorker } from '../../createWorker.ts';
 import { defineFunction } from '../../define.ts';
-import type { Env } from '../../env.ts';
 import { FunctionError } from '../../errors.ts';
 import { callMetrics } from '../../metrics/index.ts';
 import { createPlatformClient } from '../../platform/client/client.ts';
-import { type CallRecord, setRecordSink } from '../../record.ts';
+import type { CallRecord } from '../../record.ts';
 import { withEnv } from '../../testing/call.ts';
 import { conversation, settleDeferred } from '../../testing/conversations.ts';
 import { mockOutbound, type Outbound } from '../../testing/outbound.ts';
-import { env, restoreRecordSinkAfterAll } from '../helpers.ts';
+import { collectRecords, envWithoutFigures, restoreRecordSinkAfterAll } from '../helpers.ts';
 
 const PLATFORM = 'https://platform.records.test';
 /** Whether rec_stock's deferred work refuses, and whether the platform refuses the follow-up. */
@@ -54,19 +53,11 @@ const worker = createWorker({
   metrics: callMetrics(),
 });
 // Without the figures' bindings: the option's sink stamps the version, and flushes nothing.
-const { call } = withEnv(worker, { ...(env as Env), CALL_RECORDS: undefined, FUNCTION_HEALTH: undefined } as Env);
+const { call } = withEnv(worker, envWithoutFigures());
 
 const records: CallRecord[] = [];
-let previous: ReturnType<typeof setRecordSink>;
 let outbound: Outbound;
-beforeAll(() => {
-  // After the metrics option's own sink, which stamps each record's version.
-  previous = setRecordSink((record, recordEnv, ctx) => {
-    previous?.(record, recordEnv, ctx);
-    records.push(record);
-  });
-});
-afterAll(() => setRecordSink(previous));
+collectRecords(records);
 beforeEach(() => {
   records.length = 0;
   refuseWork = false;

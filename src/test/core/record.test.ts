@@ -16,7 +16,7 @@ import { type CallRecord, setRecordSink } from '../../record.ts';
 import { withEnv } from '../../testing/call.ts';
 import { descriptionVersion } from '../../version.ts';
 import { call, FIXTURE_FUNCTIONS, fixture, send } from '../fixture.ts';
-import { env, restoreRecordSinkAfterAll, through } from '../helpers.ts';
+import { env, envWithoutFigures, restoreRecordSinkAfterAll, through } from '../helpers.ts';
 import { connect, loadMcp, MCP_IMPORT_TIMEOUT_MS, staticToken } from '../mcp/helpers.ts';
 
 restoreRecordSinkAfterAll();
@@ -33,7 +33,7 @@ const metered = createWorker({
   metrics: callMetrics(),
 });
 /** The environment of calls through `meteredFetch`: without the figures' bindings, so nothing is flushed. */
-const meteredEnv = { ...(env as Env), CALL_RECORDS: undefined, FUNCTION_HEALTH: undefined } as Env;
+const meteredEnv = envWithoutFigures();
 const meteredFetch = async (request: Request): Promise<Response> => {
   const ctx = createExecutionContext();
   const response = await metered.fetch(request, meteredEnv, ctx);
@@ -270,11 +270,7 @@ const traced = (isTraced: boolean, worker: () => ReturnType<typeof createWorker>
         tracing: { getActiveSpan: () => span },
       });
       // Without the metrics bindings: the span is the option's, whatever becomes of the figures.
-      const response = await worker().fetch(
-        request,
-        { ...(env as Env), CALL_RECORDS: undefined, FUNCTION_HEALTH: undefined } as Env,
-        ctx,
-      );
+      const response = await worker().fetch(request, envWithoutFigures(), ctx);
       await waitOnExecutionContext(inner);
       return response;
     },

@@ -18,12 +18,12 @@ import { functionKey, mcpKey } from '../../keys.ts';
 import { setLogSink } from '../../log.ts';
 import { callMetrics } from '../../metrics/index.ts';
 import { createPlatformClient } from '../../platform/client/client.ts';
-import { type CallRecord, setRecordSink } from '../../record.ts';
+import type { CallRecord } from '../../record.ts';
 import { ORIGIN, through } from '../../testing/call.ts';
 import { settleDeferred } from '../../testing/conversations.ts';
 import { mockOutbound, type Outbound } from '../../testing/outbound.ts';
 import { eventsWorker, queued } from '../events/helpers.ts';
-import { env, restoreRecordSinkAfterAll, SECRET } from '../helpers.ts';
+import { collectRecords, env, restoreRecordSinkAfterAll, SECRET } from '../helpers.ts';
 
 /** A customer's data, as the platform's agent passes it on. */
 const PERSONAL = {
@@ -117,16 +117,12 @@ const events = eventsWorker({
 
 const lines: string[] = [];
 const records: CallRecord[] = [];
+collectRecords(records);
 const teamTexts: string[] = [];
 let outbound: Outbound;
 let previousLog: ReturnType<typeof setLogSink>;
-let previousSink: ReturnType<typeof setRecordSink>;
 beforeAll(async () => {
   previousLog = setLogSink((line) => lines.push(line));
-  previousSink = setRecordSink((record, recordEnv, ctx) => {
-    previousSink?.(record, recordEnv, ctx);
-    records.push(record);
-  });
   outbound = mockOutbound().on('POST', `${PLATFORM}/v1/messages`, async (request) => {
     const { contactId, text } = (await request.clone().json()) as { contactId: string; text: string };
     if (contactId === TEAM.contactId) teamTexts.push(text);
@@ -136,7 +132,6 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => {
   setLogSink(previousLog);
-  setRecordSink(previousSink);
   outbound.restore();
 });
 
