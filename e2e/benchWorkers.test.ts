@@ -1,7 +1,7 @@
 // The two benchmark Workers on real workerd: the hand-written baseline must accept and refuse
 // exactly what the project's Worker does, or the ratio compares different work. Also one short
 // load run, asserting its shape (a benchmark asserts no speed).
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { functionKey } from 'agent-functions/worker';
@@ -35,6 +35,7 @@ let project: ServedWorker;
 let projectAsDev: ServedWorker;
 let key: string;
 let projectInputs: string[];
+let projectScript: string;
 
 const call = async (worker: ServedWorker, body: string, fnKey = key) => {
   const response = await fetch(new URL(`/functions/${QUOTE_FUNCTION}?key=${fnKey}`, worker.url), {
@@ -53,6 +54,7 @@ describe('benchmark Workers on workerd', () => {
       buildWorker('bench/workers/project.ts', { BENCH_FUNCTIONS: '10' }, join(dir, 'project')),
     ]);
     projectInputs = proj.inputs;
+    projectScript = proj.scriptPath;
     baseline = await serveWorker(base.scriptPath);
     project = await serveWorker(proj.scriptPath);
     projectAsDev = await serveWorker(proj.scriptPath, {
@@ -117,6 +119,15 @@ describe('benchmark Workers on workerd', () => {
     });
     expect(keyless.status).toBe(503);
     expect(((await keyless.json()) as { error: { code: string } }).error.code).toBe('not_configured');
+  });
+
+  it('keeps each definition check and its fact in a production bundle, and drops the words of the fix', async () => {
+    // src/explains.ts: npm test, npm run dev and sync's local Worker tell the whole fix.
+    const bundle = await readFile(projectScript, 'utf8');
+    expect(bundle).toContain('description is missing or too short.');
+    expect(bundle).toContain('must list environment variable names.');
+    expect(bundle).not.toContain('say what it does and when the agent should call it');
+    expect(bundle).not.toContain('give it a concrete zod type');
   });
 
   it('measures a short load run as throughput, percentiles and a count of unexpected answers', async () => {

@@ -4,6 +4,7 @@
 // declares any (a look-up per setting); the common path reads one field.
 import type { Env } from './env.ts';
 import { notConfigured } from './errors.ts';
+import { EXPLAINS } from './explains.ts';
 import type { Logger } from './log.ts';
 import type { RegisteredFunction } from './registry.ts';
 
@@ -21,7 +22,9 @@ export const checkConfigured = (fn: RegisteredFunction, env: Env, log: Logger): 
   log.error('setting_missing', {
     function: fn.name,
     missing: missing.join(', '),
-    hint: 'set it in .dev.vars under npm run dev (npm run secrets -- check --local), or on the Worker: npm run secrets -- put',
+    hint: EXPLAINS
+      ? `set it in .dev.vars under npm run dev (npm run secrets -- check --local), or on the Worker: npm run secrets -- put`
+      : `npm run secrets -- put`,
   });
   throw notConfigured('a setting of this function');
 };

@@ -11,6 +11,7 @@ import type { FunctionContext } from './define.ts';
 import { DEFAULT_BODY_LIMIT } from './define.ts';
 import { type Env, isDevelopment, type WithProcess } from './env.ts';
 import { FunctionError, notConfigured, platformUnreachable, unauthorized } from './errors.ts';
+import { EXPLAINS } from './explains.ts';
 import { ACCOUNT_QUERY, isFunctionKey, KEY_HEADER, KEY_QUERY } from './keys.ts';
 import type { Logger } from './log.ts';
 import type { PlatformClient } from './platform/client/client.ts';
@@ -25,7 +26,9 @@ const platformNotEnabled = (log: Logger) =>
     log,
     'platform_not_enabled',
     {
-      hint: 'a handler used context.platform: pass platform: platformFromEnv (from agent-functions/platform) to createWorker in worker.ts',
+      hint: EXPLAINS
+        ? `a handler used context.platform: pass platform: platformFromEnv (from agent-functions/platform) to createWorker in worker.ts`
+        : `pass platform: platformFromEnv to createWorker in worker.ts`,
     },
     'the Worker is not set up for it',
   );
@@ -61,7 +64,9 @@ const checkKey = async (name: string, account: string | undefined, { request, ur
     }
     // The caller learns only "not configured"; the log says why, beside each 503.
     log.error('functions_secret_missing', {
-      hint: 'FUNCTIONS_SECRET is unset, so every function answers 503: npx wrangler secret put FUNCTIONS_SECRET, with the value sync uses.',
+      hint: EXPLAINS
+        ? `FUNCTIONS_SECRET is unset, so every function answers 503: npx wrangler secret put FUNCTIONS_SECRET, with the value sync uses.`
+        : `npx wrangler secret put FUNCTIONS_SECRET, with the value sync uses.`,
     });
     throw notConfigured('the service');
   }

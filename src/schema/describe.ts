@@ -5,14 +5,16 @@ import type { z } from 'zod';
 import { toJSONSchema } from 'zod/v4/core';
 import type { AnyFunctionDefinition, Effect, FunctionAnnotations } from '../define.ts';
 import { DEFAULT_TIMEOUT_MS, SETTING_NAME } from '../define.ts';
+import { EXPLAINS } from '../explains.ts';
 import type { FunctionRecord } from '../platform/protocol/function.ts';
 import type { CallPolicy } from '../policy.ts';
 import { fieldText, type JsonSchema, type ParameterInfo, parameterInfo } from './parameters.ts';
 import { isDateField } from './schemaDef.ts';
 
 /** Why a definition with `approval` is refused by a Worker that cannot ask anyone (docs/functions.md "Approval"). */
-export const APPROVAL_NEEDS_FEATURE =
-  "approval needs createWorker's conversations option wrapped by withApproval (agent-functions/approval): without it the function would run unapproved.";
+export const APPROVAL_NEEDS_FEATURE: string = EXPLAINS
+  ? `approval needs createWorker's conversations option wrapped by withApproval (agent-functions/approval): without it the function would run unapproved.`
+  : `approval needs createWorker's conversations option.`;
 
 /** The registry's policy for a Worker without the conversations feature: refuses only a definition that needs approval. */
 export const withoutConversations = (definition: AnyFunctionDefinition): CallPolicy | undefined => {
@@ -68,7 +70,9 @@ export const inputJsonSchema = (name: string, schema: z.ZodType): JsonSchema => 
     }) as JsonSchema;
   } catch (error) {
     throw new DefinitionError(
-      `Function "${name}": its parameters cannot be described to the platform (${(error as Error).message}).`,
+      EXPLAINS
+        ? `Function "${name}": its parameters cannot be described to the platform (${(error as Error).message}).`
+        : `Function "${name}": its parameters cannot be described.`,
     );
   }
 };
@@ -80,7 +84,9 @@ export const describeParameters = (name: string, schema: z.ZodType): ParameterIn
 const parametersOf = (name: string, json: JsonSchema): ParameterInfo[] => {
   if (json.type !== 'object' || !json.properties) {
     throw new DefinitionError(
-      `Function "${name}": parameters must be z.object({...}) of named arguments, not ${json.type ?? 'a union or any'}.`,
+      EXPLAINS
+        ? `Function "${name}": parameters must be z.object({...}) of named arguments, not ${json.type ?? 'a union or any'}.`
+        : `Function "${name}": parameters must be z.object({...}).`,
     );
   }
   const required = new Set(json.required ?? []);
@@ -111,7 +117,9 @@ export const translateFunction = (
 ): { manifest: FunctionManifest; parameters: ParameterInfo[]; dates: Set<string>; policy?: CallPolicy } => {
   if (typeof definition.description !== 'string' || definition.description.trim().length < 10) {
     throw new DefinitionError(
-      `Function "${name}": description is missing or too short; say what it does and when the agent should call it.`,
+      EXPLAINS
+        ? `Function "${name}": description is missing or too short; say what it does and when the agent should call it.`
+        : `Function "${name}": description is missing or too short.`,
     );
   }
   const settings = (field: 'secrets' | 'vars'): string[] => {
@@ -119,7 +127,9 @@ export const translateFunction = (
     const bad = names.find((setting) => typeof setting !== 'string' || !SETTING_NAME.test(setting));
     if (!Array.isArray(names) || bad !== undefined) {
       throw new DefinitionError(
-        `Function "${name}": ${field} must list environment variable names such as "SHOP_API_KEY", not ${JSON.stringify(bad ?? names)}.`,
+        EXPLAINS
+          ? `Function "${name}": ${field} must list environment variable names such as "SHOP_API_KEY", not ${JSON.stringify(bad ?? names)}.`
+          : `Function "${name}": ${field} must list environment variable names.`,
       );
     }
     return [...new Set(names)].sort();

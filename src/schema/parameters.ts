@@ -1,5 +1,7 @@
 // One top-level parameter's JSON Schema -> its flat type name, its constraints in words and an
 // example of a valid value. Unions of different types and untyped values are refused.
+
+import { EXPLAINS } from '../explains.ts';
 import type { ParameterType } from '../platform/protocol/function.ts';
 
 /** The subset of JSON Schema that zod's toJSONSchema emits and this module reads. */
@@ -48,27 +50,17 @@ export interface ParameterInfo {
   example?: unknown;
 }
 
-const FORMAT_EXAMPLES: Record<string, string> = {
-  email: 'name@example.com',
-  uri: 'https://example.com',
-  url: 'https://example.com',
-  date: '2026-01-31',
-  'date-time': '2026-01-31T09:30:00Z',
-  time: '09:30:00',
-  uuid: '123e4567-e89b-12d3-a456-426614174000',
-  e164: '+14155550123',
-  ipv4: '192.0.2.1',
-};
-
-const FORMAT_WORDS: Record<string, string> = {
-  email: 'an email address',
-  uri: 'a full URL',
-  url: 'a full URL',
-  date: 'a date as YYYY-MM-DD',
-  'date-time': 'a date and time in ISO 8601, e.g. 2026-01-31T09:30:00Z',
-  time: 'a time as HH:MM:SS',
-  uuid: 'a UUID',
-  e164: 'a phone number in international format with a leading +',
+// A string format's words and an example of it; a format not listed is named as it is (`format cidrv4`).
+const FORMATS: Record<string, [words: string, example: string]> = {
+  email: ['an email address', 'name@example.com'],
+  uri: ['a full URL', 'https://example.com'],
+  url: ['a full URL', 'https://example.com'],
+  date: ['a date as YYYY-MM-DD', '2026-01-31'],
+  'date-time': ['a date and time in ISO 8601, e.g. 2026-01-31T09:30:00Z', '2026-01-31T09:30:00Z'],
+  time: ['a time as HH:MM:SS', '09:30:00'],
+  uuid: ['a UUID', '123e4567-e89b-12d3-a456-426614174000'],
+  e164: ['a phone number in international format with a leading +', '+14155550123'],
+  ipv4: ['format ipv4', '192.0.2.1'],
 };
 
 const typeNameOf = (schema: JsonSchema): ParameterType | 'null' | undefined => {
@@ -104,7 +96,11 @@ const flatten = (schema: JsonSchema, root: JsonSchema, nested: boolean) => {
     };
   }
   if (schema.allOf && !nested)
-    throw new Error('intersections (z.intersection / .and) cannot be described; merge them into one z.object');
+    throw new Error(
+      EXPLAINS
+        ? `intersections cannot be described (z.intersection / .and); merge them into one z.object`
+        : `intersections cannot be described`,
+    );
   const members = (schema.allOf ?? schema.anyOf ?? schema.oneOf ?? [schema]).map((m) => resolveRef(m, root));
   const nonNull = members.filter((m) => typeNameOf(m) !== 'null');
   return { members: nonNull, nullable: nonNull.length < members.length, joiner: schema.allOf ? ' and ' : ' or ' };
@@ -187,12 +183,13 @@ const describeMember = (s: JsonSchema, type: ParameterType | undefined, root: Js
     case 'number':
       return describeNumber(s, s.type === 'integer');
     case 'string': {
-      const words = s.format ? [FORMAT_WORDS[s.format] ?? `format ${s.format}`] : [];
+      const format = s.format ? FORMATS[s.format] : undefined;
+      const words = s.format ? [format?.[0] ?? `format ${s.format}`] : [];
       words.push(...lengthWords(s.minLength, s.maxLength, 'character'));
       if (s.pattern && !s.format) words.push(`matching the pattern ${s.pattern}`);
       // No example for a pattern: a wrong guess would mislead more than none.
       const plain = 'text'.padEnd(s.minLength ?? 0, 'x').slice(0, s.maxLength ?? undefined);
-      const example = s.format ? FORMAT_EXAMPLES[s.format] : s.pattern ? undefined : plain;
+      const example = s.format ? format?.[1] : s.pattern ? undefined : plain;
       return { words, example };
     }
     case 'boolean':
@@ -313,11 +310,17 @@ export const parameterInfo = (
   const translation = translate(property, root, 0);
   const { types } = translation;
   if (types.has(undefined)) {
-    throw new Error('has no single JSON type (z.any, z.unknown or a custom type); give it a concrete zod type');
+    throw new Error(
+      EXPLAINS
+        ? `has no single JSON type (z.any, z.unknown or a custom type); give it a concrete zod type`
+        : `has no single JSON type`,
+    );
   }
   if (types.size > 1) {
     throw new Error(
-      `is a union of ${[...types].join(' and ')}; the platform's parameter map holds one type per parameter, so use one type (for example z.string() and parse it in the handler)`,
+      EXPLAINS
+        ? `is a union of ${[...types].join(' and ')}; the platform's parameter map holds one type per parameter, so use one type (for example z.string() and parse it in the handler)`
+        : `is a union of ${[...types].join(' and ')}`,
     );
   }
   return { ...toField(name, required, translation), type: [...types][0] as ParameterType };
