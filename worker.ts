@@ -7,7 +7,7 @@ import { conversationFeatures } from 'agent-functions/conversations';
 import { callMetrics } from 'agent-functions/metrics';
 import { openApiDocument } from 'agent-functions/openapi';
 import { platformFromEnv } from 'agent-functions/platform';
-import { createWorker } from 'agent-functions/worker';
+import { createWorker, mcpOnDemand } from 'agent-functions/worker';
 import { accounts } from './generated/accounts.ts';
 import { events } from './generated/events.ts';
 import { functions } from './generated/functions.ts';
@@ -50,7 +50,7 @@ export default createWorker({
   platform: platformFromEnv,
   openapi: openApiDocument,
   events,
-  mcp: () => import('agent-functions/mcp'),
+  mcp: mcpOnDemand(() => import('agent-functions/mcp')),
   conversations: withApproval(conversationFeatures, {
     // The team a client business's approvals go to: its handoff contact (settings); the Worker's
     // HANDOFF_CONTACT_ID for the first account only (lib/team.ts).

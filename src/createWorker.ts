@@ -13,15 +13,14 @@ import type { EventsService } from './events/serve.ts';
 import { authorise, execute, invoke } from './invoke.ts';
 import { allowedHostsOf, localSurfaceRefusal } from './localSurface.ts';
 import { createLogger } from './log.ts';
+import type { McpRoutes } from './mcp/onDemand.ts';
 import type { MetricsService } from './metrics/index.ts';
 import { openRecord } from './record.ts';
 import { createRegistry } from './registry.ts';
 import { callerRequestId, errorResponse, jsonResponse, newRequestId } from './respond.ts';
 import type { FunctionManifest } from './schema/describe.ts';
 import { settle } from './settle.ts';
-import { type McpModule, manifestRoutes, mcpRoutes, routerOf } from './workerRoutes.ts';
-
-export type { McpModule };
+import { manifestRoutes, routerOf } from './workerRoutes.ts';
 
 const FUNCTIONS_PREFIX = '/functions/';
 
@@ -51,12 +50,12 @@ export interface WorkerOptions {
    */
   events?: EventsService | undefined;
   /**
-   * Serves every function as an MCP tool on `/mcp` (docs/mcp.md). The module is imported on the
-   * first MCP request, so a Worker that never sees one never evaluates it; leave the option out and
-   * it is not even bundled.
-   * @example createWorker({ functions, mcp: () => import('agent-functions/mcp') })
+   * Serves every function as an MCP tool on `/mcp` (docs/mcp.md), through `mcpOnDemand`, which
+   * imports the module on the first MCP request: a Worker that never sees one never evaluates it;
+   * leave the option out and none of it is bundled.
+   * @example createWorker({ functions, mcp: mcpOnDemand(() => import('agent-functions/mcp')) })
    */
-  mcp?: () => Promise<McpModule>;
+  mcp?: McpRoutes;
   /**
    * The check every message the framework sends a customer goes through (a deferred call's
    * follow-up): answer false to send nothing, for example to a contact who opted out.
@@ -160,7 +159,7 @@ export const createWorker = (options: WorkerOptions): AgentWorker => {
   const opted = [options.conversations, events, options.accountStore, metrics];
   for (const served of opted) routes.push(...(served?.routes ?? []));
 
-  if (options.mcp) routes.push(...mcpRoutes(options.mcp, pipeline));
+  if (options.mcp) routes.push(...options.mcp(pipeline));
   const route = routerOf(routes);
 
   return {

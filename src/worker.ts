@@ -2,11 +2,12 @@
 // and what tools outside the Worker derive from the same definitions: manifests, keys and urls.
 
 export type { AccountEntry, AccountsOption, AccountsService, StoredAccount } from './accounts/resolve.ts';
-export type { AgentWorker, McpModule, WorkerOptions } from './createWorker.ts';
+export type { AgentWorker, WorkerOptions } from './createWorker.ts';
 export { createWorker } from './createWorker.ts';
 export { isDevelopment } from './env.ts';
 export { ACCOUNT_QUERY, accountsKey, functionKey, manifestKey, mcpKey } from './keys.ts';
 export { createLogger, setLogSink } from './log.ts';
+export { type McpModule, type McpRoutes, mcpOnDemand } from './mcp/onDemand.ts';
 export type { CallRecord, RecordKind, RecordOutcome, RecordSink, Transport } from './record.ts';
 export { setRecordSink } from './record.ts';
 export type { FunctionManifest } from './schema/describe.ts';

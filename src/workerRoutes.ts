@@ -1,10 +1,10 @@
 // The Worker's paths beside /functions/<name>, built once when the Worker is created: the manifest
-// (and the OpenAPI document) behind its guard, MCP loaded on its first request, and the router that
-// tries the paths in order.
+// (and the OpenAPI document) behind its guard, and the router that tries the paths in order (the
+// features' own paths with them).
 import { bearerToken } from './bearerToken.ts';
-import type { Pipeline } from './call.ts';
 import { type Env, isDevelopment, type WithProcess } from './env.ts';
 import { FunctionError, notServedHere } from './errors.ts';
+import { EXPLAINS } from './explains.ts';
 import { isManifestKey } from './keys.ts';
 import type { Registry } from './registry.ts';
 import { errorResponse, jsonResponse, newRequestId } from './respond.ts';
@@ -15,12 +15,6 @@ import { DefinitionError, type FunctionManifest } from './schema/describe.ts';
 export type Fetch = (request: Request, env: Env, ctx: ExecutionContext) => Promise<Response>;
 /** A path (`/oauth/*`: it and every path under it; trailing slashes do not count), its handler and its method (any when unset). */
 type Route = FeatureRoute;
-type Handler = Route[1];
-
-/** What `agent-functions/mcp` exports: the MCP endpoint and its OAuth routes over the Worker's pipeline. */
-export interface McpModule {
-  createMcpFetch(pipeline: Pipeline): Fetch;
-}
 
 const matches = (route: string, path: string): boolean =>
   route.endsWith('/*') ? path === route.slice(0, -2) || path.startsWith(route.slice(0, -1)) : path === route;
@@ -38,7 +32,9 @@ const guardedManifests =
       throw new FunctionError(
         401,
         'unauthorized',
-        'The manifest needs "Authorization: Bearer <manifest key>" (manifestKey(FUNCTIONS_SECRET) from agent-functions/worker; npm run sync sends it).',
+        EXPLAINS
+          ? `The manifest needs "Authorization: Bearer <manifest key>" (manifestKey(FUNCTIONS_SECRET) from agent-functions/worker), as npm run sync sends it.`
+          : `The manifest needs "Authorization: Bearer <manifest key>", as npm run sync sends it.`,
       );
     }
     try {
@@ -79,25 +75,6 @@ export const manifestRoutes = (
     ]);
   }
   return routes;
-};
-
-/** The MCP endpoint, its OAuth 2.1 routes and the metadata clients discover them by; the module is imported on the first request. */
-export const mcpRoutes = (mcp: () => Promise<McpModule>, pipeline: Pipeline): Route[] => {
-  let loaded: Promise<Fetch> | undefined;
-  const serveMcp: Handler = async (request, env, ctx) => {
-    loaded ??= mcp().then((module) => module.createMcpFetch(pipeline));
-    return (
-      await loaded.catch((error: unknown) => {
-        loaded = undefined;
-        throw error;
-      })
-    )(request, env, ctx);
-  };
-  return [
-    ['/mcp', serveMcp],
-    ['/oauth/*', serveMcp],
-    ['/.well-known/*', serveMcp],
-  ];
 };
 
 /** The router of every path but those under /functions/: tried in order, the first that matches answers, else 404. */

@@ -3,7 +3,7 @@
 // functions into tasks (the tasks extension's scenarios). A test fixture, never deployed.
 import { defineFunction, FunctionError } from 'agent-functions';
 import { conversationFeatures } from 'agent-functions/conversations';
-import { createWorker } from 'agent-functions/worker';
+import { createWorker, mcpOnDemand } from 'agent-functions/worker';
 import { z } from 'zod';
 
 export { CallLedger, DeferredCall } from 'agent-functions/conversations';
@@ -83,5 +83,5 @@ export default createWorker({
       },
     }),
   },
-  mcp: () => import('agent-functions/mcp'),
+  mcp: mcpOnDemand(() => import('agent-functions/mcp')),
 });

@@ -1,4 +1,4 @@
-// The MCP module a Worker opts in to (createWorker({ functions, mcp: () => import('agent-functions/mcp') })):
+// The MCP module a Worker opts in to (createWorker({ functions, mcp: mcpOnDemand(() => import('agent-functions/mcp')) })):
 // `/mcp` serves every function as a tool; in production it needs an OAuth 2.1 access token, or
 // the static one derived from FUNCTIONS_SECRET when the operator turns it on (MCP_STATIC_TOKEN =
 // "on"); under local development it is open. The platform's signature policy does not apply here:

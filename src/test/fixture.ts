@@ -5,6 +5,7 @@ import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { env } from 'cloudflare:workers';
 import { createWorker } from '../createWorker.ts';
 import type { Env } from '../env.ts';
+import { mcpOnDemand } from '../mcp/onDemand.ts';
 import { platformFromEnv } from '../platform/client/fromEnv.ts';
 import { FIXTURE_FUNCTIONS } from './fixtures/functions/index.ts';
 import { through } from './helpers.ts';
@@ -14,7 +15,7 @@ export { FIXTURE_FUNCTIONS };
 const worker = createWorker({
   functions: FIXTURE_FUNCTIONS,
   platform: platformFromEnv,
-  mcp: () => import('../mcp/index.ts'),
+  mcp: mcpOnDemand(() => import('../mcp/index.ts')),
 });
 
 /** The fixture Worker with the test env and `overrides` over it (a setting unset by giving it `undefined`). */

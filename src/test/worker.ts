@@ -5,6 +5,7 @@ import { accountStore } from '../accounts/admin.ts';
 import { conversationFeatures } from '../conversations/features.ts';
 import { createWorker } from '../createWorker.ts';
 import type { Env } from '../env.ts';
+import { mcpOnDemand } from '../mcp/onDemand.ts';
 import { openApiDocument } from '../openapi.ts';
 import { platformFromEnv } from '../platform/client/fromEnv.ts';
 import { functions } from './fixtures/functions/index.ts';
@@ -21,7 +22,7 @@ export default createWorker({
   functions,
   platform: platformFromEnv,
   openapi: openApiDocument,
-  mcp: () => import('../mcp/index.ts'),
+  mcp: mcpOnDemand(() => import('../mcp/index.ts')),
   conversations: conversationFeatures,
   accountStore,
 }) satisfies ExportedHandler<Env>;

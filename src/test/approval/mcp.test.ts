@@ -10,6 +10,7 @@ import { conversationFeatures } from '../../conversations/features.ts';
 import { createWorker } from '../../createWorker.ts';
 import { defineFunction } from '../../define.ts';
 import type { Env } from '../../env.ts';
+import { mcpOnDemand } from '../../mcp/onDemand.ts';
 import { TASKS_EXTENSION } from '../../mcp/tasks.ts';
 import { createPlatformClient } from '../../platform/client/client.ts';
 import { ORIGIN } from '../../testing/call.ts';
@@ -22,7 +23,7 @@ const runs: number[] = [];
 const worker = createWorker({
   conversations: withApproval(conversationFeatures, { teamContact: () => ({ contactId: 'ct_team', channel: 'sms' }) }),
   platform: (_env, signal) => createPlatformClient({ baseUrl: PLATFORM, apiKey: 'k', signal }),
-  mcp: () => import('../../mcp/index.ts'),
+  mcp: mcpOnDemand(() => import('../../mcp/index.ts')),
   functions: {
     grant_discount: defineFunction({
       description: 'Grants a discount, for the tests: a person approves above 20 percent.',

@@ -11,6 +11,7 @@ import { defineFunction } from '../../define.ts';
 import type { Env } from '../../env.ts';
 import { manifestKey } from '../../keys.ts';
 import { setLogSink } from '../../log.ts';
+import { mcpOnDemand } from '../../mcp/onDemand.ts';
 import { callMetrics } from '../../metrics/index.ts';
 import { type CallRecord, setRecordSink } from '../../record.ts';
 import { withEnv } from '../../testing/call.ts';
@@ -29,7 +30,7 @@ restoreRecordSinkAfterAll();
  */
 const metered = createWorker({
   functions: FIXTURE_FUNCTIONS,
-  mcp: () => import('../../mcp/index.ts'),
+  mcp: mcpOnDemand(() => import('../../mcp/index.ts')),
   metrics: callMetrics(),
 });
 /** The environment of calls through `meteredFetch`: without the figures' bindings, so nothing is flushed. */

@@ -10,6 +10,7 @@ import { createWorker } from '../../createWorker.ts';
 import { type AnyFunctionDefinition, defineFunction } from '../../define.ts';
 import type { Env } from '../../env.ts';
 import { FunctionError } from '../../errors.ts';
+import { mcpOnDemand } from '../../mcp/onDemand.ts';
 import { ORIGIN, testEnv } from '../security/harness.ts';
 import { loadMcp, MCP_IMPORT_TIMEOUT_MS, staticToken } from './helpers.ts';
 
@@ -62,7 +63,7 @@ const FUNCTIONS: Record<string, AnyFunctionDefinition> = {
 };
 
 const workerOf = (overrides: Partial<Env> = {}) => {
-  const { fetch } = createWorker({ functions: FUNCTIONS, mcp: () => import('../../mcp/index.ts') });
+  const { fetch } = createWorker({ functions: FUNCTIONS, mcp: mcpOnDemand(() => import('../../mcp/index.ts')) });
   return async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const ctx = createExecutionContext();
     const response = await fetch(new Request(input, init), { ...testEnv, ...overrides }, ctx);

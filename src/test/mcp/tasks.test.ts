@@ -11,6 +11,7 @@ import { createWorker } from '../../createWorker.ts';
 import { defineFunction } from '../../define.ts';
 import type { Env } from '../../env.ts';
 import { FunctionError } from '../../errors.ts';
+import { mcpOnDemand } from '../../mcp/onDemand.ts';
 import { TASK_TTL_MS, TASKS_EXTENSION } from '../../mcp/tasks.ts';
 import { ExpectedFault } from '../expectedFault.ts';
 import { ORIGIN, testEnv } from '../security/harness.ts';
@@ -34,7 +35,7 @@ const flakyAttempts = new Map<string, number>();
 
 const worker = createWorker({
   conversations: conversationFeatures,
-  mcp: () => import('../../mcp/index.ts'),
+  mcp: mcpOnDemand(() => import('../../mcp/index.ts')),
   functions: {
     // Takes `ms` in the call; as deferred work, `deferredMs`.
     stock_check: defineFunction({

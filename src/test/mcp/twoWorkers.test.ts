@@ -6,13 +6,14 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createWorker } from '../../createWorker.ts';
 import { defineFunction } from '../../define.ts';
+import { mcpOnDemand } from '../../mcp/onDemand.ts';
 import { testEnv } from '../security/harness.ts';
 import { loadMcp, MCP_IMPORT_TIMEOUT_MS } from './helpers.ts';
 import { authorize, sender } from './oauthFlow.ts';
 
 const workerServing = (name: string) => {
   const worker = createWorker({
-    mcp: () => import('../../mcp/index.ts'),
+    mcp: mcpOnDemand(() => import('../../mcp/index.ts')),
     functions: {
       [name]: defineFunction({
         description: 'Answers its own name. Used by the two-Worker MCP test only.',

@@ -16,6 +16,7 @@ import type { Env } from '../../env.ts';
 import { defineEvent } from '../../events/define.ts';
 import { functionKey, mcpKey } from '../../keys.ts';
 import { setLogSink } from '../../log.ts';
+import { mcpOnDemand } from '../../mcp/onDemand.ts';
 import { callMetrics } from '../../metrics/index.ts';
 import { createPlatformClient } from '../../platform/client/client.ts';
 import type { CallRecord } from '../../record.ts';
@@ -41,7 +42,7 @@ const personal = z.object({ email: z.string(), phone: z.string(), name: z.string
 restoreRecordSinkAfterAll();
 const worker = createWorker({
   conversations: withApproval(conversationFeatures, { teamContact: () => TEAM }),
-  mcp: () => import('../../mcp/index.ts'),
+  mcp: mcpOnDemand(() => import('../../mcp/index.ts')),
   platform: (_env, signal) => createPlatformClient({ baseUrl: PLATFORM, apiKey: 'k', signal }),
   // The span's attributes and the figures are the metrics option's: its sink stays, beside the test's.
   metrics: callMetrics(),
