@@ -49,6 +49,49 @@ describe('bodies as callers really send them', () => {
   });
 });
 
+/** A POST whose body arrives as these chunks, each its own read. */
+const postChunks = async (chunks: Uint8Array[]) => {
+  let next = 0;
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      const chunk = chunks[next++];
+      if (chunk) controller.enqueue(chunk);
+      else controller.close();
+    },
+  });
+  return fetch(
+    new Request(`${ORIGIN}/functions/quote?key=${await keyOf('quote')}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+      duplex: 'half',
+    } as RequestInit),
+  );
+};
+
+describe('bodies as UTF-8 text', () => {
+  const named = new TextEncoder().encode('{"plan":"growth","seats":2,"customer_name":"Zoë"}');
+  // "ë" is two bytes: the cut falls between them.
+  const cut = named.indexOf(0xc3) + 1;
+
+  it('reads a character split between two chunks whole', async () => {
+    const response = await postChunks([named.slice(0, cut), named.slice(cut)]);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ customer_name: 'Zoë' });
+  });
+
+  it('refuses a body that is not UTF-8, and leaves nothing of it to the next body', async () => {
+    for (const chunks of [[named.slice(0, cut)], [named.slice(0, cut), new Uint8Array([0x7b])]]) {
+      const refused = await postChunks(chunks);
+      expect(refused.status).toBe(400);
+      expect((await errorOf(refused)).code).toBe('malformed_body');
+      const next = await post('{"plan":"growth","seats":2,"customer_name":"Zoë"}', 'application/json');
+      expect(next.status).toBe(200);
+      expect(await next.json()).toMatchObject({ customer_name: 'Zoë' });
+    }
+  });
+});
+
 describe('422 messages the model can act on', () => {
   it('reports a missing enum argument as missing, with "ask the customer"', async () => {
     const response = await post('{"seats":2}', 'application/json');
