@@ -22,6 +22,9 @@ const readable = (value: unknown): string | undefined => {
   return typeof text === 'string' && text.length <= CONVERSATION_ID_LIMIT && READABLE.test(text) ? text : undefined;
 };
 
+// Each identifier's field and the key the platform sends it under, listed once per isolate.
+const KEYS = Object.entries(CONVERSATION_KEYS);
+
 /** What takeConversation found: the conversation, and the names of identifiers present but unreadable. */
 export interface TakenConversation {
   conversation?: Conversation;
@@ -40,18 +43,23 @@ export const takeConversation = (
   top: Record<string, unknown>,
   declared: { has(name: string): boolean },
 ): TakenConversation => {
-  const found: Record<string, string> = {};
-  const unreadable: string[] = [];
-  for (const [field, key] of Object.entries(CONVERSATION_KEYS)) {
+  const taken: TakenConversation = {};
+  // Made only when the call carries an identifier: most calls allocate nothing here.
+  let found: Record<string, string> | undefined;
+  for (const [field, key] of KEYS) {
     if (declared.has(key) || !Object.hasOwn(top, key)) continue;
     const raw = top[key];
     const value = readable(raw);
     delete top[key];
-    if (value !== undefined) found[field] = value;
-    else if (raw !== null && raw !== '') unreadable.push(field);
+    if (value !== undefined) {
+      found ??= {};
+      found[field] = value;
+    } else if (raw !== null && raw !== '') {
+      taken.unreadable ??= [];
+      taken.unreadable.push(field);
+    }
   }
-  const taken: TakenConversation = unreadable.length > 0 ? { unreadable } : {};
   // A conversation is someone's: without the contact, the other two name nobody.
-  if (found.contactId !== undefined) taken.conversation = found as unknown as Conversation;
+  if (found?.contactId !== undefined) taken.conversation = found as unknown as Conversation;
   return taken;
 };
