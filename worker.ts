@@ -7,7 +7,7 @@ import { conversationFeatures } from 'agent-functions/conversations';
 import { callMetrics } from 'agent-functions/metrics';
 import { openApiDocument } from 'agent-functions/openapi';
 import { platformFromEnv } from 'agent-functions/platform';
-import { createWorker, mcpOnDemand } from 'agent-functions/worker';
+import { createWorker, mcpOnDemand, rateLimits } from 'agent-functions/worker';
 import { accounts } from './generated/accounts.ts';
 import { events } from './generated/events.ts';
 import { functions } from './generated/functions.ts';
@@ -42,6 +42,8 @@ export { OptOutList } from './lib/optOuts.ts';
 // them) and alerts to ALERTS_CONTACT_ID when a client's function fails, evaluated by the cron in
 // FUNCTION_HEALTH (docs/observability.md); an account's `alerts` in platform.accounts.json override
 // the thresholds. Drop it with those bindings and the cron, and none of it is bundled.
+// rateLimits: counts the calls of each function that declares `rateLimit` (refund_payment) against
+// FUNCTION_RATE_LIMIT (docs/security.md); drop it with the binding when none does.
 // mayMessage: the opt-out check of lib/optOuts.ts, which every message the framework sends a
 // customer (a deferred call's follow-up) goes through, in the call's account.
 export default createWorker({
@@ -57,6 +59,7 @@ export default createWorker({
     teamContact: teamContactOf,
   }),
   accountStore,
+  rateLimits,
   metrics: callMetrics({ accounts }),
   mayMessage,
 }) satisfies ExportedHandler<Env>;

@@ -16,7 +16,7 @@ import { createLogger } from './log.ts';
 import type { McpRoutes } from './mcp/onDemand.ts';
 import type { MetricsService } from './metrics/index.ts';
 import { openRecord } from './record.ts';
-import { createRegistry } from './registry.ts';
+import { createRegistry, type RateLimits } from './registry.ts';
 import { callerRequestId, errorResponse, jsonResponse, newRequestId } from './respond.ts';
 import type { FunctionManifest } from './schema/describe.ts';
 import { settle } from './settle.ts';
@@ -56,6 +56,12 @@ export interface WorkerOptions {
    * @example createWorker({ functions, mcp: mcpOnDemand(() => import('agent-functions/mcp')) })
    */
   mcp?: McpRoutes;
+  /**
+   * Counts the calls of each function that declares `rateLimit` against the FUNCTION_RATE_LIMIT
+   * binding (docs/security.md); without it such a definition is refused, and none of it is bundled.
+   * @example createWorker({ functions, rateLimits }) // rateLimits from agent-functions/worker
+   */
+  rateLimits?: RateLimits;
   /**
    * The check every message the framework sends a customer goes through (a deferred call's
    * follow-up): answer false to send nothing, for example to a contact who opted out.
@@ -97,7 +103,7 @@ export interface AgentWorker {
  * @example export default createWorker({ functions }) satisfies ExportedHandler<Env>;
  */
 export const createWorker = (options: WorkerOptions): AgentWorker => {
-  const registry = createRegistry(options.functions, options.conversations?.check);
+  const registry = createRegistry(options.functions, options.conversations?.check, options.rateLimits);
   const served = options.accounts ?? ONE_ACCOUNT;
   const accounts = served.resolver(options.platform);
   // The account of a url without one: the first of the accounts file.

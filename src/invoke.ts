@@ -16,7 +16,6 @@ import { ACCOUNT_QUERY, isFunctionKey, KEY_HEADER, KEY_QUERY } from './keys.ts';
 import type { Logger } from './log.ts';
 import type { PlatformClient } from './platform/client/client.ts';
 import { FUNCTION_NAME } from './platform/protocol/function.ts';
-import { checkRateLimit } from './ratelimit.ts';
 import type { CallRecord } from './record.ts';
 import type { RegisteredFunction, Registry } from './registry.ts';
 import { checkSignature, namesConversation } from './signed.ts';
@@ -247,7 +246,7 @@ export const execute = async (
   const deadline = setup.arrivedAt + fn.manifest.timeoutMs;
   // Most functions have no limit: skip the await rather than pay for it on every call. Deferred
   // work was counted when it was called.
-  if (fn.definition.rateLimit && setup.request && !setup.deferred) await checkRateLimit(fn, setup.request, setup.env);
+  if (fn.limit && setup.request && !setup.deferred) await fn.limit(fn, setup.request, setup.env);
   // The source checks a signed call's signature as it reads the body: a caller it refuses (401)
   // learns nothing of the function's settings.
   const read = await source(deadline);

@@ -1,18 +1,19 @@
 // Optional per-function rate limiting, so a leaked url cannot run up the bill of a paid API that a
 // function calls. Counts live in Cloudflare's rate-limiting binding (wrangler.toml [[ratelimits]]).
-import type { Env } from './env.ts';
+// createWorker's `rateLimits` option (exported by agent-functions/worker): a Worker whose functions
+// declare no `rateLimit` bundles none of it.
 import { FunctionError, notConfigured } from './errors.ts';
-import type { RegisteredFunction } from './registry.ts';
+import type { RateLimits } from './registry.ts';
 
 /** Seconds a refused caller is told to wait: the `period` of FUNCTION_RATE_LIMIT in wrangler.toml. */
 export const RATE_LIMIT_RETRY_AFTER_SECONDS = 60;
 
 /**
- * Counts one call of a rate-limited function; throws 429 (with Retry-After) once over the limit.
- * Functions without `rateLimit` pass through untouched.
- * @example await checkRateLimit(fn, request, env)
+ * Counts the calls of each function that declares `rateLimit` (docs/security.md): one call counted,
+ * and a 429 (with Retry-After) once over the limit.
+ * @example createWorker({ functions, rateLimits })
  */
-export const checkRateLimit = async (fn: RegisteredFunction, request: Request, env: Env): Promise<void> => {
+export const rateLimits: RateLimits = async (fn, request, env) => {
   const option = fn.definition.rateLimit;
   if (!option) return;
   const limiter = env.FUNCTION_RATE_LIMIT;

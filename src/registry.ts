@@ -2,9 +2,10 @@
 // stays flat however many functions there are.
 
 import type { AnyFunctionDefinition } from './define.ts';
-import type { WithProcess } from './env.ts';
+import type { Env, WithProcess } from './env.ts';
+import { EXPLAINS } from './explains.ts';
 import type { CallPolicy } from './policy.ts';
-import { type FunctionManifest, translateFunction, withoutConversations } from './schema/describe.ts';
+import { DefinitionError, type FunctionManifest, translateFunction, withoutConversations } from './schema/describe.ts';
 import type { ParameterInfo } from './schema/parameters.ts';
 import { isUnbuilt } from './unbuilt.ts';
 
@@ -18,7 +19,12 @@ export interface RegisteredFunction {
   manifest: FunctionManifest;
   /** Read or write, how repeats are recognised, whether it may finish later: with the conversations feature only. */
   policy?: CallPolicy;
+  /** What counts its calls: createWorker's `rateLimits`, for a function that declares `rateLimit`. */
+  limit?: RateLimits;
 }
+
+/** createWorker's `rateLimits` option (src/ratelimit.ts): counts one call of a function that declares `rateLimit`. */
+export type RateLimits = (fn: RegisteredFunction, request: Request, env: Env) => Promise<void>;
 
 /** Looks functions up by name; translation runs on first use of each. */
 export interface Registry {
@@ -39,6 +45,8 @@ export const createRegistry = (
   definitions: Record<string, AnyFunctionDefinition>,
   /** The conversations feature's policy of each definition (src/conversations/check.ts), when it is on. */
   policyOf?: (definition: AnyFunctionDefinition, parameterNames: readonly string[]) => CallPolicy,
+  /** createWorker's `rateLimits`: without it, a definition that declares `rateLimit` is refused. */
+  limit?: RateLimits,
 ): Registry => {
   const compiled = new Map<string, RegisteredFunction>();
   return {
@@ -49,10 +57,19 @@ export const createRegistry = (
       const definition = definitions[name] as AnyFunctionDefinition;
       // Without the feature, a definition that needs approval is refused: it would run unapproved.
       const translated = translateFunction(name, definition, policyOf ?? withoutConversations);
+      // Refused rather than run uncounted: the author asked for a limit, so an unlimited run is the bill they feared.
+      if (definition.rateLimit && !limit) {
+        throw new DefinitionError(
+          EXPLAINS
+            ? `Function "${name}": rateLimit needs createWorker's rateLimits option (rateLimits from agent-functions/worker in worker.ts).`
+            : `Function "${name}": rateLimit needs createWorker's rateLimits option.`,
+        );
+      }
       const entry: RegisteredFunction = {
         name,
         definition,
         ...translated,
+        ...(definition.rateLimit ? { limit } : {}),
       };
       compiled.set(name, entry);
       return entry;

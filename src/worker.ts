@@ -8,8 +8,10 @@ export { isDevelopment } from './env.ts';
 export { ACCOUNT_QUERY, accountsKey, functionKey, manifestKey, mcpKey } from './keys.ts';
 export { createLogger, setLogSink } from './log.ts';
 export { type McpModule, type McpRoutes, mcpOnDemand } from './mcp/onDemand.ts';
+export { rateLimits } from './ratelimit.ts';
 export type { CallRecord, RecordKind, RecordOutcome, RecordSink, Transport } from './record.ts';
 export { setRecordSink } from './record.ts';
+export type { RateLimits } from './registry.ts';
 export type { FunctionManifest } from './schema/describe.ts';
 export {
   DESCRIPTION_LIMIT,

@@ -7,7 +7,7 @@ import { withApproval } from 'agent-functions/approval';
 import { conversationFeatures } from 'agent-functions/conversations';
 import { platformFromEnv } from 'agent-functions/platform';
 import { withEnv } from 'agent-functions/testing';
-import { createWorker } from 'agent-functions/worker';
+import { createWorker, rateLimits } from 'agent-functions/worker';
 import { functions } from '../generated/functions.ts';
 import { mayMessage } from '../lib/optOuts.ts';
 import { teamContactOf } from '../lib/team.ts';
@@ -37,6 +37,7 @@ const worker = createWorker({
   platform: platformFromEnv,
   // The team worker.ts asks for approvals.
   conversations: withApproval(conversationFeatures, { teamContact: teamContactOf }),
+  rateLimits,
   mayMessage,
 });
 

@@ -78,8 +78,9 @@ AGENT_FUNCTIONS_MODE = "production"
 # Secrets (never in this file): wrangler secret put FUNCTIONS_SECRET, and optionally
 # PLATFORM_API_KEY, PLATFORM_SIGNING_SECRET. PLATFORM_BASE_URL may be a var or a secret.
 
-# Budget of the functions that set \`rateLimit\`: \`limit\` calls per \`period\` seconds (10 or 60)
-# per key. namespace_id is any positive integer unique in your Cloudflare account.
+# Budget of the functions that set \`rateLimit\` (with \`rateLimits\` among worker.ts's createWorker
+# options): \`limit\` calls per \`period\` seconds (10 or 60) per key. namespace_id is any positive
+# integer unique in your Cloudflare account.
 [[ratelimits]]
 name = "FUNCTION_RATE_LIMIT"
 namespace_id = "1001"

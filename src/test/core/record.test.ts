@@ -13,6 +13,7 @@ import { manifestKey } from '../../keys.ts';
 import { setLogSink } from '../../log.ts';
 import { mcpOnDemand } from '../../mcp/onDemand.ts';
 import { callMetrics } from '../../metrics/index.ts';
+import { rateLimits } from '../../ratelimit.ts';
 import { type CallRecord, setRecordSink } from '../../record.ts';
 import { withEnv } from '../../testing/call.ts';
 import { descriptionVersion } from '../../version.ts';
@@ -163,6 +164,7 @@ describe('the record of an HTTP call', () => {
           handler: () => ({ ok: true }),
         }),
       },
+      rateLimits,
     });
     // The binding's answer once the budget is spent (the rate-limit tests spend a real one).
     const spent = { limit: async () => ({ success: false }) };

@@ -11,6 +11,7 @@ import { type AnyFunctionDefinition, defineFunction } from '../../define.ts';
 import type { Env } from '../../env.ts';
 import { FunctionError } from '../../errors.ts';
 import { mcpOnDemand } from '../../mcp/onDemand.ts';
+import { rateLimits } from '../../ratelimit.ts';
 import { ORIGIN, testEnv } from '../security/harness.ts';
 import { loadMcp, MCP_IMPORT_TIMEOUT_MS, staticToken } from './helpers.ts';
 
@@ -63,7 +64,11 @@ const FUNCTIONS: Record<string, AnyFunctionDefinition> = {
 };
 
 const workerOf = (overrides: Partial<Env> = {}) => {
-  const { fetch } = createWorker({ functions: FUNCTIONS, mcp: mcpOnDemand(() => import('../../mcp/index.ts')) });
+  const { fetch } = createWorker({
+    functions: FUNCTIONS,
+    rateLimits,
+    mcp: mcpOnDemand(() => import('../../mcp/index.ts')),
+  });
   return async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const ctx = createExecutionContext();
     const response = await fetch(new Request(input, init), { ...testEnv, ...overrides }, ctx);
@@ -197,7 +202,7 @@ describe('who may reach /mcp', () => {
   });
 
   it('is not served at all by a Worker created without the mcp option', async () => {
-    const { fetch } = createWorker({ functions: FUNCTIONS });
+    const { fetch } = createWorker({ functions: FUNCTIONS, rateLimits });
     const ctx = createExecutionContext();
     const response = await fetch(new Request(`${ORIGIN}/mcp`, initialize({})), testEnv, ctx);
     expect(response.status).toBe(404);

@@ -12,6 +12,7 @@ import { misspelledParameter } from '../../args.ts';
 import { conversationFeatures } from '../../conversations/features.ts';
 import { type AnyFunctionDefinition, DEFAULT_BODY_LIMIT } from '../../define.ts';
 import { signWebhook } from '../../platform/protocol/signature.ts';
+import { rateLimits } from '../../ratelimit.ts';
 import { createRegistry } from '../../registry.ts';
 import { inputJsonSchema } from '../../schema/describe.ts';
 import { captureLogs, guarded, logLines, prototypeSnapshot, type Run, runs, type Sent, violations } from './audit.ts';
@@ -48,12 +49,13 @@ const FAKE_PLATFORM_API_KEY = 'pk_live_fuzz_9d2f6c1e0b7a';
 
 const testNames = Object.keys(TEST_FUNCTIONS) as TestFunctionName[];
 const shippedNames = Object.keys(shipped);
-const testRegistry = createRegistry(TEST_FUNCTIONS);
+const testRegistry = createRegistry(TEST_FUNCTIONS, undefined, rateLimits);
 // The entry serves its functions with withApproval over the conversations feature (worker.ts): the
 // same checks here, so a function that declares an approval translates as it does there.
 const shippedRegistry = createRegistry(
   shipped,
   withApproval(conversationFeatures, { teamContact: () => undefined }).check,
+  rateLimits,
 );
 /**
  * A shipped function's arguments from the examples its manifest shows the model: with them the

@@ -8,6 +8,7 @@ import type { AnyFunctionDefinition } from '../../define.ts';
 import type { Env } from '../../env.ts';
 import { functionKey } from '../../keys.ts';
 import { signWebhook } from '../../platform/protocol/signature.ts';
+import { rateLimits } from '../../ratelimit.ts';
 
 export const FUNCTIONS_SECRET = 'test-functions-secret';
 export const SIGNING_SECRET = 'test-signing-secret';
@@ -21,7 +22,7 @@ export const entry = (exports as unknown as { default: Fetcher }).default;
 
 /** A fetch over test-only functions, run with `overrides` on top of the test env. */
 export const workerOf = (definitions: Record<string, AnyFunctionDefinition>, overrides: Partial<Env> = {}) => {
-  const { fetch } = createWorker({ functions: definitions });
+  const { fetch } = createWorker({ functions: definitions, rateLimits });
   return async (request: Request): Promise<Response> => {
     const ctx = createExecutionContext();
     const response = await fetch(request, { ...testEnv, ...overrides }, ctx);

@@ -1,8 +1,11 @@
+import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { createWorker } from '../../createWorker.ts';
 import { type AnyFunctionDefinition, defineFunction } from '../../define.ts';
+import { manifestKey } from '../../keys.ts';
 import { RATE_LIMIT_RETRY_AFTER_SECONDS } from '../../ratelimit.ts';
-import { errorOf, post, testEnv, workerOf } from './harness.ts';
+import { errorOf, FUNCTIONS_SECRET, ORIGIN, post, testEnv, workerOf } from './harness.ts';
 
 /** The `limit` of FUNCTION_RATE_LIMIT in wrangler.toml. */
 const LIMIT = 60;
@@ -97,6 +100,28 @@ describe('per-function rate limiting (FUNCTION_RATE_LIMIT)', () => {
     )(await post(name, '{"query":"x"}'));
     expect(response.status).toBe(503);
     expect((await errorOf(response)).code).toBe('not_configured');
+    expect(calls.count).toBe(0);
+  });
+
+  it('refuses the definition (fails closed) in a Worker without the rateLimits option, naming the fix', async () => {
+    const name = uniqueName('paid_optionless');
+    const { definition, calls } = counted({ key: 'function' });
+    const { fetch } = createWorker({ functions: { [name]: definition } });
+    const ctx = createExecutionContext();
+    const manifest = await fetch(
+      new Request(`${ORIGIN}/functions`, {
+        headers: { authorization: `Bearer ${await manifestKey(FUNCTIONS_SECRET)}` },
+      }),
+      testEnv,
+      ctx,
+    );
+    expect(manifest.status).toBe(500);
+    expect((await errorOf(manifest)).message).toBe(
+      `Function "${name}": rateLimit needs createWorker's rateLimits option (rateLimits from agent-functions/worker in worker.ts).`,
+    );
+    const response = await fetch(await post(name, '{"query":"x"}'), testEnv, ctx);
+    await waitOnExecutionContext(ctx);
+    expect(response.status).toBe(500);
     expect(calls.count).toBe(0);
   });
 });
