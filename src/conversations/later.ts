@@ -43,7 +43,7 @@ const CREATE_LEAD_SHARE = 0.8;
  * late on a busy isolate and the answer's writing take, so the interim is on the wire within
  * answerWithinMs rather than just past it (docs/performance.md "A deferred call's first answer").
  */
-const ON_THE_WIRE_MS = 20;
+const ON_THE_WIRE_MS = 40;
 
 /** `promise`'s outcome if it settles within `ms`, else undefined. */
 const within = async <T>(promise: Promise<T>, ms: number): Promise<T | undefined> => {
