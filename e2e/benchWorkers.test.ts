@@ -122,7 +122,7 @@ describe('benchmark Workers on workerd', () => {
   });
 
   it('keeps each definition check and its fact in a production bundle, and drops the words of the fix', async () => {
-    // src/explains.ts: npm test, npm run dev and sync's local Worker tell the whole fix.
+    // EXPLAINS (src/env.ts): npm test, npm run dev and sync's local Worker tell the whole fix.
     const bundle = await readFile(projectScript, 'utf8');
     expect(bundle).toContain('description is missing or too short.');
     expect(bundle).toContain('must list environment variable names.');

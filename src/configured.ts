@@ -2,9 +2,8 @@
 // otherwise its call answers 503 not_configured, and the log names what is missing (never the
 // caller: a setting's name is the author's business). Checked on each call of a function that
 // declares any (a look-up per setting); the common path reads one field.
-import type { Env } from './env.ts';
+import { type Env, EXPLAINS } from './env.ts';
 import { notConfigured } from './errors.ts';
-import { EXPLAINS } from './explains.ts';
 import type { Logger } from './log.ts';
 import type { RegisteredFunction } from './registry.ts';
 

@@ -63,6 +63,17 @@ export type Env = Partial<Cloudflare.Env> & FrameworkEnv;
 export type WithProcess = typeof globalThis & { process?: { env: Record<string, string | undefined> } };
 
 /**
+ * False in a bundle built for deploy, true in every other (`npm test`, `npm run dev`, and the
+ * Worker sync and the linter start locally): it chooses between the words that tell a person how
+ * to fix a refused definition and the fact alone, which is all a deployed Worker carries
+ * (docs/performance.md, the framework's share). Only in a conditional expression: a bundler inlines
+ * a constant from another module after it has dropped dead code, so `EXPLAINS ? long : short`
+ * keeps one string, but an `if (EXPLAINS)` block stays in the bundle (measured); a development
+ * branch spells the test out, as isDevelopment's callers do.
+ */
+export const EXPLAINS: boolean = (globalThis as WithProcess).process?.env.NODE_ENV !== 'production';
+
+/**
  * True when the Worker runs under `npm run dev` (wrangler dev with the development var); never in a
  * bundle built for production. wrangler replaces `process.env.NODE_ENV` with "production" when it
  * builds for deploy ("development" for wrangler dev), so a deployed Worker always checks keys,

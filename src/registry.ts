@@ -2,8 +2,7 @@
 // stays flat however many functions there are.
 
 import type { AnyFunctionDefinition } from './define.ts';
-import type { Env, WithProcess } from './env.ts';
-import { EXPLAINS } from './explains.ts';
+import { type Env, EXPLAINS, type WithProcess } from './env.ts';
 import type { CallPolicy } from './policy.ts';
 import { DefinitionError, type FunctionManifest, translateFunction, withoutConversations } from './schema/describe.ts';
 import type { ParameterInfo } from './schema/parameters.ts';

@@ -2,9 +2,8 @@
 // (and the OpenAPI document) behind its guard, and the router that tries the paths in order (the
 // features' own paths with them).
 import { bearerToken } from './bearerToken.ts';
-import { type Env, isDevelopment, type WithProcess } from './env.ts';
+import { type Env, EXPLAINS, isDevelopment, type WithProcess } from './env.ts';
 import { FunctionError, notServedHere } from './errors.ts';
-import { EXPLAINS } from './explains.ts';
 import { isManifestKey } from './keys.ts';
 import type { Registry } from './registry.ts';
 import { errorResponse, jsonResponse, newRequestId } from './respond.ts';

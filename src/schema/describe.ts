@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import { toJSONSchema } from 'zod/v4/core';
 import type { AnyFunctionDefinition, Effect, FunctionAnnotations } from '../define.ts';
 import { DEFAULT_TIMEOUT_MS, SETTING_NAME } from '../define.ts';
-import { EXPLAINS } from '../explains.ts';
+import { EXPLAINS } from '../env.ts';
 import type { FunctionRecord } from '../platform/protocol/function.ts';
 import type { CallPolicy } from '../policy.ts';
 import { fieldText, type JsonSchema, type ParameterInfo, parameterInfo } from './parameters.ts';

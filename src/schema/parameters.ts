@@ -1,7 +1,7 @@
 // One top-level parameter's JSON Schema -> its flat type name, its constraints in words and an
 // example of a valid value. Unions of different types and untyped values are refused.
 
-import { EXPLAINS } from '../explains.ts';
+import { EXPLAINS } from '../env.ts';
 import type { ParameterType } from '../platform/protocol/function.ts';
 
 /** The subset of JSON Schema that zod's toJSONSchema emits and this module reads. */
