@@ -33,6 +33,7 @@ import { storedAccountsDefine } from './storedAccounts.ts';
 import { measureSyncAccounts } from './syncAccounts.ts';
 import { measureSync } from './syncBench.ts';
 import { renderMarkdown, renderTable } from './table.ts';
+import { useBenchV8Flags } from './v8Flags.ts';
 import { canCountCpu } from './workerdCpu.ts';
 
 // Every Worker this run builds: entry, build-time defines, and whether part 2 profiles it.
@@ -363,6 +364,8 @@ const main = async (): Promise<number> => {
     process.stdout.write(HELP);
     return 0;
   }
+  // Before any Worker starts: every workerd of the run gets the same V8 flags.
+  const v8Flags = useBenchV8Flags();
   const results: BenchResults = {
     machine: {
       cpus: cpus().length,
@@ -370,6 +373,7 @@ const main = async (): Promise<number> => {
       node: process.version,
       date: new Date().toISOString(),
       commit: currentCommit(),
+      ...(v8Flags ? { v8Flags } : {}),
     },
     settings: args.settings,
   };

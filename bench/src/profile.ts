@@ -11,6 +11,7 @@ import { buildWorker } from './buildWorker.ts';
 import { INVALID_BODY, VALID_BODY } from './invocation.ts';
 import { loadTest } from './loadTest.ts';
 import { BENCH_SECRET, serveWorker } from './serveWorker.ts';
+import { useBenchV8Flags } from './v8Flags.ts';
 
 const HELP = `Usage: npm run --silent bench:profile -- [--entry bench/project.ts] [--invalid] [--seconds 6] [--inspector-port 9229] [--out file.cpuprofile] [--top 30]
 
@@ -109,6 +110,8 @@ const main = async (): Promise<number> => {
     process.stderr.write(`--seconds, --top and --inspector-port take positive numbers\n\n${HELP}`);
     return 2;
   }
+  // The same V8 flags as `npm run bench`, so a profile shows the collections the bench measures.
+  useBenchV8Flags();
   const dir = await mkdtemp(join(tmpdir(), 'agent-functions-profile-'));
   try {
     const built = await buildWorker(values.entry, { BENCH_FUNCTIONS: '10' }, dir, { minify: false });
