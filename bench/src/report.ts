@@ -21,7 +21,7 @@ import {
 import { type StatsBenchResult, statsTable, statsVerdict } from './statsBench.ts';
 import { ACCOUNT_FUNCTIONS, ACCOUNT_RATE_LIMIT, type SyncAccountsResult } from './syncAccounts.ts';
 import type { SyncRunResult } from './syncBench.ts';
-import { type Cell, type Table, text } from './table.ts';
+import { type Cell, signed, type Table, text } from './table.ts';
 
 /** Size and start-up of one bundled Worker. */
 export interface SizeResult {
@@ -826,7 +826,8 @@ export const targetVerdicts = (results: BenchResults): TargetVerdict[] => {
         quantileInterval(differences, 0.5, CONFIDENCE),
         { at: '<=', bound: 2 },
         (v, i) =>
-          `${v.toFixed(1)} ms (${bounded(i.low, (x) => x.toFixed(1))}-${bounded(i.high, (x) => x.toFixed(1))} ms)`,
+          // "to", not "-": a difference's interval may start below zero.
+          `${v.toFixed(1)} ms (${bounded(i.low, (x) => x.toFixed(1))} to ${bounded(i.high, (x) => x.toFixed(1))} ms)`,
       ),
     );
   }
@@ -932,7 +933,7 @@ const informational = (results: BenchResults): Cell[][] => {
     const ms = pairedDifference(feature.startupMs, project.startupMs);
     rows.push([
       `${feature.worker.slice(FEATURE_PREFIX.length)}: cost when turned on`,
-      `+${text(kib)} KiB gzip, +${text(ms)} ms start-up CPU`,
+      `${signed(kib)} KiB gzip, ${signed(ms)} ms start-up CPU`,
       '-',
     ]);
   }

@@ -24,6 +24,12 @@ export const text = (cell: Cell): string => {
   return Math.abs(cell) >= 100 ? cell.toFixed(0) : Math.abs(cell) >= 10 ? cell.toFixed(1) : cell.toFixed(2);
 };
 
+/**
+ * A difference as the tables print it, with its sign: `+` when it adds, `-` when it saves.
+ * @example signed(0.35) // '+0.35'; signed(-0.11) // '-0.11'
+ */
+export const signed = (difference: number): string => `${difference < 0 ? '-' : '+'}${text(Math.abs(difference))}`;
+
 const isNumeric = (column: Cell[]): boolean => column.every((c) => c === null || typeof c === 'number');
 
 /**

@@ -84,7 +84,7 @@ describe('bench report', () => {
       '1,000 functions: p50 <= 1.1x of 10 functions': '1.20x (1.20x-1.20x)',
       'stretch: valid-call throughput >= 0.95x the zod baseline': '0.82x (0.82x-0.82x)',
       'framework share <= 10 KiB gzip': '16.0 KiB',
-      'framework share <= 2 ms start-up CPU': '5.0 ms (5.0-5.0 ms)',
+      'framework share <= 2 ms start-up CPU': '5.0 ms (5.0 to 5.0 ms)',
       'no-op sync: zero writes, only the 10 list pages': '3 writes, 10 reads',
       '10 changed: exactly 10 writes': '12 writes',
     });

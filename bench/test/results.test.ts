@@ -73,7 +73,7 @@ describe('the results table of docs/performance.md', () => {
       '| 1,000 functions: p50 <= 1.1x of 10 functions | 1.00x (1.00x-1.00x) | yes |',
       '| stretch: valid-call throughput >= 0.95x the zod baseline | 0.97x (0.97x-0.97x) | yes |',
       '| framework share <= 10 KiB gzip | 9.5 KiB | yes |',
-      '| framework share <= 2 ms start-up CPU | 0.5 ms (0.4-0.6 ms) | yes |',
+      '| framework share <= 2 ms start-up CPU | 0.5 ms (0.4 to 0.6 ms) | yes |',
       '| no-op sync: zero writes, only the 10 list pages | 0 writes, 10 reads | yes |',
       '| 10 changed: exactly 10 writes | 10 writes | yes |',
       '| signed call: req/s x an unsigned call on the same Worker | 0.91x | - |',

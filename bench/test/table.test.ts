@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderMarkdown, renderTable, type Table } from '../src/table.ts';
+import { renderMarkdown, renderTable, signed, type Table } from '../src/table.ts';
 
 const table: Table = {
   title: 'Example',
@@ -23,6 +23,12 @@ describe('bench tables', () => {
 
   it('shows n/a for numbers that could not be measured and - for empty cells', () => {
     expect(renderTable(table).split('\n')[4]).toBe('a|b      n/a  -');
+  });
+
+  it('prints a difference with its sign, a saving as minus rather than "+-"', () => {
+    expect(signed(0.35)).toBe('+0.35');
+    expect(signed(-0.11)).toBe('-0.11');
+    expect(signed(0)).toBe('+0');
   });
 
   it('prints notes under the table', () => {
