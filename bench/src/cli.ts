@@ -15,6 +15,7 @@ import { measureEventAck } from './events.ts';
 import { measureInvocation, measureInvocationCpu } from './invocation.ts';
 import { measureLint } from './lintBench.ts';
 import { measureMemory } from './memory.ts';
+import { useMemoryStorage } from './memoryStorage.ts';
 import { type MetricsResults, measureMetrics } from './metrics.ts';
 import { metricsTable, metricsVerdicts } from './metricsReport.ts';
 import {
@@ -364,8 +365,10 @@ const main = async (): Promise<number> => {
     process.stdout.write(HELP);
     return 0;
   }
-  // Before any Worker starts: every workerd of the run gets the same V8 flags.
+  // Before any Worker starts: every workerd of the run gets the same V8 flags, and keeps its
+  // Durable Object and Workflow storage in memory.
   const v8Flags = useBenchV8Flags();
+  const storage = useMemoryStorage();
   const results: BenchResults = {
     machine: {
       cpus: cpus().length,
@@ -374,6 +377,7 @@ const main = async (): Promise<number> => {
       date: new Date().toISOString(),
       commit: currentCommit(),
       ...(v8Flags ? { v8Flags } : {}),
+      ...(storage ? { storage } : {}),
     },
     settings: args.settings,
   };

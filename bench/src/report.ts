@@ -35,9 +35,18 @@ export interface SizeResult {
 export interface BenchResults {
   /**
    * Where and when: `commit` is the checked-out commit (`-dirty` with uncommitted changes), when git
-   * knows it; `v8Flags` the flags every workerd of the run had (bench/src/v8Flags.ts), when any.
+   * knows it; `v8Flags` the flags every workerd of the run had (bench/src/v8Flags.ts), when any;
+   * `storage` the memory folder that held the local runtime's storage (bench/src/memoryStorage.ts), when one did.
    */
-  machine: { cpus: number; cpuModel: string; node: string; date: string; commit?: string; v8Flags?: string };
+  machine: {
+    cpus: number;
+    cpuModel: string;
+    node: string;
+    date: string;
+    commit?: string;
+    v8Flags?: string;
+    storage?: string;
+  };
   settings: BenchSettings;
   invocation?: InvocationRounds;
   invocationCpu?: InvocationCpu;
@@ -967,12 +976,13 @@ export const resultsTable = (results: BenchResults): Table => ({
 
 /**
  * The line above the results: when, at which commit, on what.
- * @example measuredLine(results, false) // 'Measured 2026-11-22T07:53:39Z at commit 44e42ba on 2 x AMD EPYC, Node v24.21.0, workerd V8 flags --min-semi-space-size=16.'
+ * @example measuredLine(results, false) // 'Measured 2026-11-22T07:53:39Z at commit 44e42ba on 2 x AMD EPYC, Node v24.21.0, workerd V8 flags --min-semi-space-size=16, local storage in memory (/dev/shm).'
  */
 export const measuredLine = (results: BenchResults, quick: boolean): string => {
-  const { date, commit, cpus, cpuModel, node, v8Flags } = results.machine;
+  const { date, commit, cpus, cpuModel, node, v8Flags, storage } = results.machine;
   const at = commit ? ` at commit ${commit}` : '';
   const flags = v8Flags ? `, workerd V8 flags ${v8Flags}` : '';
+  const memory = storage ? `, local storage in memory (${storage})` : '';
   const smoke = quick ? ' (--quick: a smoke run, too noisy to quote)' : '';
-  return `Measured ${date}${at} on ${cpus} x ${cpuModel}, Node ${node}${flags}${smoke}.`;
+  return `Measured ${date}${at} on ${cpus} x ${cpuModel}, Node ${node}${flags}${memory}${smoke}.`;
 };

@@ -58,8 +58,13 @@ describe('the results table of docs/performance.md', () => {
     expect(measuredLine({ ...run, machine: { ...run.machine, commit: undefined } }, true)).toBe(
       'Measured 2026-11-22T07:53:39Z on 2 x AMD EPYC, Node v24.21.0 (--quick: a smoke run, too noisy to quote).',
     );
-    expect(measuredLine({ ...run, machine: { ...run.machine, v8Flags: '--min-semi-space-size=16' } }, false)).toBe(
-      'Measured 2026-11-22T07:53:39Z at commit 44e42ba on 2 x AMD EPYC, Node v24.21.0, workerd V8 flags --min-semi-space-size=16.',
+    expect(
+      measuredLine(
+        { ...run, machine: { ...run.machine, v8Flags: '--min-semi-space-size=16', storage: '/dev/shm' } },
+        false,
+      ),
+    ).toBe(
+      'Measured 2026-11-22T07:53:39Z at commit 44e42ba on 2 x AMD EPYC, Node v24.21.0, workerd V8 flags --min-semi-space-size=16, local storage in memory (/dev/shm).',
     );
   });
 
