@@ -6,7 +6,7 @@
 // In memory the same stage read 8 to 13 ms. The storage is written all the same, only not synced.
 import { accessSync, constants } from 'node:fs';
 
-/** Linux's shared-memory file system, present on every distribution the bench runs on. */
+/** Linux's shared-memory file system; where it is missing or read-only, the storage stays on disk. */
 export const MEMORY_FOLDER = '/dev/shm';
 
 /**
