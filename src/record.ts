@@ -102,19 +102,9 @@ export const closeRecord = (
 /** The log event whose fields are a CallRecord: one line per record. */
 export const RECORD_EVENT = 'invocation';
 
-/**
- * The context of the call or delivery a record is of: its waitUntil, and the runtime's tracing when
- * Workers traces are on (`ExecutionContext.tracing`), which the metrics option attaches the record to.
- */
+/** The context of the call or delivery a record is of: its waitUntil, which holds the figures' flush. */
 export interface RecordContext {
   waitUntil(promise: Promise<unknown>): void;
-  readonly tracing?: { getActiveSpan(): RecordSpan | undefined } | undefined;
-}
-
-/** The runtime's span of an invocation, as much of it as a record needs (workers-types' `Span`). */
-export interface RecordSpan {
-  readonly isTraced: boolean;
-  setAttributes(attributes: Record<string, string | undefined>): unknown;
 }
 
 /** Where records go besides the log (the metrics option's writer); set once by createWorker. */

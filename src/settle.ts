@@ -37,7 +37,7 @@ export const settle = async (
   call: () => Promise<unknown>,
   /** The Worker's env: under npm run dev, a handler's error is logged with its message and where it was thrown. */
   env?: Env,
-  /** The handler's context: its waitUntil for the record's sink, and its span when the runtime traces the call. */
+  /** The handler's context: its waitUntil for the record's sink. */
   ctx?: RecordContext,
 ): Promise<Outcome> => {
   const { requestId } = record;

@@ -12,7 +12,7 @@ import { descriptionVersion } from '../version.ts';
 import { runAlerts } from './alerts.ts';
 import { createMetricsSink } from './sink.ts';
 import { type AlertConfig, type AlertSettings, cleanSettings, DEFAULT_THRESHOLDS } from './thresholds.ts';
-import { traceRecord } from './trace.ts';
+import { type RecordTracing, RUNTIME_TRACING, traceRecord } from './trace.ts';
 
 export { FunctionHealth } from './health.ts';
 export type { Incident, Notice, SendOutcome } from './incidents.ts';
@@ -21,6 +21,7 @@ export type { Rule, WindowFigures } from './rules.ts';
 export type { MetricsBindings } from './sink.ts';
 export type { AlertSettings, AlertThresholds } from './thresholds.ts';
 export { DEFAULT_THRESHOLDS } from './thresholds.ts';
+export type { RecordSpan, RecordTracing } from './trace.ts';
 export { standardWebhookHeaders } from './webhook.ts';
 
 /** What `callMetrics` takes. */
@@ -29,6 +30,8 @@ export interface MetricsOptions {
   alerts?: AlertSettings | false;
   /** The accounts file (generated/accounts.ts): an account's own `alerts` override the project's. */
   accounts?: { list: readonly AccountEntry[] };
+  /** Where each call's span is found: the runtime's (`tracing` of `cloudflare:workers`) unless given (tests give their own). */
+  tracing?: RecordTracing;
 }
 
 /** The Worker's handlers the metrics option adds. */
@@ -111,10 +114,11 @@ export const callMetrics = (options: MetricsOptions = {}): MetricsService => {
     serve: (accounts, registry) => {
       const { sink } = createMetricsSink();
       const versionOf = versionsOf(registry);
+      const tracing = options.tracing ?? RUNTIME_TRACING;
       // Before the log line (src/record.ts `observe`): the version, the span (traces), the figures.
       setRecordSink((record, env, ctx) => {
         record.version ??= versionOf(record);
-        traceRecord(record, ctx);
+        traceRecord(record, tracing);
         sink(record, env, ctx);
       });
       const evaluate = (env: Env, at: number) => runAlerts(env, at, config, accounts);

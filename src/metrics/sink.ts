@@ -6,7 +6,7 @@
 // A missing or failing binding never changes a call: it is logged once per isolate.
 import { createLogger } from '../log.ts';
 import { type CallRecord, dataPointOf, type RecordSink } from '../record.ts';
-import { addRecord, type Bucket } from './buckets.ts';
+import { createBucketBuffer } from './buckets.ts';
 import type { FunctionHealth } from './health.ts';
 import { HEALTH_INSTANCE } from './health.ts';
 
@@ -42,7 +42,7 @@ export const createMetricsSink = ({ flushDelayMs = FLUSH_DELAY_MS }: { flushDela
     const cause = error instanceof Error ? { error: error.name } : {};
     createLogger().warn(event, { binding, ...cause, hint: BINDING_HINTS[binding] });
   };
-  let buffer = new Map<string, Bucket>();
+  const buffer = createBucketBuffer();
   // Whether a flush is waiting to take the buffer (then a record only joins it), and the last flush.
   let waiting = false;
   let last: Promise<void> = Promise.resolve();
@@ -53,8 +53,7 @@ export const createMetricsSink = ({ flushDelayMs = FLUSH_DELAY_MS }: { flushDela
     await new Promise((resolve) => setTimeout(resolve, flushDelayMs));
     await previous;
     waiting = false;
-    const batch = [...buffer.values()];
-    buffer = new Map();
+    const batch = buffer.take();
     try {
       // A stub per flush: an I/O object is not shared between requests.
       await health.get(health.idFromName(HEALTH_INSTANCE)).add(batch);
@@ -77,7 +76,7 @@ export const createMetricsSink = ({ flushDelayMs = FLUSH_DELAY_MS }: { flushDela
     }
     const health = bindings.FUNCTION_HEALTH;
     if (!health) return warnOnce('metrics_unbound', 'FUNCTION_HEALTH');
-    addRecord(buffer, record, Date.now());
+    buffer.add(record, Date.now());
     if (waiting) return;
     // Only the call that starts a flush holds it open (waitUntil); the others' records join it.
     waiting = true;

@@ -13,6 +13,7 @@ import { manifestKey } from '../../keys.ts';
 import { setLogSink } from '../../log.ts';
 import { mcpOnDemand } from '../../mcp/onDemand.ts';
 import { callMetrics } from '../../metrics/index.ts';
+import { RUNTIME_TRACING } from '../../metrics/trace.ts';
 import { rateLimits } from '../../ratelimit.ts';
 import { type CallRecord, setRecordSink } from '../../record.ts';
 import { withEnv } from '../../testing/call.ts';
@@ -258,41 +259,43 @@ describe('the description version', () => {
   });
 });
 
-/** `worker` with a context carrying a span (`isTraced` or not) that records what is attached to it. */
-const traced = (isTraced: boolean, worker: () => ReturnType<typeof createWorker>) => {
+/** A tracing whose span (`isTraced` or not) records what is attached to it, as the runtime's would. */
+const spanRecorder = (isTraced: boolean) => {
   const attached: Array<Record<string, string | undefined>> = [];
   const span = {
     isTraced,
     setAttributes: (attributes: Record<string, string | undefined>) => attached.push(attributes),
   };
-  const caller = through({
+  return { attached, tracing: { getActiveSpan: () => span } };
+};
+
+/** A caller of `worker`, its waitUntil awaited after each call, without the metrics bindings (the span is the option's, whatever becomes of the figures). */
+const callerOf = (worker: ReturnType<typeof createWorker>) =>
+  through({
     fetch: async (request) => {
-      const inner = createExecutionContext();
-      const ctx = Object.assign(Object.create(inner) as ExecutionContext, {
-        waitUntil: (promise: Promise<unknown>) => inner.waitUntil(promise),
-        tracing: { getActiveSpan: () => span },
-      });
-      // Without the metrics bindings: the span is the option's, whatever becomes of the figures.
-      const response = await worker().fetch(request, envWithoutFigures(), ctx);
-      await waitOnExecutionContext(inner);
+      const ctx = createExecutionContext();
+      const response = await worker.fetch(request, envWithoutFigures(), ctx);
+      await waitOnExecutionContext(ctx);
       return response;
     },
   });
-  return { attached, caller };
-};
 
 describe("the call's trace (Workers traces)", () => {
-  // Made while no sink is set, so the option's own sink (the span, then the figures) serves these calls.
-  let tracing: ReturnType<typeof createWorker>;
   let testSink: ReturnType<typeof setRecordSink>;
   beforeAll(() => {
     testSink = setRecordSink(undefined);
-    tracing = createWorker({ functions: FIXTURE_FUNCTIONS, metrics: callMetrics() });
   });
   afterAll(() => setRecordSink(testSink));
+  /** A Worker with the metrics option, its span `isTraced` or not; made while no sink is set, so the option's own sink serves its calls. */
+  const traced = (isTraced: boolean) => {
+    const { attached, tracing } = spanRecorder(isTraced);
+    setRecordSink(undefined);
+    const caller = callerOf(createWorker({ functions: FIXTURE_FUNCTIONS, metrics: callMetrics({ tracing }) }));
+    return { attached, caller };
+  };
 
   it("gets the record's account, function, outcome, code and version on the call's span, and never an argument", async () => {
-    const { attached, caller } = traced(true, () => tracing);
+    const { attached, caller } = traced(true);
     await caller.call('quote_plan', { plan: 'growth', seats: 'nine-thousand-and-one' });
     expect(attached).toEqual([
       {
@@ -309,18 +312,16 @@ describe("the call's trace (Workers traces)", () => {
   });
 
   it('attaches nothing to a request the runtime does not trace', async () => {
-    const { attached, caller } = traced(false, () => tracing);
+    const { attached, caller } = traced(false);
     expect((await caller.call('quote_plan', { plan: 'growth', seats: 2 })).status).toBe(200);
     expect(attached).toEqual([]);
   });
-});
 
-describe('without the metrics option', () => {
-  it("attaches nothing to the call's span: the span is the option's, which a Worker opts in to", async () => {
-    const plain = createWorker({ functions: FIXTURE_FUNCTIONS });
-    const { attached, caller } = traced(true, () => plain);
+  it("finds the span through the runtime's own tracing by default", async () => {
+    setRecordSink(undefined);
+    const caller = callerOf(createWorker({ functions: FIXTURE_FUNCTIONS, metrics: callMetrics() }));
+    // The local runtime traces nothing: the call goes through the runtime's tracing, untouched.
+    expect(RUNTIME_TRACING?.getActiveSpan).toBeTypeOf('function');
     expect((await caller.call('quote_plan', { plan: 'growth', seats: 2 })).status).toBe(200);
-    expect(onlyRecord()).toMatchObject({ function: 'quote_plan', outcome: 'ok' });
-    expect(attached).toEqual([]);
   });
 });

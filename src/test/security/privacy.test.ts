@@ -45,7 +45,8 @@ const worker = createWorker({
   mcp: mcpOnDemand(() => import('../../mcp/index.ts')),
   platform: (_env, signal) => createPlatformClient({ baseUrl: PLATFORM, apiKey: 'k', signal }),
   // The span's attributes and the figures are the metrics option's: its sink stays, beside the test's.
-  metrics: callMetrics(),
+  // Its tracing is the test's span (below), traced as a deployed Worker with traces on sees it.
+  metrics: callMetrics({ tracing: { getActiveSpan: () => span } }),
   functions: {
     privacy_profile: defineFunction({
       description: 'Saves a profile for the privacy test: a write, so a repeat is answered from the ledger.',
@@ -95,15 +96,11 @@ const span = {
   isTraced: true,
   setAttributes: (attributes: Record<string, string | undefined>) => attached.push(attributes),
 };
-/** The Worker, its context carrying a traced span, as a deployed Worker with traces on sees it. */
+/** The Worker, its waitUntil awaited after each call. */
 const tracedFetch = async (request: Request): Promise<Response> => {
-  const inner = createExecutionContext();
-  const ctx = Object.assign(Object.create(inner) as ExecutionContext, {
-    waitUntil: (promise: Promise<unknown>) => inner.waitUntil(promise),
-    tracing: { getActiveSpan: () => span },
-  });
+  const ctx = createExecutionContext();
   const response = await worker.fetch(request, env as Env, ctx);
-  await waitOnExecutionContext(inner);
+  await waitOnExecutionContext(ctx);
   return response;
 };
 // Signed as the platform signs, so the conversation ids count (docs/platform-contract.md §9).
