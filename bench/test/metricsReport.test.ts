@@ -1,21 +1,12 @@
 // Part 1f's verdicts: the metrics rows carry an interval and say yes, NO or unsure as every other
 // ratio row does, and the alert evaluation is judged against a cron run's CPU limit.
 import { describe, expect, it } from 'vitest';
-import type { LoadResult } from '../src/loadTest.ts';
 import type { MetricsResults } from '../src/metrics.ts';
 import { metricsTable, metricsVerdicts } from '../src/metricsReport.ts';
 import { verdictText } from '../src/report.ts';
 
-const load = (p50Ms: number): LoadResult => ({
-  requestsPerSecond: 1000 / p50Ms,
-  p50Ms,
-  p99Ms: p50Ms * 3,
-  responses: 1000,
-  unexpected: 0,
-});
-
 const results = (onP50s: number[], onCpu: number[], evaluationCpuMs = 60): MetricsResults => ({
-  latency: { off: onP50s.map(() => load(4)), on: onP50s.map(load) },
+  latency: { off: onP50s.map(() => 4), on: onP50s },
   cpu: { off: onCpu.map(() => 100), on: onCpu },
   evaluation: { accounts: 500, functions: 10, buckets: 25_000, incidents: 500, cpuMs: evaluationCpuMs, wallMs: 62 },
 });
