@@ -4,7 +4,7 @@ import type { ApprovalResults } from './approval.ts';
 import type { BenchSettings } from './args.ts';
 import { BURST, burstP99, type ConversationResults, type DeferredStages, deferredP99 } from './conversations.ts';
 import type { EventAckRounds } from './events.ts';
-import type { CaseId, InvocationCpu, InvocationRounds } from './invocation.ts';
+import { type CaseId, type InvocationCpu, type InvocationRounds, SLICES_PER_ROUND } from './invocation.ts';
 import type { LintBenchResult } from './lintBench.ts';
 import type { LoadResult } from './loadTest.ts';
 import type { MemoryResult } from './memory.ts';
@@ -227,7 +227,7 @@ export const invocationTable = (inv: InvocationRounds, settings: BenchSettings):
       ]),
     ],
     notes: [
-      `${settings.connections} connections, closed loop (autocannon), ${settings.rounds} round(s) of ${settings.seconds} s per call after a warm-up; ratios are medians of per-round paired ratios.`,
+      `${settings.connections} connections, closed loop (autocannon), ${settings.rounds} round(s) of ${settings.seconds} s per call after a warm-up, each cut into ${SLICES_PER_ROUND} slices interleaved call shape by call shape; ratios are medians of per-slice paired ratios.`,
       `Split of the valid-call gap: zod alone ${ratio(r.validZodThroughput)} of the baseline's req/s; the framework around zod ${ratio(r.validOverZodThroughput)} of the zod baseline's.`,
     ],
   };
