@@ -1,12 +1,13 @@
 // Part 1e: a call through the last account of a Worker serving 5,000 (bench/workers/projectWithAccounts.ts)
-// against the same call on the single-account project Worker, interleaved round by round; and how
+// against the same call on the single-account project Worker, side by side (interleave.ts); and how
 // often the Worker read each account's key from its store while it served them.
 import { functionKey } from 'agent-functions/worker';
 import { ACCOUNTS } from '../workers/accountsScale.ts';
 import { QUOTE_FUNCTION } from '../workers/quote.ts';
 import type { BuiltWorker } from './buildWorker.ts';
+import { interleavedLoad } from './interleave.ts';
 import { VALID_BODY } from './invocation.ts';
-import { type LoadResult, type LoadTarget, loadTest } from './loadTest.ts';
+import type { LoadResult, LoadTarget } from './loadTest.ts';
 import { BENCH_SECRET, serveWorker } from './serveWorker.ts';
 
 /** Every round of both cases, and the store reads the many-account Worker made. */
@@ -54,19 +55,13 @@ export const measureAccounts = async (
         expectStatus: 200,
       },
     };
-    const results: Pick<AccountsResults, 'single' | 'lastOf500'> = { single: [], lastOf500: [] };
-    const names = ['single', 'lastOf500'] as const;
-    for (const name of names)
-      await loadTest(cases[name], { connections: options.connections, seconds: options.warmupSeconds });
-    for (let round = 1; round <= options.rounds; round++) {
-      for (const name of round % 2 === 0 ? names : [...names].reverse()) {
-        const result = await loadTest(cases[name], { connections: options.connections, seconds: options.seconds });
-        if (result.unexpected > 0)
-          throw new Error(`accounts ${name}: ${result.unexpected} of ${result.responses} answers were wrong`);
-        results[name].push(result);
-      }
-      progress(`accounts round ${round}/${options.rounds} done`);
-    }
+    const results = await interleavedLoad(
+      ['single', 'lastOf500'] as const,
+      (name) => cases[name],
+      options,
+      'accounts',
+      progress,
+    );
     const reads = (await (await fetch(new URL('/bench/store-reads', servedMany.url))).json()) as Record<string, number>;
     return {
       ...results,

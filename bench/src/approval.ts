@@ -1,13 +1,14 @@
 // Part 1e: approvals (docs/functions.md "Approval"), on one Worker with the ApprovalDesk and the
 // ApprovalRequest workflow: a write that declares approval called below its threshold against the
-// same write without it, interleaved round by round, and the ask: calls that need approval, each
+// same write without it, side by side (interleave.ts), and the ask: calls that need approval, each
 // timed until the local platform holds the team's message (the call sends it before it answers).
 import { createPlatformClient } from 'agent-functions/platform';
 import { functionKey } from 'agent-functions/worker';
 import { startEmulator } from '../../scripts/platform/emulator.ts';
 import type { BuiltWorker } from './buildWorker.ts';
+import { interleavedLoad } from './interleave.ts';
 import { VALID_BODY } from './invocation.ts';
-import { type LoadResult, type LoadTarget, loadTest } from './loadTest.ts';
+import type { LoadResult, LoadTarget } from './loadTest.ts';
 import { BENCH_SECRET, serveWorker } from './serveWorker.ts';
 
 /** Every round of the two load cases, and each ask's time from the call until the team had it. */
@@ -61,19 +62,7 @@ export const measureApproval = async (
         withoutApproval: { url: await urlOf('quote_write'), body, expectStatus: 200 },
         belowThreshold: { url: await urlOf('quote_approval'), body, expectStatus: 200 },
       };
-      const results: Omit<ApprovalResults, 'askSentMs' | 'asks'> = { withoutApproval: [], belowThreshold: [] };
-      for (const name of CASES)
-        await loadTest(cases[name], { connections: options.connections, seconds: options.warmupSeconds });
-      for (let round = 1; round <= options.rounds; round++) {
-        for (const name of round % 2 === 0 ? CASES : [...CASES].reverse()) {
-          const result = await loadTest(cases[name], { connections: options.connections, seconds: options.seconds });
-          if (result.unexpected > 0) {
-            throw new Error(`approval ${name}: ${result.unexpected} of ${result.responses} answers were wrong`);
-          }
-          results[name].push(result);
-        }
-        progress(`approval round ${round}/${options.rounds} done`);
-      }
+      const results = await interleavedLoad(CASES, (name) => cases[name], options, 'approval', progress);
 
       // Calls that need approval, five at a time, each in its own conversation with a customer of its
       // own: a contact's follow-ups are bounded (docs/security.md), and the ask spends one of them.

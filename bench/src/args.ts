@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 
 /** How long and how often each part runs. */
 export interface BenchSettings {
-  /** Interleaved rounds of the invocation cases; the tables show medians. */
+  /** Rounds of every socket case, each cut into slices (interleave.ts); the tables show medians. */
   rounds: number;
   /** Seconds of load per case and round. */
   seconds: number;

@@ -240,7 +240,7 @@ const measureWorkerParts = async (
     project1000: built.project1000,
   };
   if (runsPiece(args, 'invocation', 'sockets')) {
-    progress('invocation: warm-up, then interleaved rounds');
+    progress('invocation: warm-up, then interleaved slices');
     results.invocation = await measureInvocation(invocationWorkers, settings, progress);
   }
   if (runsPiece(args, 'invocation', 'cpu')) {

@@ -1,6 +1,6 @@
 // Part 1d: functions within a conversation (docs/functions.md "In a conversation"), on one Worker
 // with the CallLedger and the DeferredCall workflow, against a plain call of the same function,
-// interleaved round by round: a read that carries conversation ids, a write whose repeats are
+// side by side (interleave.ts): a read that carries conversation ids, a write whose repeats are
 // checked (each call new), a deferred function whose work finishes in time, and the first answer
 // of a deferred function whose work takes 5 s, with its follow-ups counted at the local platform.
 // The write's anchor is a hand-written Worker making the same durable claim (bench/workers/
@@ -11,8 +11,9 @@ import { startEmulator } from '../../scripts/platform/emulator.ts';
 import { ANSWER_WITHIN_MS, SLOW_WORK_MS } from '../workers/deferredTiming.ts';
 import { QUOTE_FUNCTION } from '../workers/quote.ts';
 import type { BuiltWorker } from './buildWorker.ts';
+import { interleavedLoad } from './interleave.ts';
 import { VALID_BODY } from './invocation.ts';
-import { type LoadResult, type LoadTarget, loadTest } from './loadTest.ts';
+import type { LoadResult, LoadTarget } from './loadTest.ts';
 import { BENCH_SECRET, serveWorker } from './serveWorker.ts';
 import { percentile } from './stats.ts';
 
@@ -114,33 +115,27 @@ const loadCases = async (
   };
 };
 
-/** A warm-up of each case, then interleaved rounds (alternating order); a wrong answer stops the part. */
+/** The load cases side by side (interleave.ts); a wrong answer stops the part. */
 const loadRounds = async (
   cases: Record<(typeof CASES)[number], LoadTarget>,
   options: ConversationOptions,
   counter: { round: number },
   progress: (line: string) => void,
 ) => {
-  const results: Omit<
-    ConversationResults,
-    'deferredFirstAnswerMs' | 'deferredBurstMs' | 'answerWithinMs' | 'followUps'
-  > = { plain: [], readWithIds: [], write: [], writeBaseline: [], laterInTime: [], ledgerFloor: [] };
-  const rounds = options.load === false ? 0 : options.rounds;
-  if (rounds > 0) {
-    for (const name of CASES)
-      await loadTest(cases[name], { connections: options.connections, seconds: options.warmupSeconds });
+  if (options.load === false) {
+    return { plain: [], readWithIds: [], write: [], writeBaseline: [], laterInTime: [], ledgerFloor: [] };
   }
-  for (counter.round = 1; counter.round <= rounds; counter.round++) {
-    for (const name of counter.round % 2 === 0 ? CASES : [...CASES].reverse()) {
-      const result = await loadTest(cases[name], { connections: options.connections, seconds: options.seconds });
-      if (result.unexpected > 0) {
-        throw new Error(`conversations ${name}: ${result.unexpected} of ${result.responses} answers were wrong`);
-      }
-      results[name].push(result);
-    }
-    progress(`conversations round ${counter.round}/${options.rounds} done`);
-  }
-  return results;
+  // A write's notes name the slice: every call of every slice is a new write.
+  return interleavedLoad(
+    CASES,
+    (name, slice) => {
+      counter.round = slice;
+      return cases[name];
+    },
+    options,
+    'conversations',
+    progress,
+  );
 };
 
 /**

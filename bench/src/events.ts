@@ -1,5 +1,5 @@
 // Part 1c: how long a signed event delivery takes to be acknowledged (202 once queued), against a
-// function call on the same Worker, interleaved round by round. The Worker reads its webhook's
+// function call on the same Worker, side by side (interleave.ts). The Worker reads its webhook's
 // signing secret from the local platform emulator (as it reads it from the platform in production)
 // once, then from its cache; the queue is Miniflare's, with no consumer, so only the
 // acknowledgement is timed.
@@ -10,8 +10,9 @@ import { startEmulator } from '../../scripts/platform/emulator.ts';
 import { BENCH_EVENT_TYPE, EVENT_BODY } from '../workers/event.ts';
 import { QUOTE_FUNCTION } from '../workers/quote.ts';
 import type { BuiltWorker } from './buildWorker.ts';
+import { interleavedLoad } from './interleave.ts';
 import { signatureHeaders, VALID_BODY } from './invocation.ts';
-import { type LoadResult, loadTest } from './loadTest.ts';
+import type { LoadResult } from './loadTest.ts';
 import { BENCH_SECRET, serveWorker } from './serveWorker.ts';
 
 /** The origin the Worker believes it serves; the webhook is registered under it. */
@@ -25,7 +26,7 @@ export interface EventAckRounds {
 
 /**
  * Serves `built` (bench/workers/projectWithEvents.ts) against a local platform holding its webhook and runs
- * `rounds` interleaved rounds of deliveries and function calls after a warm-up.
+ * deliveries and function calls side by side after a warm-up (interleave.ts).
  * @example await measureEventAck(built.projectWithEvents10, { rounds: 4, seconds: 2, connections: 10, warmupSeconds: 1 })
  */
 export const measureEventAck = async (
@@ -56,23 +57,8 @@ export const measureEventAck = async (
           expectStatus: 200,
         },
       };
-      const rounds: EventAckRounds = { delivery: [], call: [] };
       const names = Object.keys(cases) as (keyof EventAckRounds)[];
-      for (const name of names)
-        await loadTest(cases[name], { connections: options.connections, seconds: options.warmupSeconds });
-      for (let round = 0; round < options.rounds; round++) {
-        for (const name of round % 2 === 0 ? names : [...names].reverse()) {
-          const result = await loadTest(cases[name], { connections: options.connections, seconds: options.seconds });
-          if (result.unexpected > 0) {
-            throw new Error(
-              `event ${name}: ${result.unexpected} of ${result.responses} answers had the wrong status or failed`,
-            );
-          }
-          rounds[name].push(result);
-        }
-        progress(`events round ${round + 1}/${options.rounds} done`);
-      }
-      return rounds;
+      return await interleavedLoad(names, (name) => cases[name], options, 'events', progress);
     } finally {
       await served.stop();
     }

@@ -1,12 +1,13 @@
 // Part 1: invocation throughput and latency of the project's Worker against the hand-written
-// baseline, both on local workerd, interleaved slice by slice so drift hits both alike.
+// baseline, both on local workerd, run side by side (interleave.ts) so drift hits both alike.
 
 import { SIGNATURE_HEADER, signWebhook, TIMESTAMP_HEADER } from 'agent-functions/platform';
 import { functionKey } from 'agent-functions/worker';
 import { QUOTE_FUNCTION } from '../workers/quote.ts';
 import type { BuiltWorker } from './buildWorker.ts';
+import { interleavedLoad, type LoadSettings } from './interleave.ts';
 import { measureIsolateCpu } from './isolateCpu.ts';
-import { type LoadResult, loadTest } from './loadTest.ts';
+import type { LoadResult, LoadTarget } from './loadTest.ts';
 import { BENCH_SECRET, BENCH_SIGNING_SECRET, type ServedWorker, serveWorker } from './serveWorker.ts';
 import { median } from './stats.ts';
 
@@ -57,69 +58,59 @@ export const signatureHeaders = async (
 /** Every slice's result of every case. */
 export type InvocationRounds = Record<CaseId, LoadResult[]>;
 
-/**
- * Each round's run of a case is cut into this many slices (6 rounds of 2 s: 24 slices of 0.5 s),
- * the cases interleaved slice by slice, the order flipped every slice. A pair's two slices run
- * within about a second of each other instead of up to 18 s: this machine's speed moves within
- * seconds, and at the same load time the intervals of the ratio rows came out two to four times
- * narrower (stretch 0.94x-1.04x against 0.77x-1.14x; invalid 1.01x-1.14x against 0.89x-1.58x).
- */
-export const SLICES_PER_ROUND = 4;
-
 /** Median of one metric over the rounds of one case. */
 export const medianOf = (rounds: LoadResult[], metric: keyof LoadResult): number =>
   median(rounds.map((r) => r[metric]));
 
 /**
- * Serves the three Workers and runs `rounds` rounds of every case after a warm-up, each round as
- * SLICES_PER_ROUND interleaved slices; the result holds one entry per slice.
+ * Serves the Workers and runs every case side by side (interleave.ts); the result holds one entry
+ * per slice.
  * @example await measureInvocation({ baseline, baselineZod, project10, project1000 }, { rounds: 5, seconds: 2, connections: 10 })
  */
 export const measureInvocation = async (
   workers: Record<BuiltId, BuiltWorker>,
-  options: { rounds: number; seconds: number; connections: number; warmupSeconds: number },
+  options: LoadSettings,
   progress: (line: string) => void = () => {},
 ): Promise<InvocationRounds> => {
   const key = await functionKey(BENCH_SECRET, QUOTE_FUNCTION);
   const served: Partial<Record<WorkerId, ServedWorker>> = {};
-  const results = Object.fromEntries(CASES.map((c) => [c.id, [] as LoadResult[]])) as InvocationRounds;
   try {
     for (const id of Object.keys(workers) as BuiltId[]) served[id] = await serveWorker(workers[id].scriptPath);
     served.project10Signing = await serveWorker(workers.project10.scriptPath, {
       bindings: { PLATFORM_SIGNING_SECRET: BENCH_SIGNING_SECRET },
     });
-    const urlOf = (id: WorkerId) => new URL(`/functions/${QUOTE_FUNCTION}?key=${key}`, served[id]?.url).href;
-    const run = async (c: (typeof CASES)[number], seconds: number) =>
-      loadTest(
-        {
-          url: urlOf(c.worker),
-          body: c.body,
-          expectStatus: c.status,
-          ...('signed' in c ? { headers: await signatureHeaders(c.body) } : {}),
-        },
-        { connections: options.connections, seconds },
-      );
-    // Warm-up: JIT, key import, lazy translation of the function; results thrown away.
-    for (const c of CASES) await run(c, options.warmupSeconds);
-    const sliceSeconds = options.seconds / SLICES_PER_ROUND;
-    for (let slice = 0; slice < options.rounds * SLICES_PER_ROUND; slice++) {
-      const order = slice % 2 === 0 ? CASES : [...CASES].reverse();
-      for (const c of order) {
-        const result = await run(c, sliceSeconds);
-        if (result.unexpected > 0) {
-          throw new Error(
-            `${c.id}: ${result.unexpected} of ${result.responses} answers had the wrong status or failed`,
-          );
-        }
-        results[c.id].push(result);
-      }
-      if ((slice + 1) % SLICES_PER_ROUND === 0)
-        progress(`invocation round ${(slice + 1) / SLICES_PER_ROUND}/${options.rounds} done`);
-    }
+    return await loadCases(served, key, options, progress);
   } finally {
     for (const worker of Object.values(served)) await worker?.stop();
   }
-  return results;
+};
+
+/** Every case of part 1 against the served Workers, side by side. */
+const loadCases = (
+  served: Partial<Record<WorkerId, ServedWorker>>,
+  key: string,
+  options: LoadSettings,
+  progress: (line: string) => void,
+): Promise<InvocationRounds> => {
+  const urlOf = (id: WorkerId) => new URL(`/functions/${QUOTE_FUNCTION}?key=${key}`, served[id]?.url).href;
+  const byId = Object.fromEntries(CASES.map((c) => [c.id, c])) as Record<CaseId, (typeof CASES)[number]>;
+  // A signed call's headers are made for each run: its timestamp is valid for 5 minutes.
+  const targetOf = async (id: CaseId): Promise<LoadTarget> => {
+    const c = byId[id];
+    return {
+      url: urlOf(c.worker),
+      body: c.body,
+      expectStatus: c.status,
+      ...('signed' in c ? { headers: await signatureHeaders(c.body) } : {}),
+    };
+  };
+  return interleavedLoad(
+    CASES.map((c) => c.id),
+    targetOf,
+    options,
+    'invocation',
+    progress,
+  );
 };
 
 /** CPU microseconds per call inside the isolate, per Worker, for valid and for invalid calls. */

@@ -4,7 +4,8 @@ import type { ApprovalResults } from './approval.ts';
 import type { BenchSettings } from './args.ts';
 import { BURST, burstP99, type ConversationResults, type DeferredStages, deferredP99 } from './conversations.ts';
 import type { EventAckRounds } from './events.ts';
-import { type CaseId, type InvocationCpu, type InvocationRounds, SLICES_PER_ROUND } from './invocation.ts';
+import { SLICES_PER_ROUND } from './interleave.ts';
+import type { CaseId, InvocationCpu, InvocationRounds } from './invocation.ts';
 import type { LintBenchResult } from './lintBench.ts';
 import type { LoadResult } from './loadTest.ts';
 import type { MemoryResult } from './memory.ts';
@@ -193,7 +194,7 @@ export const invocationTable = (inv: InvocationRounds, settings: BenchSettings):
     ...(ratios ? ratios.map(ratio) : [null, null, null]),
   ];
   return {
-    title: '1. Invocation on local workerd (medians of interleaved rounds)',
+    title: '1. Invocation on local workerd (medians of interleaved slices)',
     columns: ['call', 'req/s', 'p50 ms', 'p99 ms', 'ratio vs', 'req/s x', 'p50 x', 'p99 x'],
     rows: [
       row('project, 10 functions, valid', 'project-10/valid', 'baseline', [r.validThroughput, r.validP50, r.validP99]),
@@ -304,7 +305,7 @@ export const eventsTable = (events: EventAckRounds, settings: BenchSettings): Ta
       row('valid function call, same Worker', 'call', '-', [null, null, null]),
     ],
     notes: [
-      `${settings.connections} connections, ${settings.rounds} interleaved round(s) of ${settings.seconds} s. A delivery reads the body, verifies the signature with the webhook's secret (read once from the local platform, then cached), and sends the delivery to the queue (Miniflare's, no consumer) before it answers.`,
+      `${settings.connections} connections, ${settings.rounds} round(s) of ${settings.seconds} s, each cut into ${SLICES_PER_ROUND} interleaved slices. A delivery reads the body, verifies the signature with the webhook's secret (read once from the local platform, then cached), and sends the delivery to the queue (Miniflare's, no consumer) before it answers.`,
     ],
   };
 };
