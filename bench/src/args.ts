@@ -67,7 +67,7 @@ Measures the project against baselines run on this machine in this run (ratios, 
 speeds): invocation through the project's Worker and a hand-written Worker on local workerd (and
 signed event deliveries against function calls), bundle size and start-up CPU against a bare zod
 Worker (each optional feature on and off), sync of 200 functions against the local platform
-emulator and sync of 50 and 500 accounts of 9 functions each, heap per registered function, the offline description check of 100 functions, and local npm run stats over 100,000 recorded calls. The default run takes about 12 minutes (sync of 500 accounts about 3 of them).
+emulator and sync of 50 and 500 accounts of 9 functions each, heap per registered function, the offline description check of 100 functions, and local npm run stats over 100,000 recorded calls. The default run takes about 15 minutes (sync of 500 accounts about 3 of them).
 
 Options:
   --json      Print one JSON document on stdout (progress still goes to stderr).
@@ -87,7 +87,7 @@ Options:
 (--silent keeps npm's own header off stdout, so --json output parses.)
 `;
 
-/** The default run: about 12 minutes on 2 idle cores. */
+/** The default run: about 15 minutes on 2 idle cores. */
 export const DEFAULT_SETTINGS: BenchSettings = {
   rounds: 6,
   seconds: 2,
