@@ -64,8 +64,8 @@ const bothWorkers = (off: BuiltWorker, on: BuiltWorker, onFirst: boolean) => {
 
 /**
  * The p50 of a call with metrics on against off, one call in flight at a time: a call's own
- * latency, which the figures must not lengthen (they are written after the answer). Under a
- * closed loop at saturation a p50 is the inverse of throughput, which the CPU row measures.
+ * latency, which the figures must not lengthen (nothing of theirs is awaited before the answer).
+ * Under a closed loop at saturation a p50 is the inverse of throughput, which the CPU row measures.
  */
 const latency = async (
   off: BuiltWorker,
