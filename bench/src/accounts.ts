@@ -5,7 +5,7 @@ import { functionKey } from 'agent-functions/worker';
 import { ACCOUNTS } from '../workers/accountsScale.ts';
 import { QUOTE_FUNCTION } from '../workers/quote.ts';
 import type { BuiltWorker } from './buildWorker.ts';
-import { interleavedLoad } from './interleave.ts';
+import { interleavedLoad, type LoadSettings } from './interleave.ts';
 import { VALID_BODY } from './invocation.ts';
 import type { LoadResult, LoadTarget } from './loadTest.ts';
 import { BENCH_SECRET, serveWorker } from './serveWorker.ts';
@@ -28,7 +28,7 @@ export interface AccountsResults {
 export const measureAccounts = async (
   single: BuiltWorker,
   many: BuiltWorker,
-  options: { rounds: number; seconds: number; connections: number; warmupSeconds: number },
+  options: LoadSettings,
   progress: (line: string) => void = () => {},
 ): Promise<AccountsResults> => {
   const last = `client-${ACCOUNTS}`;

@@ -51,7 +51,6 @@ export const alternateCalls = async (
   a: LoadTarget,
   b: LoadTarget,
   options: { blocks: number; pairs: number; warmupPairs: number },
-  progress: (line: string) => void = () => {},
 ): Promise<AlternateResult> => {
   const agents = { a: new Agent({ keepAlive: true, maxSockets: 1 }), b: new Agent({ keepAlive: true, maxSockets: 1 }) };
   const call = { a: () => timedCall(a, agents.a), b: () => timedCall(b, agents.b) };
@@ -70,7 +69,6 @@ export const alternateCalls = async (
       }
       result.a.push(percentile(latencies.a, 50));
       result.b.push(percentile(latencies.b, 50));
-      if (block % 6 === 0 || block === options.blocks) progress(`block ${block}/${options.blocks} done`);
     }
   } finally {
     agents.a.destroy();

@@ -6,7 +6,7 @@ import { createPlatformClient } from 'agent-functions/platform';
 import { functionKey } from 'agent-functions/worker';
 import { startEmulator } from '../../scripts/platform/emulator.ts';
 import type { BuiltWorker } from './buildWorker.ts';
-import { interleavedLoad } from './interleave.ts';
+import { interleavedLoad, type LoadSettings } from './interleave.ts';
 import { VALID_BODY } from './invocation.ts';
 import type { LoadResult, LoadTarget } from './loadTest.ts';
 import { BENCH_SECRET, serveWorker } from './serveWorker.ts';
@@ -29,7 +29,7 @@ const CASES = ['withoutApproval', 'belowThreshold'] as const;
  */
 export const measureApproval = async (
   built: BuiltWorker,
-  options: { rounds: number; seconds: number; connections: number; warmupSeconds: number },
+  options: LoadSettings,
   progress: (line: string) => void = () => {},
 ): Promise<ApprovalResults> => {
   const platform = await startEmulator({ port: 0, rateLimit: false });

@@ -10,7 +10,7 @@ import { startEmulator } from '../../scripts/platform/emulator.ts';
 import { BENCH_EVENT_TYPE, EVENT_BODY } from '../workers/event.ts';
 import { QUOTE_FUNCTION } from '../workers/quote.ts';
 import type { BuiltWorker } from './buildWorker.ts';
-import { interleavedLoad } from './interleave.ts';
+import { interleavedLoad, type LoadSettings } from './interleave.ts';
 import { signatureHeaders, VALID_BODY } from './invocation.ts';
 import type { LoadResult } from './loadTest.ts';
 import { BENCH_SECRET, serveWorker } from './serveWorker.ts';
@@ -31,7 +31,7 @@ export interface EventAckRounds {
  */
 export const measureEventAck = async (
   built: BuiltWorker,
-  options: { rounds: number; seconds: number; connections: number; warmupSeconds: number },
+  options: LoadSettings,
   progress: (line: string) => void = () => {},
 ): Promise<EventAckRounds> => {
   const platform = await startEmulator({ port: 0, rateLimit: false });
