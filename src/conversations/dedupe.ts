@@ -57,6 +57,14 @@ const answerOf = (answer: string): unknown => {
   throw new FunctionError(kept.status, kept.code, kept.message);
 };
 
+/** Writes to the ledger after the answer; a failure is logged (the lease runs out and the key becomes unknown: fails closed). */
+const writeLater = (inv: Call, work: unknown): void =>
+  inv.ctx.waitUntil(
+    Promise.resolve(work).catch((error: unknown) =>
+      inv.log.warn('call_ledger_unavailable', { error: error instanceof Error ? error.name : typeof error }),
+    ),
+  );
+
 /** The ledger namespace, or a 503 (fails closed: without it a write could run twice). */
 const namespaceOf = (env: Env, inv: Call): DurableObjectNamespace<CallLedger> => {
   const namespace = (env as { CALL_LEDGER?: DurableObjectNamespace<CallLedger> }).CALL_LEDGER;
@@ -85,8 +93,12 @@ export const deduplicated = async (
   let claim: CallClaim;
   let ledger: DurableObjectStub<CallLedger>;
   try {
-    key = await callKeyOf(fn.name, dedupe.key ? dedupe.key(args) : args);
-    ledger = namespace.getByName(await ledgerNameOf(inv.account.name, contactId, conversationId));
+    const [callKey, ledgerName] = await Promise.all([
+      callKeyOf(fn.name, dedupe.key ? dedupe.key(args) : args),
+      ledgerNameOf(inv.account.name, contactId, conversationId),
+    ]);
+    key = callKey;
+    ledger = namespace.getByName(ledgerName);
     const waitMs = Math.max(0, inv.deadline - Date.now());
     claim = await ledger.claim(key, fn.manifest.timeoutMs + LEASE_MARGIN_MS, waitMs, dedupe.windowMs);
   } catch (error) {
@@ -102,13 +114,6 @@ export const deduplicated = async (
   }
   if (claim.verdict === 'busy') throw stillRunning();
   if (claim.verdict === 'unknown') throw outcomeUnknown();
-  const writeLedgerLater = (work: Promise<unknown>) =>
-    inv.ctx.waitUntil(
-      work.catch((error: unknown) =>
-        // The lease runs out and the key becomes unknown: fails closed.
-        inv.log.warn('call_ledger_unavailable', { error: error instanceof Error ? error.name : typeof error }),
-      ),
-    );
   let value: unknown;
   try {
     value = await run();
@@ -118,10 +123,10 @@ export const deduplicated = async (
       const kept: Kept = known
         ? { ok: false, status: known.status, code: known.code, message: known.message }
         : { ok: false, status: 409, code: 'outcome_unknown', message: outcomeUnknown().message };
-      writeLedgerLater(ledger.complete(key, JSON.stringify(kept), dedupe.windowMs));
-    } else writeLedgerLater(Promise.resolve(ledger.release(key)));
+      writeLater(inv, ledger.complete(key, JSON.stringify(kept), dedupe.windowMs));
+    } else writeLater(inv, ledger.release(key));
     throw error;
   }
-  writeLedgerLater(ledger.complete(key, keep({ ok: true, value }), dedupe.windowMs));
+  writeLater(inv, ledger.complete(key, keep({ ok: true, value }), dedupe.windowMs));
   return value;
 };
