@@ -51,9 +51,20 @@ export const fromBase64Url = (text: string): Uint8Array<ArrayBuffer> | undefined
   return util.base64urlToUint8Array(text) as Uint8Array<ArrayBuffer>;
 };
 
+/** Each byte's two hex digits, made on first use. */
+let hexDigits: string[] | undefined;
+
+/** `bytes` as lowercase hex: a table's digits per byte, without an array and a string per byte as zod's does. */
+const toHex = (bytes: Uint8Array): string => {
+  hexDigits ??= Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'));
+  let hex = '';
+  for (let i = 0; i < bytes.length; i++) hex += hexDigits[bytes[i] as number];
+  return hex;
+};
+
 /** The hex SHA-256 of `text`: ledger names and keys that never show what they were made from. */
 export const sha256Hex = async (text: string): Promise<string> =>
-  util.uint8ArrayToHex(new Uint8Array(await crypto.subtle.digest('SHA-256', encoder.encode(text))));
+  toHex(new Uint8Array(await crypto.subtle.digest('SHA-256', encoder.encode(text))));
 
 const derive = async (secret: string, context: string): Promise<string> =>
   toBase64Url(await crypto.subtle.sign('HMAC', await hmacKey(secret), encoder.encode(context)));

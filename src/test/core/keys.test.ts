@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { bearerToken } from '../../bearerToken.ts';
-import { functionKey, isFunctionKey } from '../../keys.ts';
+import { functionKey, isFunctionKey, sha256Hex } from '../../keys.ts';
 import { send } from '../fixture.ts';
 import { errorOf, keyOf } from '../helpers.ts';
 
@@ -69,5 +69,12 @@ describe('bearerToken', () => {
     for (const value of ['Basic abc', 'Bearer abc def', 'Bearer', 'abc', ''])
       expect(bearerToken(withAuthorization(value)), value).toBeUndefined();
     expect(bearerToken(withAuthorization())).toBeUndefined();
+  });
+});
+
+describe('sha256Hex', () => {
+  it("gives the published digests, every byte as two lowercase digits (FIPS 180-2's examples)", async () => {
+    expect(await sha256Hex('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+    expect(await sha256Hex('')).toBe('e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
   });
 });
