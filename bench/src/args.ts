@@ -10,7 +10,7 @@ export interface BenchSettings {
   warmupSeconds: number;
   /** Requests in flight (closed loop), the same for every Worker. */
   connections: number;
-  /** Alternating batches per Worker of the in-isolate CPU measurement, and calls per batch. */
+  /** Alternating batches per Worker of the in-isolate CPU measurement (half in each of two processes), and calls per batch. */
   cpuBatches: number;
   cpuCalls: number;
   /** Fresh workerd processes of the start-up measurement. */

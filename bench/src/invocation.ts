@@ -6,7 +6,7 @@ import { functionKey } from 'agent-functions/worker';
 import { QUOTE_FUNCTION } from '../workers/quote.ts';
 import type { BuiltWorker } from './buildWorker.ts';
 import { interleavedLoad, type LoadSettings } from './interleave.ts';
-import { measureIsolateCpu } from './isolateCpu.ts';
+import { measureIsolateCpuBothWays } from './isolateCpu.ts';
 import type { LoadResult, LoadTarget } from './loadTest.ts';
 import { BENCH_SECRET, BENCH_SIGNING_SECRET, type ServedWorker, serveWorker } from './serveWorker.ts';
 import { median } from './stats.ts';
@@ -132,7 +132,7 @@ export const measureInvocationCpu = async (
   const url = `https://bench.example/functions/${QUOTE_FUNCTION}?key=${key}`;
   const paths = Object.fromEntries(Object.entries(workers).map(([id, built]) => [id, built.scriptPath]));
   const run = (body: string, expectStatus: number) =>
-    measureIsolateCpu(paths, { url, body, expectStatus }, options.cpuBatches, options.cpuCalls) as Promise<
+    measureIsolateCpuBothWays(paths, { url, body, expectStatus }, options.cpuBatches, options.cpuCalls) as Promise<
       Record<BuiltId, number[]>
     >;
   return { valid: await run(VALID_BODY, 200), invalid: await run(INVALID_BODY, 422) };

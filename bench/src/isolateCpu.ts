@@ -95,3 +95,28 @@ export const measureIsolateCpu = async (
   }
   return result;
 };
+
+/**
+ * `measureIsolateCpu` in two workerd processes, the bundles listed in `bundles`' order in the first
+ * and the other way round in the second, `batches` shared between them; batch k of every Worker
+ * still ran side by side. Two Workers of one process differ by up to 4% for the same bundle, one
+ * way or the other, from process to process (an A/A check): one process's ratios carry its offset.
+ * @example await measureIsolateCpuBothWays({ off: '/tmp/off.js', on: '/tmp/on.js' }, call, 200, 200)
+ */
+export const measureIsolateCpuBothWays = async (
+  bundles: Record<string, string>,
+  call: IsolateCall,
+  batches: number,
+  calls: number,
+  extra: Record<string, { options?: object; exports?: string[] }> = {},
+  measure: typeof measureIsolateCpu = measureIsolateCpu,
+): Promise<Record<string, number[]>> => {
+  const names = Object.keys(bundles);
+  const result: Record<string, number[]> = Object.fromEntries(names.map((name) => [name, []]));
+  for (const order of [names, [...names].reverse()]) {
+    const listed = Object.fromEntries(order.map((name) => [name, bundles[name] as string]));
+    const cpu = await measure(listed, call, Math.ceil(batches / 2), calls, extra);
+    for (const name of names) result[name]?.push(...(cpu[name] ?? []));
+  }
+  return result;
+};

@@ -9,7 +9,7 @@ import { QUOTE_FUNCTION } from '../workers/quote.ts';
 import { alternateCalls } from './alternateCalls.ts';
 import type { BuiltWorker } from './buildWorker.ts';
 import { VALID_BODY } from './invocation.ts';
-import { measureIsolateCpu } from './isolateCpu.ts';
+import { measureIsolateCpuBothWays } from './isolateCpu.ts';
 import { BENCH_SECRET, datasets, serveWorker, serveWorkers } from './serveWorker.ts';
 import { mainThreadCpuNs, workerdChildren } from './workerdCpu.ts';
 
@@ -49,7 +49,7 @@ const PAIRS_PER_SECOND = 250;
 const WARMUP_PAIRS_PER_SECOND = 1000;
 /**
  * CPU batches per batch of the settings (200 by default), in two processes with the Workers listed
- * in either order, for the same reason: a sink's cost is a few µs of a call's 180.
+ * in either order (isolateCpu.ts), for the same reason: a sink's cost is a few µs of a call's 180.
  */
 const CPU_BATCHES_PER_BATCH = 5;
 
@@ -156,17 +156,14 @@ export const measureMetrics = async (
       },
     },
   };
-  for (const onFirst of [false, true]) {
-    const bundles = onFirst ? { on: on.scriptPath, off: off.scriptPath } : { off: off.scriptPath, on: on.scriptPath };
-    const cpu = await measureIsolateCpu(
-      bundles,
-      { url: `https://bench.example/functions/${QUOTE_FUNCTION}?key=${key}`, body: VALID_BODY, expectStatus: 200 },
-      Math.ceil((settings.cpuBatches * CPU_BATCHES_PER_BATCH) / 2),
-      settings.cpuCalls,
-      extra,
-    );
-    results.cpu.off.push(...(cpu.off ?? []));
-    results.cpu.on.push(...(cpu.on ?? []));
-  }
+  const cpu = await measureIsolateCpuBothWays(
+    { off: off.scriptPath, on: on.scriptPath },
+    { url: `https://bench.example/functions/${QUOTE_FUNCTION}?key=${key}`, body: VALID_BODY, expectStatus: 200 },
+    settings.cpuBatches * CPU_BATCHES_PER_BATCH,
+    settings.cpuCalls,
+    extra,
+  );
+  results.cpu.off.push(...(cpu.off ?? []));
+  results.cpu.on.push(...(cpu.on ?? []));
   return results;
 };
