@@ -70,6 +70,9 @@ const timezoneOf = async (account: string): Promise<string> => {
   return (/"timezone": "([^"]+)"/.exec(out)?.[1] ?? '') as string;
 };
 
+/** A row of `npm run stats -- --json` (docs/platform-contract.md §11), the fields read here. */
+type StatsRow = { account: string; function: string; calls: number; ok: number };
+
 /** dev's output from now on. */
 const outputFrom = () => {
   const mark = dev.output().length;
@@ -182,7 +185,19 @@ describe('an agency serving three clients under npm run dev, as the docs walk it
     };
     await expect.poll(() => accountOf(ids[0] ?? null), { timeout: 10_000 }).toBe('client-bolt');
     await expect.poll(() => accountOf(ids[1] ?? null), { timeout: 10_000 }).toBeNull();
-  });
+    // npm run stats finds the running dev after the accounts changed (steps 4 and 5) and counts
+    // client-bolt's calls apart from the others'.
+    // Its three calls of whose_account: steps 4 and 5 as its agent, and the direct call above.
+    const boltStats = async () => {
+      const { code, out, err } = await run(['stats', '--account', 'client-bolt', '--json']);
+      expect(code, `${out}\n${err}`).toBe(0);
+      return (JSON.parse(out) as { rows: StatsRow[] }).rows;
+    };
+    await expect
+      .poll(async () => (await boltStats()).find((row) => row.function === 'whose_account'), { timeout: 20_000 })
+      .toMatchObject({ account: 'client-bolt', calls: 3, ok: 3 });
+    expect((await boltStats()).every((row) => row.account === 'client-bolt')).toBe(true);
+  }, 60_000);
 
   it("step 7: the examples' tests pass with a first account named agency", async () => {
     await dev.stop();

@@ -10,7 +10,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { styleText } from 'node:util';
 import { accountsLine } from '../local/platform.ts';
-import { readDevState, writeDevState } from '../project/devState.ts';
 import { projectRoot } from '../project/paths.ts';
 import { checkedAccounts, createAccountsReload, watchAccountsFiles } from './accountsFile.ts';
 import { DEV_HELP, parseDevArgs } from './args.ts';
@@ -131,9 +130,9 @@ const openConsole = async (
   });
   session.consoleServer = consoleServer;
   if (consoleServer.note) warn(consoleServer.note);
-  // npm run platform -- call asks the console whether an answer was a repeat (platform/repeat.ts).
-  const state = readDevState(root);
-  if (state) writeDevState(root, { ...state, consoleUrl: consoleServer.url });
+  // npm run platform -- call asks the console whether an answer was a repeat (platform/repeat.ts),
+  // npm run stats for its figures.
+  session.services?.publish(consoleServer.url);
   await loop.syncCurrent();
   const functions = 'full' in first ? first.full : [];
   for (const line of await howToCall({

@@ -23,8 +23,11 @@ export interface DevServices {
    * console hold that array), and the Worker's settings are made again.
    */
   reload(config: AccountsConfig): { settings: DevVars; added: string[]; removed: string[] };
-  /** Records `platform.accounts` in dev's state (.wrangler/dev.json), once the Worker serves them all. */
-  publish(): void;
+  /**
+   * Records `platform.accounts` in dev's state (.wrangler/dev.json), once the Worker serves them
+   * all, with the console's url once it is given (`consoleUrl`, when the console listens) and ever after.
+   */
+  publish(consoleUrl?: string): void;
   /** Stops the stand-ins and the local platform, and forgets dev's state. */
   close(): Promise<void>;
 }
@@ -49,11 +52,16 @@ export const startServices = async (root: string, platformPort: number | undefin
     await platform.emulator.close();
     throw error;
   }
-  const publish = () =>
+  // The console's url, once it listens: every later record of the state keeps it.
+  let consoleUrl: string | undefined;
+  const publish = (listening?: string) => {
+    consoleUrl = listening ?? consoleUrl;
     writeDevState(root, {
       platformUrl: platform.emulator.url,
       accounts: platform.accounts.map(({ name, apiKey, baseUrl }) => ({ name, apiKey, baseUrl })),
+      ...(consoleUrl ? { consoleUrl } : {}),
     });
+  };
   const varsNow = () =>
     devVars(root, {
       platformUrl: platform.emulator.url,

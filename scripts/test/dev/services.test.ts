@@ -90,6 +90,25 @@ describe("npm run dev's services", () => {
     });
   });
 
+  it("keep the console's url in the state when the accounts change, so npm run stats still finds dev", () => {
+    const consoleUrl = 'http://127.0.0.1:8789/';
+    services.publish(consoleUrl);
+    const { settings, added } = services.reload({
+      ...ACCOUNTS,
+      accounts: [...ACCOUNTS.accounts, { name: 'client-bolt', apiKeyEnv: 'BOLT_API_KEY', baseUrlEnv: 'BOLT_BASE_URL' }],
+    } as Parameters<DevServices['reload']>[0]);
+    expect(added).toEqual(['client-bolt']);
+    expect(settings.problems).toEqual([]);
+    // As dev's accounts file watcher does once the Worker serves them all.
+    services.publish();
+    expect(readDevState(root)).toEqual({
+      platformUrl: services.platform.emulator.url,
+      accounts: services.platform.accounts.map(({ name, apiKey, baseUrl }) => ({ name, apiKey, baseUrl })),
+      consoleUrl,
+    });
+    expect(readDevState(root)?.accounts?.map(({ name }) => name)).toEqual(['agency', 'client-acme', 'client-bolt']);
+  });
+
   it('stop all of it on close(), and forget the state', async () => {
     const platformUrl = services.platform.emulator.url;
     const standIn = services.settings.vars.STAND_IN_URL as string;
