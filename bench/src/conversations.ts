@@ -79,63 +79,61 @@ interface ConversationOptions {
 /** The conversation ids of a call from the bench's customer. */
 type IdsOf = (conversationId: string) => { contactId: string; conversationId: string; channel: string };
 
-/** The load cases; a write's notes name `counter.round`, so every call of every round is a new write. */
+/** One of the load cases. */
+type CaseName = (typeof CASES)[number];
+
+/**
+ * The load cases, as interleave.ts asks for them: what slice `slice` of case `name` sends. A
+ * write's notes name the slice and the call, so every call of every slice is a new write.
+ */
 const loadCases = async (
   urlOf: (name: string) => Promise<string>,
   anchorUrl: string | URL,
   ids: IdsOf,
-  counter: { round: number },
-): Promise<Record<(typeof CASES)[number], LoadTarget>> => {
+): Promise<(name: CaseName, slice: number) => LoadTarget> => {
   const valid = JSON.parse(VALID_BODY) as Record<string, unknown>;
-  const writeBody = (n: number) =>
-    JSON.stringify({ ...valid, notes: `call ${counter.round}.${n}`, ...ids(`cv_write_${n % 10}`) });
-  return {
-    plain: { url: await urlOf('quote_read'), body: VALID_BODY, expectStatus: 200 },
-    readWithIds: {
+  const same = (target: LoadTarget) => () => target;
+  // 10 conversations, one per connection or so, each call a new one (its notes differ): every
+  // check finds nothing and runs. The conversations' ledgers exist after the warm-up.
+  const writes =
+    (url: string) =>
+    (slice: number): LoadTarget => ({
+      url,
+      body: '',
+      bodyOf: (n) => JSON.stringify({ ...valid, notes: `call ${slice}.${n}`, ...ids(`cv_write_${n % 10}`) }),
+      expectStatus: 200,
+    });
+  const cases: Record<CaseName, (slice: number) => LoadTarget> = {
+    plain: same({ url: await urlOf('quote_read'), body: VALID_BODY, expectStatus: 200 }),
+    readWithIds: same({
       url: await urlOf('quote_read'),
       body: JSON.stringify({ ...valid, ...ids('cv_read') }),
       expectStatus: 200,
-    },
-    // 10 conversations, one per connection or so, each call a new one (its notes differ): every
-    // check finds nothing and runs. The conversations' ledgers exist after the warm-up.
-    write: { url: await urlOf('quote_write'), body: '', bodyOf: writeBody, expectStatus: 200 },
-    writeBaseline: {
-      url: new URL(`/functions/${QUOTE_FUNCTION}?key=${await functionKey(BENCH_SECRET, QUOTE_FUNCTION)}`, anchorUrl)
-        .href,
-      body: '',
-      bodyOf: writeBody,
-      expectStatus: 200,
-    },
-    ledgerFloor: { url: await urlOf('quote_floor'), body: VALID_BODY, expectStatus: 200 },
-    laterInTime: {
+    }),
+    write: writes(await urlOf('quote_write')),
+    writeBaseline: writes(
+      new URL(`/functions/${QUOTE_FUNCTION}?key=${await functionKey(BENCH_SECRET, QUOTE_FUNCTION)}`, anchorUrl).href,
+    ),
+    ledgerFloor: same({ url: await urlOf('quote_floor'), body: VALID_BODY, expectStatus: 200 }),
+    laterInTime: same({
       url: await urlOf('quote_later'),
       body: JSON.stringify({ ...valid, ...ids('cv_later') }),
       expectStatus: 200,
-    },
+    }),
   };
+  return (name, slice) => cases[name](slice);
 };
 
 /** The load cases side by side (interleave.ts); a wrong answer stops the part. */
 const loadRounds = async (
-  cases: Record<(typeof CASES)[number], LoadTarget>,
+  targetOf: (name: CaseName, slice: number) => LoadTarget,
   options: ConversationOptions,
-  counter: { round: number },
   progress: (line: string) => void,
 ) => {
   if (options.load === false) {
     return { plain: [], readWithIds: [], write: [], writeBaseline: [], laterInTime: [], ledgerFloor: [] };
   }
-  // A write's notes name the slice: every call of every slice is a new write.
-  return interleavedLoad(
-    CASES,
-    (name, slice) => {
-      counter.round = slice;
-      return cases[name];
-    },
-    options,
-    'conversations',
-    progress,
-  );
+  return interleavedLoad(CASES, targetOf, options, 'conversations', progress);
 };
 
 /**
@@ -209,9 +207,7 @@ export const measureConversations = async (
       const urlOf = async (name: string) =>
         new URL(`/functions/${name}?key=${await functionKey(BENCH_SECRET, name)}`, served.url).href;
       const ids: IdsOf = (conversationId) => ({ contactId: contact.id, conversationId, channel: 'whatsapp' });
-      const counter = { round: 0 };
-      const cases = await loadCases(urlOf, anchor.url, ids, counter);
-      const results = await loadRounds(cases, options, counter, progress);
+      const results = await loadRounds(await loadCases(urlOf, anchor.url, ids), options, progress);
       const { deferredFirstAnswerMs, deferredBurstMs, calls } = await deferredCalls(
         client,
         await urlOf('quote_slow'),

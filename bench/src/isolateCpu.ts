@@ -16,6 +16,9 @@ export interface IsolateCall {
   expectStatus: number;
 }
 
+/** Per bundle: Miniflare options of its Worker (bindings beyond the secret), and the classes its entry exports. */
+export type WorkerExtras = Record<string, { options?: object; exports?: string[] }>;
+
 const driver = (call: IsolateCall, reexports: string[]) => `import worker from './main.mjs';
 ${reexports.length > 0 ? `export { ${reexports.join(', ')} } from './main.mjs';` : ''}
 const CALL = ${JSON.stringify(call)};
@@ -42,8 +45,7 @@ export const measureIsolateCpu = async (
   call: IsolateCall,
   batches: number,
   calls: number,
-  /** Per bundle: Miniflare options of its Worker (bindings beyond the secret), and the classes its entry exports. */
-  extra: Record<string, { options?: object; exports?: string[] }> = {},
+  extra: WorkerExtras = {},
 ): Promise<Record<string, number[]>> => {
   const names = Object.keys(bundles);
   const before = await workerdChildren();
@@ -108,7 +110,7 @@ export const measureIsolateCpuBothWays = async (
   call: IsolateCall,
   batches: number,
   calls: number,
-  extra: Record<string, { options?: object; exports?: string[] }> = {},
+  extra: WorkerExtras = {},
   measure: typeof measureIsolateCpu = measureIsolateCpu,
 ): Promise<Record<string, number[]>> => {
   const names = Object.keys(bundles);

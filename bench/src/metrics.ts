@@ -139,11 +139,7 @@ export const measureMetrics = async (
   },
   progress: (line: string) => void = () => {},
 ): Promise<MetricsResults> => {
-  const results = {
-    latency: await latency(off, on, settings, progress),
-    cpu: { off: [] as number[], on: [] as number[] },
-    evaluation: await evaluation(alerts),
-  };
+  const measured = { latency: await latency(off, on, settings, progress), evaluation: await evaluation(alerts) };
   progress('metrics: CPU per call inside each isolate, alternating batches');
   const key = await functionKey(BENCH_SECRET, QUOTE_FUNCTION);
   const extra = {
@@ -163,7 +159,5 @@ export const measureMetrics = async (
     settings.cpuCalls,
     extra,
   );
-  results.cpu.off.push(...(cpu.off ?? []));
-  results.cpu.on.push(...(cpu.on ?? []));
-  return results;
+  return { ...measured, cpu: { off: cpu.off ?? [], on: cpu.on ?? [] } };
 };
